@@ -1,0 +1,55 @@
+# The lab's front door. `make` alone lists the targets; variables can be set on the command line,
+# e.g. `make up APACHE_PORT=9080` or `make saturation-sweep APPS=php WORKLOADS=single`.
+SHELL := /bin/bash
+PYTHON ?= python3
+
+MARIADB_PORT ?= 13306
+APACHE_PORT ?= 18080
+TOMCAT_PORT ?= 18081
+TOMCAT_VERSION ?= 9.0.104
+APACHE_WORKERS ?= 150
+TOMCAT_THREADS ?= 200
+TOMCAT_HEAP ?= 2g
+SERVER_CPUS ?=
+CLIENT_CPUS ?=
+export MARIADB_PORT APACHE_PORT TOMCAT_PORT TOMCAT_VERSION APACHE_WORKERS TOMCAT_THREADS TOMCAT_HEAP \
+       SERVER_CPUS CLIENT_CPUS
+
+LAB := $(PYTHON) -m stack.lab
+
+.DEFAULT_GOAL := help
+.PHONY: help setup up down status import test test-unit test-integration clean distclean
+
+help: ## list the targets
+	@echo "The web architecture lab: PHP, servlet, pooled servlet and SOAP against MyISAM and InnoDB."
+	@echo
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  make \1\t/' | expand -t 26
+	@echo
+	@echo "Ports: MariaDB $(MARIADB_PORT), Apache $(APACHE_PORT), Tomcat $(TOMCAT_PORT) (all on 127.0.0.1)."
+
+setup: ## install packages, Tomcat and the app password (quick no-op when done)
+	@bash stack/setup.sh
+
+up: setup ## start private MariaDB, Apache + mod_php and Tomcat on 127.0.0.1
+	@$(LAB) up
+
+down: ## stop exactly the servers `up` started (safe to run twice)
+	@$(LAB) down
+
+status: ## show which lab servers run, their pids, ports and logs
+	@$(LAB) status
+
+import: ## create schema, account and data, and verify both tables (needs `up`)
+	@$(LAB) import
+
+test: setup ## unit tests, then integration tests against the real stack (starts and stops it)
+	@$(PYTHON) -m pytest -q tests
+
+test-unit: ## unit tests only (no servers)
+	@$(PYTHON) -m pytest -q tests/unit
+
+clean: down ## stop servers and remove run state, logs and build output (keeps installs and data)
+	rm -rf var/run var/log var/tomcat target
+
+distclean: clean ## remove everything generated, including var/ installs, database and password
+	rm -rf var results

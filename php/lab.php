@@ -1,0 +1,137 @@
+<?php
+// Shared by single.php and large.php: the contract's parameter rules, the database connection and
+// the HTML shape (contract/README.md). Plain PDO, a new non-persistent connection per request.
+declare(strict_types=1);
+
+const TABLES = ['myisam' => 'people_myisam', 'innodb' => 'people_innodb'];
+const COLUMNS = ['id', 'playerID', 'nameFirst', 'nameLast', 'birthYear', 'birthMonth', 'birthDay',
+                 'weight', 'height', 'bats', 'throws'];
+const SELECT_COLUMNS = 'id, playerID, nameFirst, nameLast, birthYear, birthMonth, birthDay, weight, height, bats, throws';
+
+final class Refused extends Exception
+{
+    public function __construct(public readonly int $status, string $message)
+    {
+        parent::__construct($message);
+    }
+}
+
+function escape(string $value): string
+{
+    return htmlspecialchars($value, ENT_QUOTES | ENT_SUBSTITUTE | ENT_HTML401, 'UTF-8');
+}
+
+/** Query parameters as the servlet API sees them: each name may repeat, so repeats can be refused. */
+function query_parameters(): array
+{
+    $parameters = [];
+    foreach (explode('&', $_SERVER['QUERY_STRING'] ?? '') as $pair) {
+        if ($pair === '') {
+            continue;
+        }
+        [$name, $value] = array_pad(explode('=', $pair, 2), 2, '');
+        $parameters[urldecode($name)][] = urldecode($value);
+    }
+    return $parameters;
+}
+
+function parameter(array $parameters, string $name): ?string
+{
+    $values = $parameters[$name] ?? [];
+    if (count($values) > 1) {
+        throw new Refused(400, "parameter $name given more than once");
+    }
+    return $values[0] ?? null;
+}
+
+function table_for(array $parameters): string
+{
+    $engine = parameter($parameters, 'engine') ?? 'myisam';
+    if (!isset(TABLES[$engine])) {
+        throw new Refused(400, 'engine must be myisam or innodb');
+    }
+    return TABLES[$engine];
+}
+
+function player_id(array $parameters): int
+{
+    $id = parameter($parameters, 'id') ?? '';
+    if (preg_match('/^[1-9][0-9]{0,9}$/D', $id) !== 1 || (int) $id > 2147483647) {
+        throw new Refused(400, 'id must be an integer from 1 to 2147483647');
+    }
+    return (int) $id;
+}
+
+function name_pattern(array $parameters): string
+{
+    $name = parameter($parameters, 'name') ?? '%';
+    // One pattern: valid UTF-8, no control characters, at most 64 characters.
+    if (preg_match('/^[^\x00-\x1f\x7f]{0,64}$/uD', $name) !== 1) {
+        throw new Refused(400, 'name must be at most 64 characters of text');
+    }
+    return $name;
+}
+
+function connect(): PDO
+{
+    $dsn = sprintf('mysql:host=%s;port=%s;dbname=%s;charset=utf8mb4',
+        $_SERVER['LAB_DB_HOST'], $_SERVER['LAB_DB_PORT'], $_SERVER['LAB_DB_NAME']);
+    return new PDO($dsn, $_SERVER['LAB_DB_USER'], $_SERVER['LAB_DB_PASSWORD'], [
+        PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION,
+        PDO::ATTR_TIMEOUT => 5,
+    ]);
+}
+
+function page_start(string $title): void
+{
+    header('Content-Type: text/html; charset=utf-8');
+    echo "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>$title</title></head><body>\n<table>\n<tr>";
+    foreach (COLUMNS as $column) {
+        echo "<th>$column</th>";
+    }
+    echo "</tr>\n";
+}
+
+function page_row(array $row): void
+{
+    echo '<tr>';
+    foreach (COLUMNS as $column) {
+        echo '<td>', escape((string) $row[$column]), '</td>';
+    }
+    echo "</tr>\n";
+}
+
+function page_end(): void
+{
+    echo "</table>\n</body></html>\n";
+}
+
+function error_page(int $status, string $message): void
+{
+    $reasons = [400 => 'Bad Request', 404 => 'Not Found', 405 => 'Method Not Allowed',
+                503 => 'Service Unavailable'];
+    http_response_code($status);
+    header('Content-Type: text/html; charset=utf-8');
+    echo "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>$status {$reasons[$status]}</title>",
+         '</head><body><p>', escape($message), "</p></body></html>\n";
+}
+
+/** Runs one page: validation failures become 4xx, an unreachable database a 503, never a trace. */
+function serve(callable $page): void
+{
+    if (!in_array($_SERVER['REQUEST_METHOD'], ['GET', 'HEAD'], true)) {
+        header('Allow: GET, HEAD');
+        error_page(405, 'method not allowed');
+        return;
+    }
+    try {
+        $page(query_parameters());
+    } catch (Refused $e) {
+        error_page($e->status, $e->getMessage());
+    } catch (PDOException $e) {
+        error_log('lab: database error: ' . $e->getMessage());
+        if (!headers_sent()) {
+            error_page(503, 'database unavailable');
+        }
+    }
+}

@@ -1,0 +1,98 @@
+"""The lab's command line: `python3 -m stack.lab up|down|status|import [--if-needed]`.
+
+The Makefile's up, down, status and import targets call this; the sweep imports the same functions.
+"""
+import hashlib
+import sys
+
+from stack import lifecycle, settings
+from stack.lifecycle import LabError
+from stack.settings import ROOT
+
+TABLES = ("people_myisam", "people_innodb")
+ROWS = 16000
+COLUMNS = "id, playerID, nameFirst, nameLast, birthYear, birthMonth, birthDay, weight, height, bats, throws"
+
+
+def expected_checksum():
+    lines = (ROOT / "sql" / "people.tsv").read_text(encoding="utf-8").splitlines()[1:]
+    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
+
+
+def table_checksums(db):
+    """SHA-256 over every row of each table in id order, columns tab-separated, rows newline-separated."""
+    queries = "SET SESSION group_concat_max_len = 67108864;\n" + "".join(
+        f"SELECT COUNT(*), SHA2(GROUP_CONCAT(CONCAT_WS('\\t', {COLUMNS}) ORDER BY id SEPARATOR '\\n'), 256) "
+        f"FROM lab.{table};\n" for table in TABLES)
+    lines = db.sql(queries).split("\n")
+    return {table: tuple(line.split("\t")) for table, line in zip(TABLES, lines)}
+
+
+def verify(db):
+    """Problems with the imported data, or an empty list when both tables hold the 16,000 rows."""
+    try:
+        checksums = table_checksums(db)
+    except LabError as error:
+        return [str(error)]
+    expected = expected_checksum()
+    problems = []
+    for table, (count, digest) in checksums.items():
+        if int(count) != ROWS:
+            problems.append(f"{table} holds {count} rows, expected {ROWS}")
+        elif digest != expected:
+            problems.append(f"{table} content differs from sql/people.tsv (sha256 {digest})")
+    return problems
+
+
+def grant_statements(password):
+    statements = []
+    for host in ("127.0.0.1", "localhost"):
+        account = f"'{settings.DB_USER}'@'{host}'"
+        statements += [
+            f"CREATE USER IF NOT EXISTS {account} IDENTIFIED BY '{password}';",
+            f"ALTER USER {account} IDENTIFIED BY '{password}';",
+            f"REVOKE ALL PRIVILEGES, GRANT OPTION FROM {account};",
+            f"GRANT SELECT ON {settings.DB_NAME}.* TO {account};",
+        ]
+    return "\n".join(statements) + "\n"
+
+
+def import_data(if_needed=False):
+    db = lifecycle.SERVERS["mariadb"]
+    if not db.pid():
+        raise LabError("import: MariaDB is not running; run `make up` first")
+    password = settings.db_password()
+    if if_needed and not verify(db):
+        db.sql(grant_statements(password))
+        return ["import: data already in place (16,000 identical rows in both tables)"]
+    db.sql((ROOT / "sql" / "schema.sql").read_text())
+    db.sql((ROOT / "sql" / "load.sql").read_text())
+    db.sql(grant_statements(password))
+    problems = verify(db)
+    if problems:
+        raise LabError("import: verification FAILED:\n  " + "\n  ".join(problems))
+    return [f"import: {ROWS} rows in each of {', '.join(TABLES)}; identical content, "
+            f"sha256 {expected_checksum()[:16]}…; account {settings.DB_USER} has SELECT on lab.* only"]
+
+
+def main(argv):
+    commands = {
+        "up": lambda: lifecycle.up(settings.knob("SERVER_CPUS")),
+        "down": lifecycle.down,
+        "status": lambda: [server.status() for server in lifecycle.SERVERS.values()],
+        "import": lambda: import_data(if_needed="--if-needed" in argv[1:]),
+    }
+    if not argv or argv[0] not in commands:
+        print(f"usage: python3 -m stack.lab {'|'.join(commands)} [--if-needed]", file=sys.stderr)
+        return 2
+    try:
+        for line in commands[argv[0]]():
+            print(line, flush=True)
+    except LabError as error:
+        print(f"ERROR {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

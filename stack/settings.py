@@ -1,0 +1,103 @@
+"""Every knob of the lab in one place: paths, ports, versions and the settings that shape results.
+
+Each knob can be overridden by an environment variable of the same name; the Makefile exports its
+variables, so `make up APACHE_PORT=9000` reaches here.  The sweep writes `knobs()` into each run's
+manifest.
+"""
+import os
+import secrets
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VAR = Path(os.environ.get("LAB_VAR", ROOT / "var"))
+RUN = VAR / "run"
+LOG = VAR / "log"
+OPT = VAR / "opt"
+SECRETS = VAR / "secrets"
+
+DEFAULTS = {
+    "MARIADB_PORT": "13306",
+    "APACHE_PORT": "18080",
+    "TOMCAT_PORT": "18081",
+    "TOMCAT_VERSION": "9.0.104",
+    # Apache prefork: one process per concurrent request, each with its own DB connection.
+    "APACHE_WORKERS": "150",
+    # Tomcat's HTTP connector: worker threads and the accept backlog beyond them.
+    "TOMCAT_THREADS": "200",
+    "TOMCAT_ACCEPT_COUNT": "100",
+    "TOMCAT_HEAP": "2g",
+    "TOMCAT_GC": "-XX:+UseParallelGC",
+    # HikariCP's guidance: connections = cores * 2 + effective spindles (1) -> 5 on 2 cores.
+    "POOL_SIZE": str((os.cpu_count() or 2) * 2 + 1),
+    "POOL_TIMEOUT_MS": "5000",
+    "INNODB_BUFFER_POOL": "256M",
+    # Who Apache's workers run as when the lab is started by root (httpd refuses root workers).
+    "APACHE_USER": "www-data",
+    # CPU lists for taskset (e.g. "1" and "0"): servers and load generator kept apart; empty = no pinning.
+    "SERVER_CPUS": "",
+    "CLIENT_CPUS": "",
+    # Seconds a server may take to answer after start before `up` gives up on it.
+    "START_TIMEOUT": "60",
+}
+
+
+def knob(name):
+    value = os.environ.get(name)
+    return DEFAULTS[name] if value is None or value == "" else value
+
+
+def int_knob(name):
+    value = knob(name)
+    try:
+        return int(value)
+    except ValueError:
+        raise SystemExit(f"{name} must be an integer, got {value!r}") from None
+
+
+def knobs():
+    return {name: knob(name) for name in DEFAULTS}
+
+
+def max_connections():
+    """Every Apache worker plus every Tomcat thread plus the pool may each hold one connection."""
+    return int_knob("APACHE_WORKERS") + int_knob("TOMCAT_THREADS") + int_knob("POOL_SIZE") + 20
+
+
+def tomcat_home():
+    return OPT / f"apache-tomcat-{knob('TOMCAT_VERSION')}"
+
+
+DB_NAME = "lab"
+DB_USER = "lab_app"
+PASSWORD_FILE = SECRETS / "db-password"
+APP_CONFIG = SECRETS / "app.properties"
+
+
+def ensure_password():
+    """The application account's password: generated once, kept in var/, readable by its owner only."""
+    SECRETS.mkdir(parents=True, exist_ok=True)
+    SECRETS.chmod(0o700)
+    if not PASSWORD_FILE.exists():
+        fd = os.open(PASSWORD_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_hex(16) + "\n")
+    return PASSWORD_FILE.read_text().strip()
+
+
+def db_password():
+    if not PASSWORD_FILE.exists():
+        raise SystemExit(f"{PASSWORD_FILE} is missing: run `make setup` first")
+    return PASSWORD_FILE.read_text().strip()
+
+
+def db_settings():
+    """What every app needs to reach the database; the same values for PHP and the JVM apps."""
+    return {
+        "db.host": "127.0.0.1",
+        "db.port": knob("MARIADB_PORT"),
+        "db.name": DB_NAME,
+        "db.user": DB_USER,
+        "db.password": db_password(),
+        "pool.size": knob("POOL_SIZE"),
+        "pool.timeoutMs": knob("POOL_TIMEOUT_MS"),
+    }

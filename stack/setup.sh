@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# `make setup`: installs what the lab needs on Debian 12 and is a quick no-op when all is there.
+# Debian packages (binaries only: no system service is installed or started), Tomcat 9 from Maven
+# Central (checksum-verified) under var/opt/, and the app account's password in var/secrets/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TOMCAT_VERSION=${TOMCAT_VERSION:-9.0.104}
+declare -A TOMCAT_SHA512=(
+  [9.0.104]=b387fae59f1eda13a5c2336243514d9568057815689057ff920be696548ea6afbcfc0933934d3d6f8c4e2b5108322dc7509bfe934c49d05905c6ce87f1dff53c
+)
+# The MariaDB server and client without the mariadb-server package's system service; Apache's
+# binary and modules without the apache2 package's service: the lab runs private instances only.
+PACKAGES=(apache2-bin libapache2-mod-php8.2 php8.2-mysql mariadb-server-core mariadb-client-core
+          httperf gnuplot-nox poppler-utils ca-certificates util-linux)
+
+say() { echo "setup: $*"; }
+die() { echo "setup: ERROR: $*" >&2; exit 1; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"
+  elif command -v sudo >/dev/null; then sudo "$@"
+  else die "need root to run '$*' (no sudo here); run 'make setup' as root"; fi
+}
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if ! command -v javac >/dev/null || [ "$(javac -version 2>&1 | sed -E 's/javac ([0-9]+).*/\1/')" -lt 17 ]; then
+  missing+=(openjdk-17-jdk-headless)
+fi
+command -v mvn >/dev/null || missing+=(maven)
+command -v python3 >/dev/null || missing+=(python3)
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing Debian packages: ${missing[*]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+    || die "apt-get update failed; check the network or the apt sources"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" \
+    || die "apt-get install ${missing[*]} failed; see the messages above"
+fi
+
+if ! python3 -c 'import pytest' 2>/dev/null; then
+  say "installing pytest for $(command -v python3)"
+  python3 -m pip install --quiet pytest 2>/dev/null \
+    || as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pytest \
+    || die "could not install pytest"
+fi
+
+tomcat_home="var/opt/apache-tomcat-$TOMCAT_VERSION"
+if [ ! -x "$tomcat_home/bin/catalina.sh" ]; then
+  expected=${TOMCAT_SHA512[$TOMCAT_VERSION]:-}
+  [ -n "$expected" ] || die "no pinned SHA-512 for Tomcat $TOMCAT_VERSION in stack/setup.sh; add one"
+  say "fetching Tomcat $TOMCAT_VERSION from Maven Central"
+  mkdir -p var/downloads var/opt
+  mvn -q -B -Dstyle.color=never dependency:copy -Dartifact="org.apache.tomcat:tomcat:$TOMCAT_VERSION:tar.gz" \
+      -DoutputDirectory=var/downloads \
+    || die "could not fetch org.apache.tomcat:tomcat:$TOMCAT_VERSION:tar.gz with Maven"
+  tarball="var/downloads/tomcat-$TOMCAT_VERSION.tar.gz"
+  actual=$(sha512sum "$tarball" | cut -d' ' -f1)
+  [ "$actual" = "$expected" ] || { rm -f "$tarball"; die "Tomcat tarball checksum mismatch (got $actual)"; }
+  tar -xzf "$tarball" -C var/opt
+  # The lab deploys only its own apps: drop the bundled ones (manager, host-manager, examples, docs, ROOT).
+  rm -rf "$tomcat_home"/webapps/*
+fi
+
+python3 -c 'from stack import settings; settings.ensure_password()'
+say "ready (Tomcat $TOMCAT_VERSION in $tomcat_home; app password in var/secrets/)"
