@@ -116,21 +116,10 @@ class Server:
             return pid
         return None
 
-    def process_group(self):
-        """PIDs belonging to this server (the parent and, for Apache, its workers)."""
-        pid = self.pid()
-        if not pid:
-            return []
-        children = []
-        for entry in Path("/proc").iterdir():
-            if entry.name.isdigit():
-                try:
-                    stat = (entry / "stat").read_text()
-                except OSError:
-                    continue
-                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                    children.append(int(entry.name))
-        return [pid, *children]
+    def processes(self):
+        """Every live process of this server (for Apache: the parent and its workers)."""
+        return [int(entry.name) for entry in Path("/proc").iterdir()
+                if entry.name.isdigit() and self.owns(int(entry.name)) and not is_zombie(int(entry.name))]
 
     def answers(self):
         raise NotImplementedError
@@ -178,7 +167,7 @@ class Server:
         deadline = time.monotonic() + grace
         while time.monotonic() < deadline and Path(f"/proc/{pid}").exists() and not is_zombie(pid):
             time.sleep(0.1)
-        for straggler in self.process_group():
+        for straggler in self.processes():
             try:
                 os.kill(straggler, signal.SIGKILL)
             except ProcessLookupError:

@@ -1,0 +1,67 @@
+"""The registry of targets (contract/targets.json), resolved into concrete requests.
+
+Tests, the sweep and the plots all read the apps through here, so a new app is one registry entry.
+"""
+import json
+from dataclasses import dataclass, field
+from urllib.parse import quote
+from xml.sax.saxutils import escape
+
+from stack import settings
+from stack.settings import ROOT
+
+REGISTRY_FILE = ROOT / "contract" / "targets.json"
+
+
+@dataclass(frozen=True)
+class Request:
+    method: str
+    port: int
+    path: str
+    headers: dict = field(default_factory=dict)
+    body: str = ""
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}{self.path}"
+
+
+def load():
+    return json.loads(REGISTRY_FILE.read_text())
+
+
+REGISTRY = load()
+
+
+def apps():
+    return list(REGISTRY["apps"])
+
+
+def app(name):
+    try:
+        return REGISTRY["apps"][name]
+    except KeyError:
+        raise KeyError(f"unknown app {name!r}; the registry has {', '.join(apps())}") from None
+
+
+def port_of(app_name):
+    return settings.int_knob(REGISTRY["servers"][app(app_name)["server"]]["port_knob"])
+
+
+def fill(template, values, encode):
+    for key, value in values.items():
+        template = template.replace("{" + key + "}", encode(str(value)))
+    return template
+
+
+def request(app_name, workload, **parameters):
+    """The request an app's workload takes, with the registry's defaults for unnamed parameters."""
+    spec = app(app_name)["workloads"][workload]
+    values = {**REGISTRY["defaults"], **parameters}
+    return Request(
+        method=spec["method"],
+        port=port_of(app_name),
+        path=fill(spec["path"], values, lambda value: quote(value, safe="")),
+        headers=dict(spec.get("headers", {})),
+        body=fill(spec.get("body", ""), values, escape),
+    )

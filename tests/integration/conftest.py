@@ -1,0 +1,112 @@
+"""The real stack for integration tests: started (and imported) once, stopped at the end even when a
+test fails - unless it was already running before the tests, in which case it is left as found."""
+import http.client
+import random
+from dataclasses import dataclass
+from html.parser import HTMLParser
+
+import pytest
+
+from stack import lab, lifecycle, registry
+
+COLUMNS = [name.strip() for name in lab.COLUMNS.split(",")]
+
+
+@pytest.fixture(scope="session")
+def stack():
+    already_running = all(server.pid() for server in lifecycle.SERVERS.values())
+    try:
+        lifecycle.up()
+        lab.import_data(if_needed=True)
+    except lifecycle.LabError as error:
+        lifecycle.down()
+        pytest.fail(str(error))
+    yield lifecycle.SERVERS
+    if not already_running:
+        lifecycle.down()
+
+
+@pytest.fixture(scope="session")
+def db(stack):
+    return stack["mariadb"]
+
+
+def db_rows(db, engine, where="1=1"):
+    """Rows as the database holds them, as strings in table column order."""
+    output = db.sql(f"SELECT {lab.COLUMNS} FROM lab.people_{engine} WHERE {where} ORDER BY id")
+    return [line.split("\t") for line in output.splitlines()]
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: dict
+    body: str
+
+
+def fetch(port, path, method="GET", body=None, headers=None, timeout=60):
+    """One HTTP exchange with a raw path (so hostile bytes reach the server unaltered)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.putrequest(method, path, skip_accept_encoding=True)
+        for name, value in (headers or {}).items():
+            conn.putheader(name, value)
+        payload = body.encode("utf-8") if isinstance(body, str) else body
+        if payload is not None:
+            conn.putheader("Content-Length", str(len(payload)))
+        conn.endheaders(payload)
+        response = conn.getresponse()
+        return Reply(response.status, dict(response.getheaders()),
+                     response.read().decode("utf-8", errors="replace"))
+    finally:
+        conn.close()
+
+
+def send(request, timeout=60):
+    return fetch(request.port, request.path, request.method, request.body or None, request.headers,
+                 timeout)
+
+
+class TableParser(HTMLParser):
+    """Rows of <td> text from the contract's HTML table (entities decoded)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.header, self.rows, self.cell, self.row = [], [], None, None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "tr":
+            self.row = []
+        elif tag in ("td", "th"):
+            self.cell = ""
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell += data
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self.row is not None:
+            self.row.append(self.cell)
+            self.cell = None
+        elif tag == "tr" and self.row is not None:
+            if self.header:
+                self.rows.append(self.row)
+            else:
+                self.header = self.row
+            self.row = None
+
+
+def html_rows(body):
+    parser = TableParser()
+    parser.feed(body)
+    assert parser.header == COLUMNS, "table header is not the contract's columns"
+    return parser.rows
+
+
+def sample_ids():
+    """First, last, a few fixed ones and a seeded random sample."""
+    return sorted({1, 2, 100, 8000, 15999, 16000, *random.Random(2006).sample(range(1, 16001), 6)})
+
+
+def html_apps():
+    return [name for name in registry.apps() if registry.app(name)["kind"] == "html"]

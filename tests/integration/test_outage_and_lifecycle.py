@@ -1,0 +1,31 @@
+"""Servers going away: the apps answer 503 while the database is down; down/up leave nothing behind."""
+import pytest
+
+from stack import registry
+
+from .conftest import html_apps, send
+
+
+@pytest.mark.parametrize("app", html_apps())
+def test_apps_answer_503_while_the_database_is_down(stack, app):
+    mariadb = stack["mariadb"]
+    mariadb.stop()
+    try:
+        for workload in ("single", "large"):
+            reply = send(registry.request(app, workload), timeout=30)
+            assert reply.status == 503, (workload, reply.body[:200])
+            assert "database unavailable" in reply.body
+    finally:
+        mariadb.start()
+    assert send(registry.request(app, "single")).status == 200
+
+
+def test_stop_leaves_no_process_and_start_again_works(stack):
+    apache = stack["apache"]
+    assert len(apache.processes()) > 1, "prefork Apache should have a parent and workers"
+    assert apache.stop().startswith("apache: stopped")
+    assert apache.processes() == []
+    assert apache.stop() == "apache: not running"
+    assert apache.start().startswith("apache: up")
+    assert "already running" in apache.start()
+    assert send(registry.request("php", "single")).status == 200
