@@ -18,7 +18,7 @@ export MARIADB_PORT APACHE_PORT TOMCAT_PORT TOMCAT_VERSION APACHE_WORKERS TOMCAT
 LAB := $(PYTHON) -m stack.lab
 
 .DEFAULT_GOAL := help
-.PHONY: help setup up down status import test test-unit test-integration clean distclean
+.PHONY: help setup build up down status import test test-unit test-integration clean distclean
 
 help: ## list the targets
 	@echo "The web architecture lab: PHP, servlet, pooled servlet and SOAP against MyISAM and InnoDB."
@@ -30,7 +30,12 @@ help: ## list the targets
 setup: ## install packages, Tomcat and the app password (quick no-op when done)
 	@bash stack/setup.sh
 
-up: setup ## start private MariaDB, Apache + mod_php and Tomcat on 127.0.0.1
+build: setup ## build the three Tomcat apps' WARs into target/webapps (Maven)
+	@mvn -q -B -Dstyle.color=never package > var/log/build.log 2>&1 \
+	  || { tail -40 var/log/build.log; echo "build failed; full log: var/log/build.log"; exit 1; }
+	@echo "build: $$(ls target/webapps)"
+
+up: build ## start private MariaDB, Apache + mod_php and Tomcat on 127.0.0.1
 	@$(LAB) up
 
 down: ## stop exactly the servers `up` started (safe to run twice)
@@ -42,7 +47,7 @@ status: ## show which lab servers run, their pids, ports and logs
 import: ## create schema, account and data, and verify both tables (needs `up`)
 	@$(LAB) import
 
-test: setup ## unit tests, then integration tests against the real stack (starts and stops it)
+test: build ## unit tests, then integration tests against the real stack (starts and stops it)
 	@$(PYTHON) -m pytest -q tests
 
 test-unit: ## unit tests only (no servers)

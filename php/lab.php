@@ -66,7 +66,7 @@ function name_pattern(array $parameters): string
 {
     $name = parameter($parameters, 'name') ?? '%';
     // One pattern: valid UTF-8, no control characters, at most 64 characters.
-    if (preg_match('/^[^\x00-\x1f\x7f]{0,64}$/uD', $name) !== 1) {
+    if (preg_match('/^[^\x00-\x1f\x7f\x{FFFD}]{0,64}$/uD', $name) !== 1) {
         throw new Refused(400, 'name must be at most 64 characters of text');
     }
     return $name;

@@ -40,11 +40,12 @@ if [ ${#missing[@]} -gt 0 ]; then
     || die "apt-get install ${missing[*]} failed; see the messages above"
 fi
 
-if ! python3 -c 'import pytest' 2>/dev/null; then
-  say "installing pytest for $(command -v python3)"
-  python3 -m pip install --quiet pytest 2>/dev/null \
-    || as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pytest \
-    || die "could not install pytest"
+# The tests' Python packages (pytest; zeep, a WSDL-driven SOAP client), from PyPI.
+if ! python3 -c 'import pytest, zeep' 2>/dev/null; then
+  say "installing tests/requirements.txt for $(command -v python3)"
+  python3 -m pip install --quiet --disable-pip-version-check -r tests/requirements.txt 2>&1 \
+      | grep -v "Running pip as the 'root' user" \
+    || python3 -c 'import pytest, zeep' || die "could not install tests/requirements.txt with pip"
 fi
 
 tomcat_home="var/opt/apache-tomcat-$TOMCAT_VERSION"
@@ -64,5 +65,6 @@ if [ ! -x "$tomcat_home/bin/catalina.sh" ]; then
   rm -rf "$tomcat_home"/webapps/*
 fi
 
+mkdir -p var/log
 python3 -c 'from stack import settings; settings.ensure_password()'
 say "ready (Tomcat $TOMCAT_VERSION in $tomcat_home; app password in var/secrets/)"

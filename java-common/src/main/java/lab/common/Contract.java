@@ -1,0 +1,66 @@
+package lab.common;
+
+/**
+ * The rules of contract/README.md: parameter validation, the engine-to-table map and the two
+ * queries. Every Java app goes through here, so they cannot drift apart.
+ */
+public final class Contract {
+    public static final String[] COLUMNS = {"id", "playerID", "nameFirst", "nameLast", "birthYear",
+        "birthMonth", "birthDay", "weight", "height", "bats", "throws"};
+    public static final int LARGE_FETCH_SIZE = 1000;
+    private static final String SELECT = "SELECT " + String.join(", ", COLUMNS) + " FROM ";
+    private static final int MAX_NAME_LENGTH = 64;
+
+    private Contract() {
+    }
+
+    public static String singleSql(String table) {
+        return SELECT + table + " WHERE id = ?";
+    }
+
+    public static String largeSql(String table) {
+        return SELECT + table + " WHERE nameLast LIKE ? ORDER BY id";
+    }
+
+    /** The one value of a parameter, null when absent; repeating a parameter is refused. */
+    public static String single(String name, String[] values) throws InvalidRequest {
+        if (values == null || values.length == 0) {
+            return null;
+        }
+        if (values.length > 1) {
+            throw new InvalidRequest(400, "parameter " + name + " given more than once");
+        }
+        return values[0];
+    }
+
+    public static int playerId(String id) throws InvalidRequest {
+        if (id == null || !id.matches("[1-9][0-9]{0,9}") || Long.parseLong(id) > Integer.MAX_VALUE) {
+            throw new InvalidRequest(400, "id must be an integer from 1 to 2147483647");
+        }
+        return Integer.parseInt(id);
+    }
+
+    /** The fixed table for an engine name (myisam when absent); the name never reaches SQL. */
+    public static String table(String engine) throws InvalidRequest {
+        if (engine == null || engine.equals("myisam")) {
+            return "people_myisam";
+        }
+        if (engine.equals("innodb")) {
+            return "people_innodb";
+        }
+        throw new InvalidRequest(400, "engine must be myisam or innodb");
+    }
+
+    /** A LIKE pattern ('%' when absent): at most 64 characters of text, no control characters. */
+    public static String namePattern(String name) throws InvalidRequest {
+        if (name == null) {
+            return "%";
+        }
+        boolean text = name.codePointCount(0, name.length()) <= MAX_NAME_LENGTH
+            && name.codePoints().noneMatch(c -> c < 0x20 || c == 0x7f || c == 0xfffd);
+        if (!text) {
+            throw new InvalidRequest(400, "name must be at most 64 characters of text");
+        }
+        return name;
+    }
+}

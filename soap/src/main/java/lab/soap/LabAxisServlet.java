@@ -1,0 +1,67 @@
+package lab.soap;
+
+import java.io.IOException;
+import javax.servlet.ServletException;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+import javax.xml.namespace.QName;
+import org.apache.axis.AxisFault;
+import org.apache.axis.Constants;
+import org.apache.axis.transport.http.AxisServlet;
+
+/**
+ * AxisServlet serving PlayerService and nothing else: every other path under /services is a 404
+ * (no service list, no AdminService or Version page); GET serves only the WSDL (Axis's ?method=
+ * invocation and service pages are refused with 405: calls are POSTed envelopes); faults leave
+ * without the hostname and
+ * stack-trace details Axis adds. A request Axis itself cannot read (malformed XML, an unknown
+ * operation) is the caller's fault: a Client fault with a short message.
+ */
+public class LabAxisServlet extends AxisServlet {
+    private static final long serialVersionUID = 1L;
+    private static final String SERVICE_PATH = "/PlayerService";
+    private static final QName CLIENT = new QName(Constants.URI_SOAP11_ENV, Constants.FAULT_CLIENT);
+    private static final QName SERVER = new QName(Constants.URI_SOAP11_ENV, Constants.FAULT_SERVER_GENERAL);
+
+    @Override
+    public void doGet(HttpServletRequest request, HttpServletResponse response)
+            throws ServletException, IOException {
+        if (!isService(request, response)) {
+            return;
+        }
+        if ("wsdl".equalsIgnoreCase(request.getQueryString())) {
+            super.doGet(request, response);
+        } else {
+            response.setHeader("Allow", "POST");
+            response.sendError(HttpServletResponse.SC_METHOD_NOT_ALLOWED);
+        }
+    }
+
+    @Override
+    public void doPost(HttpServletRequest request, HttpServletResponse response)
+            throws ServletException, IOException {
+        if (isService(request, response)) {
+            super.doPost(request, response);
+        }
+    }
+
+    private static boolean isService(HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        if (SERVICE_PATH.equals(request.getPathInfo())) {
+            return true;
+        }
+        response.sendError(HttpServletResponse.SC_NOT_FOUND);
+        return false;
+    }
+
+    @Override
+    protected void processAxisFault(AxisFault fault) {
+        super.processAxisFault(fault);
+        fault.clearFaultDetails();
+        boolean ours = CLIENT.equals(fault.getFaultCode()) || SERVER.equals(fault.getFaultCode());
+        if (!ours) {
+            fault.setFaultCode(CLIENT);
+            fault.setFaultString("malformed SOAP request");
+        }
+    }
+}

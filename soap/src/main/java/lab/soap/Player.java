@@ -1,0 +1,87 @@
+package lab.soap;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import javax.xml.namespace.QName;
+import lab.common.Contract;
+import org.apache.axis.Constants;
+import org.apache.axis.description.ElementDesc;
+import org.apache.axis.description.TypeDesc;
+
+/** One row of the people table as Axis serializes it: the contract's columns, as bean properties. */
+public class Player {
+    private int id;
+    private String playerID;
+    private String nameFirst;
+    private String nameLast;
+    private int birthYear;
+    private int birthMonth;
+    private int birthDay;
+    private int weight;
+    private int height;
+    private String bats;
+    private String throwsHand;
+
+    /** Axis's bean metadata, so the fields go on the wire (and in the WSDL) in table order. */
+    private static final TypeDesc TYPE_DESC = new TypeDesc(Player.class, true);
+
+    static {
+        TYPE_DESC.setXmlType(new QName("urn:lab", "Player"));
+        for (String column : Contract.COLUMNS) {
+            boolean text = column.equals("playerID") || column.startsWith("name")
+                || column.equals("bats") || column.equals("throws");
+            ElementDesc field = new ElementDesc();
+            field.setFieldName(column);
+            field.setXmlName(new QName("urn:lab", column));
+            field.setXmlType(text ? Constants.XSD_STRING : Constants.XSD_INT);
+            field.setNillable(false);
+            TYPE_DESC.addFieldDesc(field);
+        }
+    }
+
+    public Player() {
+    }
+
+    public static TypeDesc getTypeDesc() {
+        return TYPE_DESC;
+    }
+
+    static Player from(ResultSet row) throws SQLException {
+        Player player = new Player();
+        player.id = row.getInt(1);
+        player.playerID = row.getString(2);
+        player.nameFirst = row.getString(3);
+        player.nameLast = row.getString(4);
+        player.birthYear = row.getInt(5);
+        player.birthMonth = row.getInt(6);
+        player.birthDay = row.getInt(7);
+        player.weight = row.getInt(8);
+        player.height = row.getInt(9);
+        player.bats = row.getString(10);
+        player.throwsHand = row.getString(11);
+        return player;
+    }
+
+    public int getId() { return id; }
+    public void setId(int id) { this.id = id; }
+    public String getPlayerID() { return playerID; }
+    public void setPlayerID(String playerID) { this.playerID = playerID; }
+    public String getNameFirst() { return nameFirst; }
+    public void setNameFirst(String nameFirst) { this.nameFirst = nameFirst; }
+    public String getNameLast() { return nameLast; }
+    public void setNameLast(String nameLast) { this.nameLast = nameLast; }
+    public int getBirthYear() { return birthYear; }
+    public void setBirthYear(int birthYear) { this.birthYear = birthYear; }
+    public int getBirthMonth() { return birthMonth; }
+    public void setBirthMonth(int birthMonth) { this.birthMonth = birthMonth; }
+    public int getBirthDay() { return birthDay; }
+    public void setBirthDay(int birthDay) { this.birthDay = birthDay; }
+    public int getWeight() { return weight; }
+    public void setWeight(int weight) { this.weight = weight; }
+    public int getHeight() { return height; }
+    public void setHeight(int height) { this.height = height; }
+    public String getBats() { return bats; }
+    public void setBats(String bats) { this.bats = bats; }
+    public String getThrows() { return throwsHand; }
+    public void setThrows(String throwsHand) { this.throwsHand = throwsHand; }
+}
