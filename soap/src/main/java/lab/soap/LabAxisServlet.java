@@ -4,9 +4,7 @@ import java.io.IOException;
 import javax.servlet.ServletException;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
-import javax.xml.namespace.QName;
 import org.apache.axis.AxisFault;
-import org.apache.axis.Constants;
 import org.apache.axis.transport.http.AxisServlet;
 
 /**
@@ -20,8 +18,6 @@ import org.apache.axis.transport.http.AxisServlet;
 public class LabAxisServlet extends AxisServlet {
     private static final long serialVersionUID = 1L;
     private static final String SERVICE_PATH = "/PlayerService";
-    private static final QName CLIENT = new QName(Constants.URI_SOAP11_ENV, Constants.FAULT_CLIENT);
-    private static final QName SERVER = new QName(Constants.URI_SOAP11_ENV, Constants.FAULT_SERVER_GENERAL);
 
     @Override
     public void doGet(HttpServletRequest request, HttpServletResponse response)
@@ -58,9 +54,9 @@ public class LabAxisServlet extends AxisServlet {
     protected void processAxisFault(AxisFault fault) {
         super.processAxisFault(fault);
         fault.clearFaultDetails();
-        boolean ours = CLIENT.equals(fault.getFaultCode()) || SERVER.equals(fault.getFaultCode());
+        boolean ours = Faults.CLIENT.equals(fault.getFaultCode()) || Faults.SERVER.equals(fault.getFaultCode());
         if (!ours) {
-            fault.setFaultCode(CLIENT);
+            fault.setFaultCode(Faults.CLIENT);
             fault.setFaultString("malformed SOAP request");
         }
     }

@@ -7,12 +7,10 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
-import javax.xml.namespace.QName;
 import lab.common.Contract;
 import lab.common.Database;
 import lab.common.InvalidRequest;
 import org.apache.axis.AxisFault;
-import org.apache.axis.Constants;
 
 /**
  * The SOAP face of the contract: getPlayer (single) and findPlayers (large), a new connection per
@@ -36,7 +34,7 @@ public class PlayerService {
                 }
             }
         } catch (InvalidRequest e) {
-            throw fault(Constants.FAULT_CLIENT, e.getMessage());
+            throw Faults.fault(Faults.CLIENT, e.getMessage());
         } catch (SQLException e) {
             throw databaseFault(e);
         }
@@ -60,7 +58,7 @@ public class PlayerService {
                 return players.toArray(new Player[0]);
             }
         } catch (InvalidRequest e) {
-            throw fault(Constants.FAULT_CLIENT, e.getMessage());
+            throw Faults.fault(Faults.CLIENT, e.getMessage());
         } catch (SQLException e) {
             throw databaseFault(e);
         }
@@ -68,12 +66,6 @@ public class PlayerService {
 
     private static AxisFault databaseFault(SQLException e) {
         LOG.warning("database error: " + e.getMessage());
-        return fault(Constants.FAULT_SERVER_GENERAL, "database unavailable");
-    }
-
-    private static AxisFault fault(String code, String message) {
-        AxisFault fault = new AxisFault(new QName(Constants.URI_SOAP11_ENV, code), message, null, null);
-        fault.clearFaultDetails();
-        return fault;
+        return Faults.fault(Faults.SERVER, "database unavailable");
     }
 }
