@@ -1,0 +1,73 @@
+"""Parse httperf 0.9's summary into named figures: a pure function, tested on recorded outputs."""
+import re
+
+NUMBER = r"([-+]?\d+(?:\.\d+)?)"
+
+# (regex, names of the numbers it captures) - one entry per summary line httperf prints.
+LINES = [
+    (rf"Maximum connect burst length: {NUMBER}", ["max_connect_burst"]),
+    (rf"Total: connections {NUMBER} requests {NUMBER} replies {NUMBER} test-duration {NUMBER} s",
+     ["connections", "requests", "replies", "test_duration_s"]),
+    (rf"Connection rate: {NUMBER} conn/s \({NUMBER} ms/conn, <={NUMBER} concurrent connections\)",
+     ["connection_rate", "ms_per_connection", "max_concurrent_connections"]),
+    (rf"Connection time \[ms\]: min {NUMBER} avg {NUMBER} max {NUMBER} median {NUMBER} stddev {NUMBER}",
+     ["conn_time_min_ms", "conn_time_avg_ms", "conn_time_max_ms", "conn_time_median_ms",
+      "conn_time_stddev_ms"]),
+    (rf"Connection time \[ms\]: connect {NUMBER}", ["connect_time_ms"]),
+    (rf"Request rate: {NUMBER} req/s", ["request_rate"]),
+    (rf"Request size \[B\]: {NUMBER}", ["request_size_b"]),
+    (rf"Reply rate \[replies/s\]: min {NUMBER} avg {NUMBER} max {NUMBER} stddev {NUMBER} \({NUMBER} samples\)",
+     ["reply_rate_min", "reply_rate_avg", "reply_rate_max", "reply_rate_stddev", "reply_rate_samples"]),
+    (rf"Reply time \[ms\]: response {NUMBER} transfer {NUMBER}", ["response_time_ms", "transfer_time_ms"]),
+    (rf"Reply size \[B\]: header {NUMBER} content {NUMBER} footer {NUMBER} \(total {NUMBER}\)",
+     ["reply_header_b", "reply_content_b", "reply_footer_b", "reply_total_b"]),
+    (rf"Reply status: 1xx={NUMBER} 2xx={NUMBER} 3xx={NUMBER} 4xx={NUMBER} 5xx={NUMBER}",
+     ["status_1xx", "status_2xx", "status_3xx", "status_4xx", "status_5xx"]),
+    (rf"CPU time \[s\]: user {NUMBER} system {NUMBER} \(user {NUMBER}% system {NUMBER}% total {NUMBER}%\)",
+     ["client_cpu_user_s", "client_cpu_system_s", "client_cpu_user_pct", "client_cpu_system_pct",
+      "client_cpu_total_pct"]),
+    (rf"Net I/O: {NUMBER} KB/s", ["net_io_kb_s"]),
+    (rf"Errors: total {NUMBER} client-timo {NUMBER} socket-timo {NUMBER} connrefused {NUMBER} connreset {NUMBER}",
+     ["errors_total", "client_timo", "socket_timo", "connrefused", "connreset"]),
+    (rf"Errors: fd-unavail {NUMBER} addrunavail {NUMBER} ftab-full {NUMBER} other {NUMBER}",
+     ["fd_unavail", "addrunavail", "ftab_full", "errors_other"]),
+    (rf"Session rate \[sess/s\]: min {NUMBER} avg {NUMBER} max {NUMBER} stddev {NUMBER} \({NUMBER}/{NUMBER}\)",
+     ["session_rate_min", "session_rate_avg", "session_rate_max", "session_rate_stddev",
+      "sessions_completed", "sessions_total"]),
+]
+REQUIRED = ["connections", "requests", "replies", "test_duration_s", "request_rate", "errors_total"]
+FIGURES = [name for _, names in LINES for name in names] + ["offered_rate", "reply_rate"]
+
+
+class IncompleteOutput(ValueError):
+    """httperf printed no (or only part of a) summary: it was killed, hung or failed to start."""
+
+
+def offered_rate(text):
+    """The --rate httperf echoes on its command line (its own normalised form)."""
+    match = re.search(r"--rate=([\d.]+)", text)
+    return float(match.group(1)) if match else None
+
+
+def parse(text):
+    """Every figure of one httperf summary, as floats keyed by the names in FIGURES.
+
+    reply_rate is the average reply rate: httperf's own when it took at least one 5 s sample,
+    else replies / test-duration (a run shorter than 5 s prints "(0 samples)" with zeros).
+    """
+    figures = {}
+    for pattern, names in LINES:
+        match = re.search(pattern, text)
+        if match:
+            figures.update(zip(names, map(float, match.groups())))
+    missing = [name for name in REQUIRED if name not in figures]
+    if missing:
+        raise IncompleteOutput(f"httperf summary incomplete, missing {', '.join(missing)}")
+    figures["offered_rate"] = offered_rate(text)
+    if figures.get("reply_rate_samples", 0) >= 1:
+        figures["reply_rate"] = figures["reply_rate_avg"]
+    elif figures["test_duration_s"] > 0:
+        figures["reply_rate"] = figures["replies"] / figures["test_duration_s"]
+    else:
+        figures["reply_rate"] = 0.0
+    return figures

@@ -1,0 +1,67 @@
+"""Judge one sweep step: invalid (client-bound), pass or fail. Pure; thresholds documented below."""
+from dataclasses import dataclass
+
+INVALID, PASS, FAIL = "invalid", "pass", "fail"
+CLIENT_ADVICE = ("lower the timeout or the rate step, give httperf its own core (CLIENT_CPUS), "
+                 "or drive the load from another client")
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    # The client must issue at least this share of the offered rate, or the step measured the client.
+    min_issue_ratio: float = 0.98
+    # A passing step's reply rate is at least this share of the offered rate...
+    min_reply_ratio: float = 0.95
+    # ...with at most this share of requests ending in an error (timeouts, resets, refusals)...
+    max_error_ratio: float = 0.01
+    # ...and at most this share of replies with a status other than 2xx.
+    max_non2xx_ratio: float = 0.01
+
+
+def issue_rate(figures, timeout_s):
+    """The rate at which httperf issued requests.
+
+    httperf's own "Request rate" divides by the whole test duration, which includes waiting for the
+    last replies: against a slow server it drops below the offered rate although the client kept
+    its schedule. The tail after the last request went out is at most the longest connection (or
+    the timeout, when some timed out), so it is taken off before dividing.
+    """
+    tail_ms = figures.get("conn_time_max_ms", 0.0)
+    if figures.get("client_timo", 0) > 0:
+        tail_ms = max(tail_ms, timeout_s * 1000)
+    window = figures["test_duration_s"] - tail_ms / 1000
+    if window <= 0:
+        return figures["request_rate"]
+    return max(figures["request_rate"], figures["requests"] / window)
+
+
+def judge(figures, offered, timeout_s, planned_requests, killed=False, thresholds=Thresholds()):
+    """(verdict, reason) for one step; figures is None when httperf printed no summary."""
+    if killed or figures is None:
+        return INVALID, f"httperf killed by the watchdog or printed no summary; {CLIENT_ADVICE}"
+    client_errors = {name: figures.get(name, 0) for name in ("fd_unavail", "addrunavail", "ftab_full")}
+    if any(client_errors.values()):
+        named = ", ".join(f"{name} {int(count)}" for name, count in client_errors.items() if count)
+        return INVALID, f"client ran out of descriptors or ports ({named}); {CLIENT_ADVICE}"
+    issued = issue_rate(figures, timeout_s)
+    if issued < thresholds.min_issue_ratio * offered:
+        return INVALID, (f"client issued only {issued:.1f} of {offered:g} req/s "
+                         f"(< {thresholds.min_issue_ratio:.0%}); {CLIENT_ADVICE}")
+    reasons = []
+    if figures["reply_rate"] < thresholds.min_reply_ratio * offered:
+        reasons.append(f"reply rate {figures['reply_rate']:.1f} < {thresholds.min_reply_ratio:.0%} "
+                       f"of {offered:g}")
+    errors = figures["errors_total"] + max(0.0, planned_requests - figures["connections"])
+    if errors > thresholds.max_error_ratio * planned_requests:
+        reasons.append(f"{int(errors)} errors of {int(planned_requests)} requests "
+                       f"(client-timo {int(figures.get('client_timo', 0))}, "
+                       f"connreset {int(figures.get('connreset', 0))}, "
+                       f"connrefused {int(figures.get('connrefused', 0))})")
+    replies = figures["replies"]
+    non2xx = replies - figures.get("status_2xx", replies)
+    if replies and non2xx > thresholds.max_non2xx_ratio * replies:
+        reasons.append(f"{int(non2xx)} of {int(replies)} replies not 2xx "
+                       f"(4xx {int(figures.get('status_4xx', 0))}, 5xx {int(figures.get('status_5xx', 0))})")
+    if reasons:
+        return FAIL, "; ".join(reasons)
+    return PASS, f"reply rate {figures['reply_rate']:.1f} of {offered:g} req/s, no errors over the limits"

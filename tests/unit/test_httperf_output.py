@@ -1,0 +1,60 @@
+"""The parser on real httperf 0.9 outputs recorded on this machine (tests/fixtures/httperf)."""
+import pytest
+
+from httperf_output import FIGURES, IncompleteOutput, parse
+from stack.settings import ROOT
+
+FIXTURES = ROOT / "tests" / "fixtures" / "httperf"
+
+
+def load(name):
+    return parse((FIXTURES / f"{name}.txt").read_text())
+
+
+def test_normal_run_yields_every_figure():
+    figures = load("php-single-normal")
+    assert figures["offered_rate"] == 200
+    assert (figures["connections"], figures["requests"], figures["replies"]) == (1200, 1200, 1200)
+    assert figures["reply_rate_samples"] == 1 and figures["reply_rate"] == figures["reply_rate_avg"] == 200
+    assert figures["status_2xx"] == 1200 and figures["errors_total"] == 0
+    assert figures["response_time_ms"] > 0 and figures["conn_time_median_ms"] > 0
+    assert figures["client_cpu_total_pct"] > 0 and figures["net_io_kb_s"] > 0
+    assert figures["max_connect_burst"] >= 1
+    assert set(figures) >= set(FIGURES) - {"session_rate_min", "session_rate_avg", "session_rate_max",
+                                          "session_rate_stddev", "sessions_completed", "sessions_total"}
+
+
+def test_zero_samples_falls_back_to_replies_over_duration():
+    figures = load("php-single-short-0-samples")
+    assert figures["reply_rate_samples"] == 0 and figures["reply_rate_avg"] == 0
+    assert figures["reply_rate"] == pytest.approx(figures["replies"] / figures["test_duration_s"])
+    assert figures["reply_rate"] == pytest.approx(100, rel=0.05)
+
+
+def test_client_timeouts_are_counted():
+    figures = load("php-large-client-timeouts")
+    assert figures["client_timo"] > 0
+    assert figures["errors_total"] >= figures["client_timo"]
+    assert figures["replies"] < figures["requests"]
+
+
+def test_fd_unavail_is_counted():
+    assert load("php-large-fd-unavail")["fd_unavail"] > 0
+
+
+def test_5xx_statuses_are_counted():
+    figures = load("pooled-single-db-down-5xx")
+    assert figures["status_5xx"] == 300 and figures["status_2xx"] == 0
+
+
+def test_wsesslog_sessions_are_parsed():
+    figures = load("soap-single-wsesslog")
+    assert figures["offered_rate"] == 100
+    assert figures["sessions_completed"] == figures["sessions_total"] == 600
+    assert figures["requests"] == 600 and figures["status_2xx"] == 600
+
+
+def test_a_killed_run_with_no_summary_is_incomplete():
+    text = (FIXTURES / "php-single-normal.txt").read_text().split("Total:")[0]
+    with pytest.raises(IncompleteOutput, match="missing connections"):
+        parse(text)

@@ -1,0 +1,61 @@
+"""The rate plans converge within their precision and never repeat a rate."""
+import pytest
+
+from planner import AdaptivePlan, LinearPlan, round_rate
+from verdict import FAIL, INVALID, PASS
+
+
+def run(plan, capacity, client_limit=float("inf")):
+    """Drive a plan against a model server that passes every rate up to `capacity`."""
+    history = []
+    while (rate := plan.next_rate(history)) is not None:
+        assert rate not in [seen for seen, _ in history], f"rate {rate} repeated"
+        verdict = INVALID if rate > client_limit else PASS if rate <= capacity else FAIL
+        history.append((rate, verdict))
+        assert len(history) < 40
+    return history
+
+
+@pytest.mark.parametrize("capacity,start", [(480, 100), (3.7, 2), (4900, 100), (30, 100), (1.2, 2),
+                                            (1000, 1000), (2600, 2000)])
+def test_adaptive_converges_within_precision(capacity, start):
+    plan = AdaptivePlan(start=start, precision=0.05)
+    history = run(plan, capacity)
+    low, high = AdaptivePlan.bracket(history)
+    assert low <= capacity < high
+    assert high <= low * 1.05 or round_rate((low * high) ** 0.5) in (low, high)
+    assert len(history) <= 16
+
+
+def test_adaptive_seeded_near_capacity_takes_few_steps():
+    history = run(AdaptivePlan(start=0.85 * 2000, factor=1.25), 2000)
+    assert len(history) <= 8
+
+
+def test_adaptive_stops_at_a_client_bound_ceiling_without_a_failure():
+    history = run(AdaptivePlan(start=500), capacity=10_000, client_limit=2500)
+    low, high = AdaptivePlan.bracket(history)
+    assert dict(history)[high] == INVALID
+    assert FAIL not in dict(history).values()
+
+
+def test_adaptive_ramps_down_when_the_first_step_fails():
+    history = run(AdaptivePlan(start=100), capacity=7)
+    assert history[0] == (100, FAIL) and history[1] == (50, FAIL)
+    low, _ = AdaptivePlan.bracket(history)
+    assert low <= 7
+
+
+def test_adaptive_gives_up_when_nothing_passes():
+    history = run(AdaptivePlan(start=2, minimum=0.5), capacity=0.1)
+    assert all(verdict == FAIL for _, verdict in history)
+    assert history[-1][0] == 0.5
+
+
+def test_linear_is_the_studys_plan():
+    history = run(LinearPlan(start=1, step=1, maximum=10, stop_after_failures=2), capacity=4)
+    assert [rate for rate, _ in history] == [1, 2, 3, 4, 5, 6]
+
+
+def test_linear_stops_at_its_maximum():
+    assert [rate for rate, _ in run(LinearPlan(10, 10, 30), capacity=1000)] == [10, 20, 30]
