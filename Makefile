@@ -12,13 +12,22 @@ TOMCAT_THREADS ?= 200
 TOMCAT_HEAP ?= 2g
 SERVER_CPUS ?=
 CLIENT_CPUS ?=
+# The sweep's selection and knobs (empty = the sweep's defaults: every app, engine and workload).
+APPS ?=
+ENGINES ?=
+WORKLOADS ?=
+MODE ?= adaptive
+DURATION ?=
+PRECISION ?=
+RUN ?=
+QUICK ?=
 export MARIADB_PORT APACHE_PORT TOMCAT_PORT TOMCAT_VERSION APACHE_WORKERS TOMCAT_THREADS TOMCAT_HEAP \
        SERVER_CPUS CLIENT_CPUS
 
 LAB := $(PYTHON) -m stack.lab
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build up down status import test test-unit test-integration clean distclean
+.PHONY: help setup build up saturation-sweep sweep down status import test test-unit test-integration clean distclean
 
 help: ## list the targets
 	@echo "The web architecture lab: PHP, servlet, pooled servlet and SOAP against MyISAM and InnoDB."
@@ -46,6 +55,16 @@ status: ## show which lab servers run, their pids, ports and logs
 
 import: ## create schema, account and data, and verify both tables (needs `up`)
 	@$(LAB) import
+
+saturation-sweep: up ## the main job: set up, start servers, import if needed, sweep every cell, plot
+	@$(LAB) import --if-needed
+	@$(MAKE) --no-print-directory sweep
+
+sweep: ## run the sweep on running servers (APPS= ENGINES= WORKLOADS= MODE= DURATION= PRECISION= RUN= QUICK=1)
+	@$(PYTHON) httperf-scripts/sweep.py --mode $(MODE) \
+	  $(if $(APPS),--apps "$(APPS)") $(if $(ENGINES),--engines "$(ENGINES)") \
+	  $(if $(WORKLOADS),--workloads "$(WORKLOADS)") $(if $(DURATION),--duration $(DURATION)) \
+	  $(if $(PRECISION),--precision $(PRECISION)) $(if $(RUN),--run $(RUN)) $(if $(QUICK),--quick)
 
 test: build ## unit tests, then integration tests against the real stack (starts and stops it)
 	@$(PYTHON) -m pytest -q tests

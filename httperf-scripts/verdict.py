@@ -19,12 +19,13 @@ class Thresholds:
 
 
 def issue_rate(figures, timeout_s):
-    """The rate at which httperf issued requests.
+    """The rate at which httperf kept its schedule, in connections (one request each) per second.
 
-    httperf's own "Request rate" divides by the whole test duration, which includes waiting for the
-    last replies: against a slow server it drops below the offered rate although the client kept
-    its schedule. The tail after the last request went out is at most the longest connection (or
-    the timeout, when some timed out), so it is taken off before dividing.
+    httperf's own "Request rate" counts only requests actually written - a connection an overloaded
+    server never accepted sends none - and divides by the whole test duration, which includes
+    waiting for the last replies. Both make a saturated server look like a slow client. Connections
+    initiated are the client's own doing; the tail after the last one is at most the longest
+    connection (or the timeout, when some timed out), so it is taken off before dividing.
     """
     tail_ms = figures.get("conn_time_max_ms", 0.0)
     if figures.get("client_timo", 0) > 0:
@@ -32,7 +33,7 @@ def issue_rate(figures, timeout_s):
     window = figures["test_duration_s"] - tail_ms / 1000
     if window <= 0:
         return figures["request_rate"]
-    return max(figures["request_rate"], figures["requests"] / window)
+    return max(figures["request_rate"], figures["connections"] / window)
 
 
 def judge(figures, offered, timeout_s, planned_requests, killed=False, thresholds=Thresholds()):
