@@ -39,6 +39,42 @@ def session_file_text(request):
     return f"{request.path} method={request.method} contents='{request.body}'\n"
 
 
+def local_port_range():
+    low, high = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    return high - low + 1
+
+
+def time_wait_sockets():
+    """Sockets in TIME_WAIT (state 06): each holds one of the client's ephemeral ports for 60 s."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as lines:
+                next(lines)
+                count += sum(1 for line in lines if line.split(None, 4)[3] == "06")
+        except OSError:
+            pass
+    return count
+
+
+def ports_free_for(connections, time_wait, port_range, headroom=0.8):
+    """Pure: whether a step of `connections` new connections fits in the ephemeral ports left.
+
+    httperf closes each connection itself, so each leaves a port in TIME_WAIT for 60 s; steps in
+    quick succession run out of ports, and httperf then hangs instead of reporting addrunavail."""
+    return time_wait + connections <= headroom * port_range
+
+
+def wait_for_ports(connections, limit_s=70):
+    """Seconds waited until the step's connections fit in the free ephemeral ports (bounded)."""
+    started = time.monotonic()
+    port_range = local_port_range()
+    needed = min(connections, int(0.8 * port_range))
+    while time.monotonic() - started < limit_s and not ports_free_for(needed, time_wait_sockets(), port_range):
+        time.sleep(2)
+    return round(time.monotonic() - started, 1)
+
+
 def run_httperf(command, wall_limit_s, client_cpus):
     """(output text, killed): the run is killed when it outlives its wall-clock bound."""
     started = time.monotonic()

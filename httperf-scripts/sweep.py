@@ -72,7 +72,7 @@ class Options:
 
 
 STEP_COLUMNS = (["step", "offered_rate", "timeout_s", "num_conns", "verdict", "reason", "killed",
-                 "wall_s", "issue_rate", "raw"] + FIGURES
+                 "wall_s", "port_wait_s", "issue_rate", "raw"] + FIGURES
                 + [f"{name}_{figure}" for name in lifecycle.SERVERS for figure in ("cpu_s", "rss_peak_mb")])
 SATURATION_COLUMNS = ["app", "engine", "workload", "status", "saturation_rps", "saturation_offered",
                       "overload_offered", "response_ms_low", "response_ms_saturation",
@@ -246,6 +246,7 @@ class Sweep:
         num_conns = max(MIN_REQUESTS_PER_STEP, round(rate * self.options.duration_s))
         command = measure.httperf_command(request, rate, num_conns, timeout_s, session_file)
         wall_limit = self.options.duration_s + timeout_s + 15 + num_conns / max(rate, 0.1) * 0.5
+        port_wait = measure.wait_for_ports(num_conns)
         sampler = measure.ServerSampler()
         sampler.start()
         started = time.monotonic()
@@ -262,6 +263,7 @@ class Sweep:
         self.step_walls.append(wall + 1)
         step = {"step": number_, "offered_rate": rate, "timeout_s": timeout_s, "num_conns": num_conns,
                 "verdict": verdict, "reason": reason, "killed": int(killed), "wall_s": round(wall, 2),
+                "port_wait_s": port_wait,
                 "raw": raw_name, **server_figures}
         if figures:
             step.update({name: figures.get(name, "") for name in FIGURES})
