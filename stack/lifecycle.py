@@ -5,6 +5,7 @@ stack/conf/, is waited for until it really answers, and is stopped by the PID it
 checking that the PID still belongs to the process this lab started.  `make up`, `make down` and the
 sweep's recovery all go through here.
 """
+import hashlib
 import http.client
 import os
 import re
@@ -255,19 +256,15 @@ class Apache(Server):
     def prepare(self):
         db = settings.db_settings()
         user_lines = ""
+        docroot = ROOT / "php"
         if os.geteuid() == 0:
             user = settings.knob("APACHE_USER")
             user_lines = f"User {user}\nGroup {user}"
-            probe = subprocess.run(["runuser", "-u", user, "--", "test", "-r",
-                                    str(ROOT / "php" / "single.php")])
-            if probe.returncode:
-                raise LabError(f"apache: its workers run as {user}, who cannot read {ROOT / 'php'}; "
-                               "clone the lab into a directory other users can traverse "
-                               "(not under a 0700 home directory)")
+            docroot = self.readable_docroot(user, docroot)
         render("httpd.conf.in", {
             "RUN": RUN, "PORT": self.port, "PIDFILE": self.pidfile, "ERROR_LOG": self.log,
             "USER_LINES": user_lines, "WORKERS": settings.int_knob("APACHE_WORKERS"),
-            "DOCROOT": ROOT / "php",
+            "DOCROOT": docroot,
             "DB_HOST": db["db.host"], "DB_PORT": db["db.port"], "DB_NAME": db["db.name"],
             "DB_USER": db["db.user"], "DB_PASSWORD": db["db.password"],
         }, self.config, mode=0o600)
@@ -275,6 +272,21 @@ class Apache(Server):
                                capture_output=True, text=True)
         if check.returncode:
             raise LabError(f"apache: bad configuration {self.config}:\n{check.stderr.strip()}")
+
+    @staticmethod
+    def readable_docroot(user, docroot):
+        """The PHP folder itself when Apache's workers can read it; else (a checkout under a 0700
+        home directory) a read-only copy in a folder of its own under /tmp that they can read."""
+        probe = subprocess.run(["runuser", "-u", user, "--", "test", "-r", str(docroot / "single.php")])
+        if probe.returncode == 0:
+            return docroot
+        staged = Path("/tmp") / f"lab-php-{hashlib.sha1(str(ROOT).encode()).hexdigest()[:10]}"
+        shutil.rmtree(staged, ignore_errors=True)
+        shutil.copytree(docroot, staged)
+        for path in (staged, *staged.iterdir()):
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        print(f"apache: {user} cannot read {docroot}; serving a copy from {staged}", flush=True)
+        return staged
 
     def launch(self, cpus):
         return detached(["/usr/sbin/apache2", "-f", str(self.config), "-k", "start"], self.log,
