@@ -21,13 +21,14 @@ DURATION ?=
 PRECISION ?=
 RUN ?=
 QUICK ?=
+RESULTS_DIR ?=
 export MARIADB_PORT APACHE_PORT TOMCAT_PORT TOMCAT_VERSION APACHE_WORKERS TOMCAT_THREADS TOMCAT_HEAP \
        SERVER_CPUS CLIENT_CPUS
 
 LAB := $(PYTHON) -m stack.lab
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build up saturation-sweep sweep down status import test test-unit test-integration clean distclean
+.PHONY: help setup build up saturation-sweep sweep plots down status import test test-unit test-integration clean distclean
 
 help: ## list the targets
 	@echo "The web architecture lab: PHP, servlet, pooled servlet and SOAP against MyISAM and InnoDB."
@@ -59,12 +60,16 @@ import: ## create schema, account and data, and verify both tables (needs `up`)
 saturation-sweep: up ## the main job: set up, start servers, import if needed, sweep every cell, plot
 	@$(LAB) import --if-needed
 	@$(MAKE) --no-print-directory sweep
+	@$(MAKE) --no-print-directory plots
 
 sweep: ## run the sweep on running servers (APPS= ENGINES= WORKLOADS= MODE= DURATION= PRECISION= RUN= QUICK=1)
 	@$(PYTHON) httperf-scripts/sweep.py --mode $(MODE) \
 	  $(if $(APPS),--apps "$(APPS)") $(if $(ENGINES),--engines "$(ENGINES)") \
 	  $(if $(WORKLOADS),--workloads "$(WORKLOADS)") $(if $(DURATION),--duration $(DURATION)) \
 	  $(if $(PRECISION),--precision $(PRECISION)) $(if $(RUN),--run $(RUN)) $(if $(QUICK),--quick)
+
+plots: ## PDFs, report.pdf and summary.md/.tsv of a run's saved results (RUN=; default the latest)
+	@$(PYTHON) plots/report.py $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
 test: build ## unit tests, then integration tests against the real stack (starts and stops it)
 	@$(PYTHON) -m pytest -q tests

@@ -23,8 +23,12 @@ def step_timeout(rate, longest):
 
 
 def httperf_command(request, rate, num_conns, timeout_s, session_file=None):
-    """One open-loop httperf run: new connection per request, as in the 2006 study."""
-    command = ["httperf", "--hog", "--server", "127.0.0.1", "--port", str(request.port),
+    """One open-loop httperf run: new connection per request, as in the 2006 study.
+
+    No --hog: with it httperf binds every local port itself, which the kernel cannot recycle from
+    TIME_WAIT; at ~50,000 TIME_WAIT sockets a run hung and printed nothing (measured here). Left to
+    connect(), the kernel reuses TIME_WAIT ports on loopback (net.ipv4.tcp_tw_reuse)."""
+    command = ["httperf", "--server", "127.0.0.1", "--port", str(request.port),
                "--rate", f"{rate:g}", "--timeout", f"{timeout_s:g}"]
     if request.method == "GET":
         return command + ["--uri", request.path, "--num-conns", str(num_conns), "--num-calls", "1"]
@@ -57,20 +61,27 @@ def time_wait_sockets():
     return count
 
 
-def ports_free_for(connections, time_wait, port_range, headroom=0.8):
+def tw_reuse():
+    """net.ipv4.tcp_tw_reuse: 0 never, 1 always, 2 on loopback only (the kernel's default)."""
+    return int(Path("/proc/sys/net/ipv4/tcp_tw_reuse").read_text())
+
+
+def ports_free_for(connections, time_wait, port_range, reuse, headroom=0.8):
     """Pure: whether a step of `connections` new connections fits in the ephemeral ports left.
 
-    httperf closes each connection itself, so each leaves a port in TIME_WAIT for 60 s; steps in
-    quick succession run out of ports, and httperf then hangs instead of reporting addrunavail."""
-    return time_wait + connections <= headroom * port_range
+    httperf closes each connection itself, so each leaves a port in TIME_WAIT for 60 s. The load
+    only goes to loopback, where any tcp_tw_reuse but 0 lets connect() take those ports again; with
+    0, steps in quick succession run out of ports and fail with addrunavail."""
+    return reuse != 0 or time_wait + connections <= headroom * port_range
 
 
 def wait_for_ports(connections, limit_s=70):
     """Seconds waited until the step's connections fit in the free ephemeral ports (bounded)."""
     started = time.monotonic()
     port_range = local_port_range()
+    reuse = tw_reuse()
     needed = min(connections, int(0.8 * port_range))
-    while time.monotonic() - started < limit_s and not ports_free_for(needed, time_wait_sockets(), port_range):
+    while time.monotonic() - started < limit_s and not ports_free_for(needed, time_wait_sockets(), port_range, reuse):
         time.sleep(2)
     return round(time.monotonic() - started, 1)
 
@@ -241,4 +252,6 @@ def host():
         "cores": os.cpu_count(),
         "memory_gib": round(int(re.search(r"MemTotal:\s+(\d+)", meminfo).group(1)) / 2 ** 20, 1),
         "cpu_model": model.group(1) if model else "unknown",
+        "tcp_tw_reuse": tw_reuse(),
+        "ip_local_port_range": local_port_range(),
     }

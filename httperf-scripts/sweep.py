@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import measure  # noqa: E402
-from httperf_output import FIGURES, IncompleteOutput, parse  # noqa: E402
+from httperf_output import FIGURES, IncompleteOutput, parse, reply_time_ms  # noqa: E402
 from planner import AdaptivePlan, LinearPlan  # noqa: E402
 from stack import lab, lifecycle, registry, settings  # noqa: E402
 from verdict import FAIL, INVALID, PASS, Thresholds, issue_rate, judge  # noqa: E402
@@ -75,7 +75,7 @@ STEP_COLUMNS = (["step", "offered_rate", "timeout_s", "num_conns", "verdict", "r
                  "wall_s", "port_wait_s", "issue_rate", "raw"] + FIGURES
                 + [f"{name}_{figure}" for name in lifecycle.SERVERS for figure in ("cpu_s", "rss_peak_mb")])
 SATURATION_COLUMNS = ["app", "engine", "workload", "status", "saturation_rps", "saturation_offered",
-                      "overload_offered", "response_ms_low", "response_ms_saturation",
+                      "overload_offered", "reply_ms_low", "reply_ms_saturation",
                       "server_cpu_s_saturation", "server_rss_mb_saturation", "steps", "restarts", "note"]
 
 
@@ -126,7 +126,7 @@ def summarize(app, engine, workload, steps, restarts):
     overload = min((rate for rate in failed if rate > top), default=None)
     ceiling = min((rate for rate in invalid if rate > top), default=None)
     row.update(saturation_rps=round(number(best["reply_rate"]), 2), saturation_offered=top,
-               response_ms_low=lowest["response_time_ms"], response_ms_saturation=best["response_time_ms"],
+               reply_ms_low=reply_time_ms(lowest), reply_ms_saturation=reply_time_ms(best),
                server_cpu_s_saturation=round(sum(number(best.get(f"{name}_cpu_s")) or 0
                                                  for name in lifecycle.SERVERS), 2),
                server_rss_mb_saturation=round(sum(number(best.get(f"{name}_rss_peak_mb")) or 0
@@ -311,10 +311,10 @@ class Sweep:
         mean = sum(self.step_walls) / len(self.step_walls)
         eta = remaining * (mean + self.options.probe_s / 7)
         reply = number(step.get("reply_rate"))
-        response = number(step.get("response_time_ms"))
+        reply_time = reply_time_ms(step)
         self.say(f"[{label}] step {step['step']}: offered {step['offered_rate']:g} req/s -> "
                  f"reply {reply if reply is not None else float('nan'):.1f}/s, "
-                 f"response {response if response is not None else float('nan'):.1f} ms: "
+                 f"reply time {reply_time if reply_time is not None else float('nan'):.1f} ms: "
                  f"{step['verdict'].upper()} | ETA ~{format_duration(eta)}")
 
     # ---- the run --------------------------------------------------------------------------
@@ -342,7 +342,7 @@ class Sweep:
 def describe(row):
     if row.get("status") == "located":
         return (f"saturation {row['saturation_rps']} req/s (overload at {row['overload_offered']:g} "
-                f"offered), response {row['response_ms_low']} ms low / {row['response_ms_saturation']} ms "
+                f"offered), reply time {row['reply_ms_low']} ms low / {row['reply_ms_saturation']} ms "
                 f"at saturation")
     return row.get("note") or row.get("status", "")
 

@@ -40,7 +40,7 @@ def test_a_short_sweep_writes_manifest_steps_and_saturation(stack, results):
     for row in saturation:
         assert row["status"] in ("located", "plan-limit", "client-bound"), row
         assert float(row["saturation_rps"]) > 20, row
-        assert float(row["response_ms_low"]) > 0
+        assert float(row["reply_ms_low"]) > 0
         cell = run / "cells" / f"{row['app']}-myisam-single"
         steps = rows(cell / "steps.tsv")
         assert 1 <= len(steps) <= 3

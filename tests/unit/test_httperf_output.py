@@ -1,7 +1,7 @@
 """The parser on real httperf 0.9 outputs recorded on this machine (tests/fixtures/httperf)."""
 import pytest
 
-from httperf_output import FIGURES, IncompleteOutput, parse
+from httperf_output import FIGURES, IncompleteOutput, parse, reply_time_ms
 from stack.settings import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "httperf"
@@ -58,3 +58,10 @@ def test_a_killed_run_with_no_summary_is_incomplete():
     text = (FIXTURES / "php-single-normal.txt").read_text().split("Total:")[0]
     with pytest.raises(IncompleteOutput, match="missing connections"):
         parse(text)
+
+
+def test_reply_time_adds_the_transfer_to_the_time_to_first_byte():
+    figures = load("php-large-client-timeouts")
+    assert reply_time_ms(figures) == round(figures["response_time_ms"] + figures["transfer_time_ms"], 1)
+    assert reply_time_ms({"response_time_ms": "3.0", "transfer_time_ms": "0.5"}) == 3.5
+    assert reply_time_ms({"response_time_ms": ""}) is None and reply_time_ms({}) is None
