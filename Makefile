@@ -28,7 +28,7 @@ export MARIADB_PORT APACHE_PORT TOMCAT_PORT TOMCAT_VERSION APACHE_WORKERS TOMCAT
 LAB := $(PYTHON) -m stack.lab
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build up saturation-sweep sweep plots down status import test test-unit test-integration clean distclean
+.PHONY: help setup build up saturation-sweep sweep plots down status import test test-faults test-unit clean distclean
 
 help: ## list the targets
 	@echo "The web architecture lab: PHP, servlet, pooled servlet and SOAP against MyISAM and InnoDB."
@@ -71,8 +71,11 @@ sweep: ## run the sweep on running servers (APPS= ENGINES= WORKLOADS= MODE= DURA
 plots: ## PDFs, report.pdf and summary.md/.tsv of a run's saved results (RUN=; default the latest)
 	@$(PYTHON) plots/report.py $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
-test: build ## unit tests, then integration tests against the real stack (starts and stops it)
+test: build ## unit tests, integration tests (hostile input, lockdown, a short sweep) and the fault suite
 	@$(PYTHON) -m pytest -q tests
+
+test-faults: build ## only the fault suite: servers and httperf killed or frozen mid-step, sweep interrupted
+	@$(PYTHON) -m pytest -q tests/faults
 
 test-unit: ## unit tests only (no servers)
 	@$(PYTHON) -m pytest -q tests/unit

@@ -23,13 +23,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import measure  # noqa: E402
 from httperf_output import FIGURES, IncompleteOutput, parse, reply_time_ms  # noqa: E402
-from planner import AdaptivePlan, LinearPlan  # noqa: E402
+from planner import AdaptivePlan, LinearPlan, round_rate  # noqa: E402
 from stack import lab, lifecycle, registry, settings  # noqa: E402
 from verdict import FAIL, INVALID, PASS, Thresholds, issue_rate, judge  # noqa: E402
 
 RESULTS = settings.ROOT / "results"
 # Every step sends at least this many requests, so a slow cell's low rates still measure something.
 MIN_REQUESTS_PER_STEP = 10
+# A probe-seeded plan starts near capacity, so the reply time at low load comes from one short
+# baseline step at this share of the probe's estimate (half a step long, outside the plan).
+BASELINE = "baseline"
+BASELINE_SHARE = 0.1
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,7 @@ class Options:
                 for workload in self.workloads]
 
 
-STEP_COLUMNS = (["step", "offered_rate", "timeout_s", "num_conns", "verdict", "reason", "killed",
+STEP_COLUMNS = (["step", "role", "offered_rate", "timeout_s", "num_conns", "verdict", "reason", "killed",
                  "wall_s", "port_wait_s", "issue_rate", "raw"] + FIGURES
                 + [f"{name}_{figure}" for name in lifecycle.SERVERS for figure in ("cpu_s", "rss_peak_mb")])
 SATURATION_COLUMNS = ["app", "engine", "workload", "status", "saturation_rps", "saturation_offered",
@@ -142,12 +146,13 @@ def summarize(app, engine, workload, steps, restarts):
 
 
 class Sweep:
-    def __init__(self, options, run_id):
+    def __init__(self, options, run_id, results_dir=None):
         self.options = options
-        self.run_dir = RESULTS / run_id
+        self.run_dir = (results_dir or RESULTS) / run_id
         self.run_id = run_id
         self.step_walls = []
-        self.steps_done = 0
+        self.cell_walls = []
+        self.cells_left = 0
 
     # ---- manifest -------------------------------------------------------------------------
     def write_manifest(self, finished=False):
@@ -224,28 +229,35 @@ class Sweep:
         seed = self.probe(request, workload, cell_dir, cell_state)
         write_atomically(state_path, json.dumps(cell_state, indent=2) + "\n")
         plan = self.plan_for(workload, seed)
-        history = [(number(step["offered_rate"]), step["verdict"]) for step in steps]
+
+        def take_step(rate, role="", duration_s=None):
+            step = self.run_step(len(steps) + 1, rate, request, workload, session_file, cell_dir, duration_s)
+            step["role"] = role
+            steps.append(step)
+            write_atomically(steps_path, tsv(STEP_COLUMNS, steps))
+            self.progress(label, step, len(steps))
+            if step["verdict"] != PASS:
+                self.cool_down(request, server, cell_state, label)
+            write_atomically(state_path, json.dumps(cell_state, indent=2) + "\n")
+            return step
+
+        if seed and not any(step.get("role") == BASELINE for step in steps):
+            take_step(round_rate(max(0.5, BASELINE_SHARE * seed)), BASELINE, self.options.duration_s / 2)
+        history = [(number(step["offered_rate"]), step["verdict"]) for step in steps if step.get("role") != BASELINE]
         while (rate := plan.next_rate(history)) is not None:
             if not self.healthy(request, server, cell_state, label):
                 cell_state["events"].append(f"{now()} target down before step at {rate:g}; cell stopped")
                 break
-            step = self.run_step(len(steps) + 1, rate, request, workload, session_file, cell_dir)
-            steps.append(step)
-            history.append((rate, step["verdict"]))
-            write_atomically(steps_path, tsv(STEP_COLUMNS, steps))
-            self.progress(label, step)
-            if step["verdict"] != PASS:
-                self.cool_down(request, server, cell_state, label)
-            write_atomically(state_path, json.dumps(cell_state, indent=2) + "\n")
+            history.append((rate, take_step(rate)["verdict"]))
         cell_state["done"] = True
         write_atomically(state_path, json.dumps(cell_state, indent=2) + "\n")
         return summarize(app, engine, workload, steps, cell_state["restarts"])
 
-    def run_step(self, number_, rate, request, workload, session_file, cell_dir):
+    def run_step(self, number_, rate, request, workload, session_file, cell_dir, duration_s=None):
         timeout_s = measure.step_timeout(rate, PROFILES[workload].timeout_s)
-        num_conns = max(MIN_REQUESTS_PER_STEP, round(rate * self.options.duration_s))
+        num_conns = max(MIN_REQUESTS_PER_STEP, round(rate * (duration_s or self.options.duration_s)))
         command = measure.httperf_command(request, rate, num_conns, timeout_s, session_file)
-        wall_limit = self.options.duration_s + timeout_s + 15 + num_conns / max(rate, 0.1) * 0.5
+        wall_limit = num_conns / max(rate, 0.1) * 1.5 + timeout_s + 15
         port_wait = measure.wait_for_ports(num_conns)
         sampler = measure.ServerSampler()
         sampler.start()
@@ -272,44 +284,51 @@ class Sweep:
 
     # ---- guarding the measurement ---------------------------------------------------------
     def healthy(self, request, server, cell_state, label):
-        if measure.answers(request, timeout_s=10):
+        if measure.answers(request, timeout_s=10) and lifecycle.SERVERS[server].pid():
             return True
         return self.recover(request, server, cell_state, label)
 
     def cool_down(self, request, server, cell_state, label):
         time.sleep(1)
-        if not measure.answers(request, timeout_s=10):
-            self.recover(request, server, cell_state, label)
+        self.healthy(request, server, cell_state, label)
 
     def recover(self, request, server, cell_state, label):
         """Wait for the target to answer again; restart its server (and the database when the
-        database is the one gone) through the lifecycle `make up` uses when it does not."""
-        deadline = time.monotonic() + self.options.cooldown_s
+        database is the one gone) through the lifecycle `make up` uses when it does not. A server
+        whose main process has died is restarted at once."""
+        dead = [name for name in ("mariadb", server) if not lifecycle.SERVERS[name].pid()]
+        deadline = time.monotonic() + (0 if dead else self.options.cooldown_s)
         while time.monotonic() < deadline:
             if measure.answers(request, timeout_s=10):
                 return True
             time.sleep(2)
-        names = [server] + ([] if lifecycle.SERVERS["mariadb"].answers() else ["mariadb"])
-        for name in reversed(names):
-            self.say(f"{label}: {name} did not answer within {self.options.cooldown_s:g} s; restarting it")
+        names = dead or [server] + ([] if lifecycle.SERVERS["mariadb"].answers() else ["mariadb"])
+        for name in sorted(set(names), key=["mariadb", server].index):
+            self.say(f"{label}: {name} " + ("died" if name in dead else
+                     f"did not answer within {self.options.cooldown_s:g} s") + "; restarting it")
             try:
                 message = lifecycle.restart(name, self.options.server_cpus or None)
             except lifecycle.LabError as error:
                 message = f"restart failed: {error}"
             cell_state["events"].append(f"{now()} restarted {name}: {message}")
             cell_state["restarts"] += 1
-        return measure.answers(request, timeout_s=10)
+        if not measure.answers(request, timeout_s=10):
+            return False
+        if server == "tomcat" and server in names and self.options.warmup_s:
+            # A restarted JVM runs interpreted: warm it again, or the next steps measure the JIT.
+            warmup = measure.wrk_throughput(request, self.options.warmup_s, PROFILES[cell_state["workload"]]
+                                            .probe_connections, self.options.client_cpus,
+                                            self.run_dir / "cells" / "-".join(
+                                                cell_state[key] for key in ("app", "engine", "workload")))
+            cell_state["events"].append(f"{now()} JIT warm-up after the restart: {warmup['replies_per_s']} replies/s")
+        return True
 
     # ---- progress -------------------------------------------------------------------------
     def say(self, text):
         print(text, flush=True)
 
-    def progress(self, label, step):
-        self.steps_done += 1
-        expected_total = len(self.options.cells) * 7
-        remaining = max(0, expected_total - self.steps_done) if self.steps_done < expected_total else 1
-        mean = sum(self.step_walls) / len(self.step_walls)
-        eta = remaining * (mean + self.options.probe_s / 7)
+    def progress(self, label, step, steps_in_cell):
+        eta = estimate_eta(self.cells_left, self.cell_walls, steps_in_cell, self.step_walls)
         reply = number(step.get("reply_rate"))
         reply_time = reply_time_ms(step)
         self.say(f"[{label}] step {step['step']}: offered {step['offered_rate']:g} req/s -> "
@@ -329,7 +348,11 @@ class Sweep:
                  f"httperf on CPUs {self.options.client_cpus or 'any'}, servers on "
                  f"{self.options.server_cpus or 'any'}; results in {self.run_dir}")
         for index, (app, engine, workload) in enumerate(self.options.cells, start=1):
+            self.cells_left = len(self.options.cells) - index
+            started, steps_before = time.monotonic(), len(self.step_walls)
             rows[(app, engine, workload)] = self.run_cell(index, app, engine, workload)
+            if len(self.step_walls) > steps_before:
+                self.cell_walls.append(time.monotonic() - started)
             ordered = [rows[cell] for cell in self.options.cells if cell in rows]
             write_atomically(saturation_path, tsv(SATURATION_COLUMNS, ordered))
             row = rows[(app, engine, workload)]
@@ -337,6 +360,16 @@ class Sweep:
         self.write_manifest(finished=True)
         self.say(f"sweep {self.run_id} finished: {saturation_path}")
         return [rows[cell] for cell in self.options.cells]
+
+
+def estimate_eta(cells_left, cell_walls, steps_in_cell, step_walls, typical_steps=8):
+    """Seconds left: the current cell's typical remaining steps plus the cells after it, each as
+    long as the cells measured so far took (or typical_steps steps before any cell finished)."""
+    if not step_walls:
+        return 0.0
+    step = sum(step_walls) / len(step_walls)
+    cell = sum(cell_walls) / len(cell_walls) if cell_walls else typical_steps * step
+    return max(0, typical_steps - steps_in_cell) * step + cells_left * cell
 
 
 def describe(row):
@@ -382,6 +415,7 @@ def options_from(argv):
     parser.add_argument("--precision", type=float, default=None, help="bisection stops within this ratio")
     parser.add_argument("--run", default=None, help="run id (re-use one to resume it)")
     parser.add_argument("--quick", action="store_true", help="smoke profile: short steps, coarse precision")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="the results folder (default: results/)")
     args = parser.parse_args(argv)
     for name in args.apps:
         registry.app(name)
@@ -395,17 +429,17 @@ def options_from(argv):
         **{**base, **{key: value for key, value in (("duration_s", args.duration),
                                                      ("precision", args.precision)) if value}})
     run_id = args.run or datetime.now().strftime("%Y%m%d-%H%M%S") + ("-quick" if args.quick else "")
-    return options, run_id
+    return options, run_id, args.results
 
 
 def main(argv):
-    options, run_id = options_from(argv)
+    options, run_id, results_dir = options_from(argv)
     problems = lab.verify(lifecycle.SERVERS["mariadb"])
     if problems:
         print("sweep: the data is not imported: " + "; ".join(problems) + " (run `make import`)", file=sys.stderr)
         return 1
     try:
-        Sweep(options, run_id).run()
+        Sweep(options, run_id, results_dir).run()
     except KeyboardInterrupt:
         print(f"\nsweep interrupted: finished steps are saved; resume with RUN={run_id}", file=sys.stderr)
         return 130

@@ -159,22 +159,28 @@ class Server:
         return False
 
     def stop(self, grace=30):
+        """Stop the server by its pid file, then kill any of its processes left over (also those
+        orphaned when the main process died: Apache workers keep the port open)."""
         pid = self.pid()
-        if not pid:
-            self.pidfile.unlink(missing_ok=True)
-            return f"{self.name}: not running"
-        os.kill(pid, signal.SIGCONT)  # a SIGSTOPped server cannot act on SIGTERM
-        os.kill(pid, signal.SIGTERM)
-        deadline = time.monotonic() + grace
-        while time.monotonic() < deadline and Path(f"/proc/{pid}").exists() and not is_zombie(pid):
-            time.sleep(0.1)
-        for straggler in self.processes():
+        if pid:
+            os.kill(pid, signal.SIGCONT)  # a SIGSTOPped server cannot act on SIGTERM
+            os.kill(pid, signal.SIGTERM)
+            deadline = time.monotonic() + grace
+            while time.monotonic() < deadline and Path(f"/proc/{pid}").exists() and not is_zombie(pid):
+                time.sleep(0.1)
+        leftovers = self.processes()
+        for straggler in leftovers:
             try:
                 os.kill(straggler, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and self.processes():
+            time.sleep(0.1)
         self.pidfile.unlink(missing_ok=True)
-        return f"{self.name}: stopped (pid {pid})"
+        if pid:
+            return f"{self.name}: stopped (pid {pid})"
+        return f"{self.name}: killed {len(leftovers)} leftover processes" if leftovers else f"{self.name}: not running"
 
     def status(self):
         pid = self.pid()

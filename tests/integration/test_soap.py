@@ -1,10 +1,12 @@
 """The Axis SOAP service answers the contract: the database's rows through POSTed envelopes, Client
 faults for hostile input (POST and GET), and nothing but PlayerService reachable."""
+import time
 import xml.etree.ElementTree as ET
+
 import pytest
 
 from stack import registry
-from tests.hostile_cases import LEAKS, VALUE_CASES
+from tests.hostile_cases import ID, LEAKS, NAME, VALUE_CASES
 
 from .conftest import COLUMNS, db_rows, fetch, sample_ids, send
 
@@ -102,6 +104,34 @@ def test_get_serves_the_wsdl_and_refuses_invocation(stack):
 def test_malformed_envelopes_get_a_client_fault(stack, body):
     reply = fetch(registry.port_of("soap"), SERVICE, "POST", body, registry.request("soap", "single").headers)
     assert fault(reply) == ("soapenv:Client", MALFORMED)
+
+
+def envelope(body, prolog=""):
+    return (f'<?xml version="1.0"?>{prolog}<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/'
+            f'envelope/" xmlns:lab="urn:lab"><soapenv:Body>{body}</soapenv:Body></soapenv:Envelope>')
+
+
+LAUGHS = "<!DOCTYPE soapenv:Envelope [<!ENTITY lol0 \"lol\">" + "".join(
+    f"<!ENTITY lol{level} \"{('&lol' + str(level - 1) + ';') * 10}\">" for level in range(1, 10)) + "]>"
+XXE = '<!DOCTYPE soapenv:Envelope [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'
+
+
+@pytest.mark.parametrize("body,message", [
+    (envelope('<x:getPlayer xmlns:x="urn:other"><x:id>1</x:id><x:engine>myisam</x:engine></x:getPlayer>'),
+     "operation must be in namespace urn:lab"),
+    (envelope("<getPlayer><id>1</id><engine>myisam</engine></getPlayer>"), "operation must be in namespace urn:lab"),
+    (envelope("<lab:getPlayer><lab:engine>myisam</lab:engine></lab:getPlayer>"), ID),
+    (envelope("<lab:getPlayer/>"), ID),
+    (envelope("<lab:findPlayers><lab:name>&lol9;</lab:name></lab:findPlayers>", LAUGHS), MALFORMED),
+    (envelope("<lab:findPlayers><lab:name>&xxe;</lab:name></lab:findPlayers>", XXE), MALFORMED),
+    (envelope(f"<lab:findPlayers><lab:name>{'a' * 10 * 2 ** 20}</lab:name></lab:findPlayers>"), NAME),
+], ids=["wrong-namespace", "no-namespace", "missing-id", "missing-parts", "billion-laughs", "xxe", "10MB"])
+def test_hostile_envelopes_get_a_client_fault_quickly(stack, body, message):
+    started = time.monotonic()
+    reply = fetch(registry.port_of("soap"), SERVICE, "POST", body, registry.request("soap", "single").headers)
+    assert time.monotonic() - started < 10
+    assert fault(reply) == ("soapenv:Client", message)
+    assert "root:" not in reply.body and "lollol" not in reply.body
 
 
 @pytest.mark.parametrize("path", [

@@ -1,6 +1,7 @@
 """Lifecycle pieces that need no server: config rendering, port probing, PID ownership."""
 import os
 import socket
+import subprocess
 
 import pytest
 
@@ -47,7 +48,22 @@ def test_a_server_never_claims_a_pid_it_did_not_start(tmp_path, monkeypatch):
     server = lifecycle.MariaDB()
     pidfile = tmp_path / "mariadb.pid"
     monkeypatch.setattr(type(server), "pidfile", property(lambda self: pidfile))
+    # Only this test's own processes may be touched, never a lab server that happens to be running.
+    monkeypatch.setattr(type(server), "processes", lambda self: [])
     pidfile.write_text(f"{os.getpid()}\n")  # this pytest process: alive, but not a lab mariadbd
     assert server.pid() is None
     assert server.stop() == "mariadb: not running"
     assert not pidfile.exists()
+
+
+def test_stop_kills_the_processes_a_dead_main_process_left_behind(tmp_path, monkeypatch):
+    server = lifecycle.Apache()
+    monkeypatch.setattr(type(server), "pidfile", property(lambda self: tmp_path / "apache.pid"))
+    orphan = subprocess.Popen(["sleep", "60"])
+    monkeypatch.setattr(type(server), "processes",
+                        lambda self: [orphan.pid] if orphan.poll() is None else [])
+    try:
+        assert server.stop() == "apache: killed 1 leftover processes"
+        assert orphan.wait(timeout=5) == -9
+    finally:
+        orphan.kill()

@@ -59,3 +59,9 @@ def test_without_time_wait_reuse_a_step_waits_until_its_connections_fit_in_the_f
 def test_with_time_wait_reuse_on_loopback_a_step_never_waits_for_ports():
     assert measure.ports_free_for(9000, time_wait=50000, port_range=28232, reuse=2)
     assert measure.tw_reuse() in (0, 1, 2)
+
+
+def test_the_eta_counts_the_current_cell_and_the_cells_left_at_their_measured_length():
+    assert sweep.estimate_eta(cells_left=3, cell_walls=[], steps_in_cell=2, step_walls=[10, 10]) == 6 * 10 + 3 * 80
+    assert sweep.estimate_eta(cells_left=2, cell_walls=[50, 70], steps_in_cell=9, step_walls=[7]) == 2 * 60
+    assert sweep.estimate_eta(cells_left=5, cell_walls=[], steps_in_cell=0, step_walls=[]) == 0

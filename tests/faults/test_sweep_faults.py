@@ -1,0 +1,215 @@
+"""Faults during a sweep, on the real stack. Each scenario injects one fault into a short sweep and
+checks that the sweep finishes, records what happened and loses no finished step."""
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import measure
+import sweep
+from stack import lab, lifecycle, registry
+from stack.settings import ROOT
+from verdict import FAIL, INVALID, PASS
+
+from tests.integration.conftest import fetch
+
+
+def options(app, workload="single", **changes):
+    """Two low-rate steps (100 then 200 req/s for single rows, no probe) with a 5 s cool-down."""
+    values = dict(apps=(app,), engines=("myisam",), workloads=(workload,), duration_s=3, precision=0.5,
+                  probe_s=0, warmup_s=1, max_steps=2, cooldown_s=5, client_cpus="", server_cpus="")
+    values.update(changes)
+    return sweep.Options(**values)
+
+
+def rows(path):
+    with open(path, newline="") as source:
+        return list(csv.DictReader(source, delimiter="\t"))
+
+
+def cell(run_dir, app, workload="single"):
+    folder = run_dir / "cells" / f"{app}-myisam-{workload}"
+    return rows(folder / "steps.tsv"), json.loads((folder / "cell.json").read_text())
+
+
+@pytest.fixture()
+def during_first_step(monkeypatch):
+    """Arms a fault to run 1 s into the first httperf run of the sweep; returns what it recorded."""
+    outcome = {}
+
+    def arm(fault):
+        original = measure.run_httperf
+        armed = [True]
+
+        def run(command, wall_limit_s, client_cpus):
+            if armed.pop() if armed else False:
+                timer = threading.Timer(1.0, lambda: outcome.update(fault() or {}))
+                timer.start()
+            return original(command, wall_limit_s, client_cpus)
+        monkeypatch.setattr(measure, "run_httperf", run)
+        return outcome
+    return arm
+
+
+def our_httperf():
+    """The pid of the httperf this test process started."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == "httperf" and \
+                        int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == os.getpid():
+                    return int(entry.name)
+            except (OSError, IndexError):
+                continue
+    raise AssertionError("no httperf child running")
+
+
+def timed(app, workload="single"):
+    request = registry.request(app, workload)
+    started = time.monotonic()
+    reply = fetch(request.port, request.path, timeout=60)
+    return reply.status, time.monotonic() - started
+
+
+def assert_recovered(run_dir, app, restarted):
+    steps, state = cell(run_dir, app)
+    assert len(steps) == 2 and all((run_dir / "cells" / f"{app}-myisam-single" / step["raw"]).is_file()
+                                   for step in steps)
+    assert any(f"restarted {restarted}" in event for event in state["events"]), state["events"]
+    assert state["restarts"] >= 1 and state["done"]
+    assert steps[1]["verdict"] == PASS, steps[1]["reason"]
+    assert rows(run_dir / "saturation.tsv")[0]["restarts"] == str(state["restarts"])
+    return steps
+
+
+def test_database_killed_mid_step_gives_503s_then_is_restarted(stack, db, tmp_path, during_first_step):
+    def kill_database():
+        os.kill(db.pid(), signal.SIGKILL)
+        time.sleep(0.5)
+        return {"php": timed("php"), "pooled": timed("pooled-servlet")}
+    outcome = during_first_step(kill_database)
+    sweep.Sweep(options("pooled-servlet"), "db-killed", tmp_path).run()
+    steps = assert_recovered(tmp_path / "db-killed", "pooled-servlet", "mariadb")
+    assert steps[0]["verdict"] == FAIL and "5xx" in steps[0]["reason"], steps[0]["reason"]
+    assert outcome["php"][0] == 503 and outcome["php"][1] < 5
+    assert outcome["pooled"][0] == 503 and outcome["pooled"][1] < 30
+    assert not lab.verify(db)
+
+
+def test_tomcat_killed_mid_step_is_restarted(stack, tmp_path, during_first_step):
+    during_first_step(lambda: os.kill(stack["tomcat"].pid(), signal.SIGKILL))
+    sweep.Sweep(options("servlet"), "tomcat-killed", tmp_path).run()
+    steps = assert_recovered(tmp_path / "tomcat-killed", "servlet", "tomcat")
+    assert steps[0]["verdict"] in (FAIL, INVALID)
+
+
+def test_apache_parent_killed_mid_step_is_restarted_with_its_orphaned_workers(stack, tmp_path, during_first_step):
+    during_first_step(lambda: os.kill(stack["apache"].pid(), signal.SIGKILL))
+    sweep.Sweep(options("php"), "apache-killed", tmp_path).run()
+    assert_recovered(tmp_path / "apache-killed", "php", "apache")
+    assert stack["apache"].pid() and len(stack["apache"].processes()) > 1
+
+
+def test_a_server_that_stops_answering_without_dying_is_bounded_and_restarted(stack, tmp_path, during_first_step):
+    during_first_step(lambda: os.kill(stack["tomcat"].pid(), signal.SIGSTOP))
+    sweep.Sweep(options("servlet"), "tomcat-stopped", tmp_path).run()
+    steps = assert_recovered(tmp_path / "tomcat-stopped", "servlet", "tomcat")
+    assert steps[0]["verdict"] in (FAIL, INVALID)
+    assert float(steps[0]["wall_s"]) < 3 + 2 + 15 + 2
+
+
+def test_httperf_killed_mid_step_is_an_invalid_step_and_the_run_goes_on(stack, tmp_path, during_first_step):
+    during_first_step(lambda: os.kill(our_httperf(), signal.SIGKILL))
+    sweep.Sweep(options("php"), "httperf-killed", tmp_path).run()
+    steps, state = cell(tmp_path / "httperf-killed", "php")
+    assert steps[0]["verdict"] == INVALID and "no summary" in steps[0]["reason"]
+    assert steps[1]["verdict"] == PASS and state["restarts"] == 0
+
+
+def test_a_hanging_httperf_is_killed_by_the_watchdog(stack, tmp_path, during_first_step):
+    during_first_step(lambda: os.kill(our_httperf(), signal.SIGSTOP))
+    sweep.Sweep(options("php"), "httperf-hung", tmp_path).run()
+    steps, _ = cell(tmp_path / "httperf-hung", "php")
+    assert steps[0]["verdict"] == INVALID and steps[0]["killed"] == "1"
+    raw = (tmp_path / "httperf-hung" / "cells" / "php-myisam-single" / steps[0]["raw"]).read_text()
+    assert "KILLED by the watchdog" in raw
+    assert steps[1]["verdict"] == PASS
+
+
+def sweep_process(tmp_path, run_id):
+    return subprocess.Popen(
+        [sys.executable, "httperf-scripts/sweep.py", "--apps", "php", "--engines", "myisam", "--workloads",
+         "single", "--duration", "3", "--precision", "0.5", "--run", run_id, "--results", str(tmp_path)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "CLIENT_CPUS": "", "SERVER_CPUS": ""})
+
+
+def wait_for(condition, seconds=60):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.2)
+    raise AssertionError("condition not met in time")
+
+
+def every_file_is_whole(run_dir):
+    for path in run_dir.rglob("*"):
+        if path.name.endswith(".json"):
+            json.loads(path.read_text())
+        elif path.name.endswith(".tsv"):
+            table = rows(path)
+            assert all(None not in row and None not in row.values() for row in table), path
+
+
+def test_an_interrupted_then_killed_sweep_resumes_with_its_finished_steps_intact(stack, tmp_path):
+    run_dir = tmp_path / "interrupted"
+    steps_file = run_dir / "cells" / "php-myisam-single" / "steps.tsv"
+    first = sweep_process(tmp_path, "interrupted")
+    wait_for(lambda: steps_file.exists() and len(rows(steps_file)) >= 1)
+    first.send_signal(signal.SIGINT)
+    _, stderr = first.communicate(timeout=60)
+    assert first.returncode == 130 and "resume with RUN=interrupted" in stderr
+    every_file_is_whole(run_dir)
+    kept = steps_file.read_text()
+
+    second = sweep_process(tmp_path, "interrupted")
+    wait_for(lambda: len(rows(steps_file)) > len(kept.splitlines()) - 1)
+    wait_for(lambda: any(Path(f"/proc/{pid}/comm").read_text().strip() == "httperf"
+                         for pid in os.listdir("/proc") if pid.isdigit() and Path(f"/proc/{pid}/comm").exists()))
+    second.kill()
+    second.communicate(timeout=30)
+    every_file_is_whole(run_dir)
+    assert steps_file.read_text().startswith(kept)
+
+    third = sweep_process(tmp_path, "interrupted")
+    stdout, stderr = third.communicate(timeout=600)
+    assert third.returncode == 0, stderr
+    assert steps_file.read_text().startswith(kept)
+    every_file_is_whole(run_dir)
+    assert json.loads((steps_file.parent / "cell.json").read_text())["done"]
+    assert rows(run_dir / "saturation.tsv")[0]["status"] in ("located", "client-bound", "plan-limit")
+
+
+def test_soap_large_far_past_saturation_leaves_tomcat_up_for_the_next_cell(stack, tmp_path, monkeypatch):
+    tomcat = stack["tomcat"].pid()
+    overload = sweep.LinearPlan(start=25, step=25, maximum=25)
+    plans = iter([overload])
+    original = sweep.Sweep.plan_for
+    monkeypatch.setattr(sweep.Sweep, "plan_for",
+                        lambda self, workload, seed: next(plans, None) or original(self, workload, seed))
+    sweep.Sweep(options("soap", "large", apps=("soap", "pooled-servlet"), duration_s=6, max_steps=3),
+                "soap-overload", tmp_path).run()
+    overloaded, _ = cell(tmp_path / "soap-overload", "soap", "large")
+    assert len(overloaded) == 1 and overloaded[0]["offered_rate"] == "25.0"
+    assert overloaded[0]["verdict"] in (FAIL, INVALID)
+    assert stack["tomcat"].pid() == tomcat, "Tomcat died under the overload"
+    following, state = cell(tmp_path / "soap-overload", "pooled-servlet", "large")
+    assert state["restarts"] == 0 and following[0]["verdict"] == PASS

@@ -1,0 +1,110 @@
+"""Lockdown: the lab listens on loopback only, its apps log in with a SELECT-only account, the servers
+serve the apps and nothing else, and the secrets stay private."""
+import os
+import re
+import stat
+import subprocess
+
+import pytest
+
+from stack import lab, registry, settings
+from stack.settings import ROOT, VAR
+
+from .conftest import fetch
+
+
+def listening_sockets():
+    """(local address, pids) of every listening TCP socket on the machine."""
+    output = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True, check=True).stdout
+    for line in output.splitlines():
+        fields = line.split()
+        yield fields[3], {int(pid) for pid in re.findall(r"pid=(\d+)", line)}
+
+
+def test_every_socket_the_lab_listens_on_is_on_loopback(stack):
+    ours = {name: set(server.processes()) for name, server in stack.items()}
+    for name, pids in ours.items():
+        addresses = [address for address, owners in listening_sockets() if owners & pids]
+        assert addresses, f"{name} listens on no TCP socket"
+        # The JVM binds an IPv6 socket to the IPv4-mapped loopback address: loopback all the same.
+        assert all(address.startswith(("127.0.0.1:", "[::ffff:127.0.0.1]:")) for address in addresses), \
+            (name, addresses)
+
+
+def as_app_account(statement):
+    """The statement run by the apps' own account, over TCP as the apps log in."""
+    return subprocess.run(
+        ["mariadb", "--no-defaults", "--protocol=TCP", "-h", "127.0.0.1", "-P", settings.knob("MARIADB_PORT"),
+         "-u", settings.DB_USER, settings.DB_NAME, "--batch", "--skip-column-names", "-e", statement],
+        env={**os.environ, "MYSQL_PWD": settings.db_password()}, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("statement", [
+    "INSERT INTO people_myisam (id, nameFirst) VALUES (999999, 'x')",
+    "UPDATE people_innodb SET weight = 0 WHERE id = 1",
+    "DELETE FROM people_myisam WHERE id = 1",
+    "DROP TABLE people_innodb",
+    "CREATE TABLE intruder (i INT)",
+    "TRUNCATE TABLE people_myisam",
+    "ALTER TABLE people_myisam ENGINE = InnoDB",
+    "SELECT id FROM people_myisam LIMIT 1 INTO OUTFILE '/tmp/lab-intruder.txt'",
+    "LOAD DATA INFILE '/etc/passwd' INTO TABLE people_myisam",
+    "GRANT SELECT ON lab.* TO 'lab_app'@'127.0.0.1'",
+    "CREATE USER 'intruder'@'%'",
+    "SELECT COUNT(*) FROM mysql.user",
+])
+def test_the_app_account_can_only_read_the_lab_tables(stack, statement):
+    result = as_app_account(statement)
+    assert result.returncode != 0, result.stdout
+    assert "denied" in result.stderr, result.stderr
+
+
+def test_the_app_account_reads_the_tables_and_no_file(stack, db):
+    assert as_app_account("SELECT COUNT(*) FROM people_innodb").stdout.strip() == "16000"
+    assert as_app_account("SELECT LOAD_FILE('/etc/passwd')").stdout.strip() == "NULL"
+    assert not lab.verify(db)
+
+
+@pytest.mark.parametrize("path", [
+    "/", "/server-status", "/server-info", "/lab.php", "/single.php~", "/single.phps", "/.git/config",
+    "/php/", "/icons/", "/manual/", "/cgi-bin/", "/../../etc/passwd", "/single.php/../lab.php",
+])
+def test_apache_serves_the_two_pages_and_nothing_else(stack, path):
+    reply = fetch(registry.port_of("php"), path)
+    assert reply.status in (400, 403, 404), (path, reply.status)
+    assert "Index of" not in reply.body and "Apache/" not in reply.body and "<?php" not in reply.body
+    assert not re.search(r"\d", reply.headers.get("Server", "")), reply.headers.get("Server")
+
+
+@pytest.mark.parametrize("app", sorted({registry.app(app)["server"]: app for app in registry.apps()}.values()))
+def test_error_pages_carry_no_version_or_trace(stack, app):
+    port = registry.port_of(app)
+    for path in ("/nothing-here", "/servlet/single?id=%zz", "/%00"):
+        reply = fetch(port, path)
+        assert 400 <= reply.status < 500, (path, reply.status)
+        for leak in ("Apache/", "Tomcat/", "Exception", "at org.", "PHP/"):
+            assert leak not in reply.body, (path, leak)
+        assert not re.search(r"\d", reply.headers.get("Server", "")), reply.headers.get("Server")
+
+
+def tracked_files():
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    return [ROOT / name for name in listed.decode().split("\0") if name]
+
+
+def test_no_password_is_committed_and_var_files_with_it_are_private(stack):
+    password = settings.db_password().encode()
+    committed = [path for path in tracked_files() if path.is_file() and password in path.read_bytes()]
+    assert not committed
+    holders = []
+    for folder in ("secrets", "run", "tomcat/conf", "log"):
+        for path in (VAR / folder).rglob("*"):
+            if path.is_file() and not path.is_symlink() and path.stat().st_size < 2 ** 20 \
+                    and password in path.read_bytes():
+                holders.append(path)
+    assert settings.APP_CONFIG in holders
+    for path in holders:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        assert mode & 0o077 == 0, f"{path} is readable by others: {oct(mode)}"
+        assert path.stat().st_uid == os.getuid()
+    assert stat.S_IMODE(settings.SECRETS.stat().st_mode) == 0o700
