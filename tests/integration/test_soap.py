@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from stack import registry
+from stack import lab, registry
 from tests.hostile_cases import ID, LEAKS, NAME, VALUE_CASES
 
 from .conftest import COLUMNS, db_rows, fetch, sample_ids, send
@@ -132,6 +132,10 @@ def test_hostile_envelopes_get_a_client_fault_quickly(stack, body, message):
     assert time.monotonic() - started < 10
     assert fault(reply) == ("soapenv:Client", message)
     assert "root:" not in reply.body and "lollol" not in reply.body
+
+
+def test_tables_are_intact_after_hostile_envelopes(stack, db):
+    assert lab.verify(db) == []
 
 
 @pytest.mark.parametrize("path", [

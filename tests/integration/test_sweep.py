@@ -43,9 +43,12 @@ def test_a_short_sweep_writes_manifest_steps_and_saturation(stack, results):
         assert float(row["reply_ms_low"]) > 0
         cell = run / "cells" / f"{row['app']}-myisam-single"
         steps = rows(cell / "steps.tsv")
-        assert 1 <= len(steps) <= 3
+        probe = json.loads((cell / "cell.json").read_text())["probe"]["replies_per_s"]
+        baseline, plan = steps[0], steps[1:]
+        assert baseline["role"] == "baseline" and 1 <= len(plan) <= 3
+        assert float(baseline["offered_rate"]) < 0.2 * probe and baseline["verdict"] == "pass"
         for step in steps:
-            assert (cell / step["raw"]).read_text().startswith("$ httperf --hog")
+            assert (cell / step["raw"]).read_text().startswith("$ httperf --server 127.0.0.1")
             assert step["verdict"] in ("pass", "fail", "invalid")
             assert float(step["offered_rate"]) > 0 and step["reason"]
         assert json.loads((cell / "cell.json").read_text())["probe"]["replies_per_s"] > 0
@@ -67,7 +70,7 @@ def test_rerunning_a_run_id_resumes_without_redoing_steps(stack, results):
     (cell / "cell.json").write_text(json.dumps(state))
     sweep.Sweep(short(apps=("php",), max_steps=3), "resume").run()
     assert (cell / "steps.tsv").read_text().startswith(first)
-    assert len(rows(cell / "steps.tsv")) == 3
+    assert [step["role"] for step in rows(cell / "steps.tsv")] == ["baseline", "", "", ""]
 
 
 def test_a_step_the_client_cannot_drive_is_invalid_not_saturation(stack, results):
