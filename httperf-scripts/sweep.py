@@ -289,7 +289,8 @@ class Sweep:
         return self.recover(request, server, cell_state, label)
 
     def cool_down(self, request, server, cell_state, label):
-        time.sleep(1)
+        """After a step that did not pass: the health request queues behind whatever the overload
+        left, so its answer means the server has drained (or it is recovered)."""
         self.healthy(request, server, cell_state, label)
 
     def recover(self, request, server, cell_state, label):
