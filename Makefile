@@ -1,29 +1,11 @@
-# The lab's front door. `make` alone lists the targets; variables can be set on the command line,
-# e.g. `make up APACHE_PORT=9080` or `make saturation-sweep APPS=php WORKLOADS=single`.
+# The lab's front door. `make` alone lists the targets. Knobs are set on the command line and reach
+# the code through the environment, e.g. `make up APACHE_PORT=9080` or
+# `make saturation-sweep APPS=php WORKLOADS=single`; their defaults live in one place each:
+# stack/settings.py (servers), httperf-scripts/sweep.json (the sweep), contract/targets.json (apps).
 SHELL := /bin/bash
 PYTHON ?= python3
-
-MARIADB_PORT ?= 13306
-APACHE_PORT ?= 18080
-TOMCAT_PORT ?= 18081
-TOMCAT_VERSION ?= 9.0.104
-APACHE_WORKERS ?= 150
-TOMCAT_THREADS ?= 200
-TOMCAT_HEAP ?= 2g
-SERVER_CPUS ?=
-CLIENT_CPUS ?=
-# The sweep's selection and knobs (empty = the sweep's defaults: every app, engine and workload).
-APPS ?=
-ENGINES ?=
-WORKLOADS ?=
-MODE ?= adaptive
-DURATION ?=
-PRECISION ?=
-RUN ?=
-QUICK ?=
-RESULTS_DIR ?=
-export MARIADB_PORT APACHE_PORT TOMCAT_PORT TOMCAT_VERSION APACHE_WORKERS TOMCAT_THREADS TOMCAT_HEAP \
-       SERVER_CPUS CLIENT_CPUS
+# The harness and the stack are packages at the project root.
+export PYTHONPATH := $(CURDIR)$(if $(PYTHONPATH),:$(PYTHONPATH))
 
 LAB := $(PYTHON) -m stack.lab
 
@@ -35,7 +17,7 @@ help: ## list the targets
 	@echo
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  make \1\t/' | expand -t 26
 	@echo
-	@echo "Ports: MariaDB $(MARIADB_PORT), Apache $(APACHE_PORT), Tomcat $(TOMCAT_PORT) (all on 127.0.0.1)."
+	@$(LAB) ports
 
 setup: ## install packages, Tomcat and the app password (quick no-op when done)
 	@bash stack/setup.sh
@@ -63,7 +45,7 @@ saturation-sweep: up ## the main job: set up, start servers, import if needed, s
 	@$(MAKE) --no-print-directory plots
 
 sweep: ## run the sweep on running servers (APPS= ENGINES= WORKLOADS= MODE= DURATION= PRECISION= RUN= QUICK=1)
-	@$(PYTHON) httperf-scripts/sweep.py --mode $(MODE) \
+	@$(PYTHON) httperf-scripts/sweep.py $(if $(MODE),--mode $(MODE)) \
 	  $(if $(APPS),--apps "$(APPS)") $(if $(ENGINES),--engines "$(ENGINES)") \
 	  $(if $(WORKLOADS),--workloads "$(WORKLOADS)") $(if $(DURATION),--duration $(DURATION)) \
 	  $(if $(PRECISION),--precision $(PRECISION)) $(if $(RUN),--run $(RUN)) $(if $(QUICK),--quick)

@@ -1,4 +1,4 @@
-"""The lab's command line: `python3 -m stack.lab up|down|status|import [--if-needed]`.
+"""The lab's command line: `python3 -m stack.lab up|down|status|ports|import [--if-needed]`.
 
 The Makefile's up, down, status and import targets call this; the sweep imports the same functions.
 """
@@ -12,6 +12,7 @@ from stack.settings import ROOT
 TABLES = ("people_myisam", "people_innodb")
 ROWS = 16000
 COLUMNS = "id, playerID, nameFirst, nameLast, birthYear, birthMonth, birthDay, weight, height, bats, throws"
+COLUMN_NAMES = [name.strip() for name in COLUMNS.split(",")]
 
 
 def expected_checksum():
@@ -26,6 +27,12 @@ def table_checksums(db):
         f"FROM lab.{table};\n" for table in TABLES)
     lines = db.sql(queries).split("\n")
     return {table: tuple(line.split("\t")) for table, line in zip(TABLES, lines)}
+
+
+def rows(db, engine, where="1=1"):
+    """Rows of an engine's table as the database holds them, as strings in column order, by id."""
+    output = db.sql(f"SELECT {COLUMNS} FROM {settings.DB_NAME}.people_{engine} WHERE {where} ORDER BY id")
+    return [line.split("\t") for line in output.splitlines()]
 
 
 def verify(db):
@@ -77,9 +84,11 @@ def import_data(if_needed=False):
 
 def main(argv):
     commands = {
-        "up": lambda: lifecycle.up(settings.knob("SERVER_CPUS")),
+        "up": lambda: lifecycle.up(settings.cpus("SERVER_CPUS")),
         "down": lifecycle.down,
         "status": lambda: [server.status() for server in lifecycle.SERVERS.values()],
+        "ports": lambda: ["Ports: " + ", ".join(f"{server.name} {server.port}" for server in lifecycle.SERVERS.values())
+                          + f" (all on {settings.BIND_ADDRESS})."],
         "import": lambda: import_data(if_needed="--if-needed" in argv[1:]),
     }
     if not argv or argv[0] not in commands:

@@ -1,6 +1,7 @@
-"""The registry of targets (contract/targets.json), resolved into concrete requests.
+"""The registry of targets (contract/targets.json), resolved into concrete requests and traits.
 
-Tests, the sweep and the plots all read the apps through here, so a new app is one registry entry.
+The tests and the sweep read the apps through here (the plots read the snapshot each run's manifest
+keeps), so a new app is one folder and one registry entry.
 """
 import json
 from dataclasses import dataclass, field
@@ -21,9 +22,11 @@ class Request:
     headers: dict = field(default_factory=dict)
     body: str = ""
 
+    host: str = settings.BIND_ADDRESS
+
     @property
     def url(self):
-        return f"http://127.0.0.1:{self.port}{self.path}"
+        return f"http://{self.host}:{self.port}{self.path}"
 
 
 def load():
@@ -44,8 +47,17 @@ def app(name):
         raise KeyError(f"unknown app {name!r}; the registry has {', '.join(apps())}") from None
 
 
+def server_of(app_name):
+    return app(app_name)["server"]
+
+
+def needs_warmup(app_name):
+    """Whether the app's server runs a JIT that must be warmed up before it is measured."""
+    return bool(REGISTRY["servers"][server_of(app_name)].get("jit_warmup"))
+
+
 def port_of(app_name):
-    return settings.int_knob(REGISTRY["servers"][app(app_name)["server"]]["port_knob"])
+    return settings.int_knob(REGISTRY["servers"][server_of(app_name)]["port_knob"])
 
 
 def fill(template, values, encode):

@@ -1,8 +1,9 @@
-"""Every knob of the lab in one place: paths, ports, versions and the settings that shape results.
+"""The servers' knobs in one place: paths, ports, versions and the settings that shape results.
+(The sweep's own knobs are in httperf-scripts/sweep.json; the registry of targets in contract/.)
 
-Each knob can be overridden by an environment variable of the same name; the Makefile exports its
-variables, so `make up APACHE_PORT=9000` reaches here.  The sweep writes `knobs()` into each run's
-manifest.
+Each knob can be overridden by an environment variable of the same name; make passes its command
+line's variables through, so `make up APACHE_PORT=9000` reaches here.  The sweep writes `knobs()`, the
+values really used, into each run's manifest.
 """
 import os
 import secrets
@@ -14,6 +15,19 @@ RUN = VAR / "run"
 LOG = VAR / "log"
 OPT = VAR / "opt"
 SECRETS = VAR / "secrets"
+
+# Every server listens here, and only here.
+BIND_ADDRESS = "127.0.0.1"
+
+
+def default_pinning():
+    """(client, server) CPU lists: the load generator on CPU 0 and the servers on the rest, on a
+    machine with at least two cores; no pinning ("none") on one core."""
+    cores = os.cpu_count() or 1
+    if cores < 2:
+        return "none", "none"
+    return "0", f"1-{cores - 1}" if cores > 2 else "1"
+
 
 DEFAULTS = {
     "MARIADB_PORT": "13306",
@@ -33,9 +47,9 @@ DEFAULTS = {
     "INNODB_BUFFER_POOL": "256M",
     # Who Apache's workers run as when the lab is started by root (httpd refuses root workers).
     "APACHE_USER": "www-data",
-    # CPU lists for taskset (e.g. "1" and "0"): servers and load generator kept apart; empty = no pinning.
-    "SERVER_CPUS": "",
-    "CLIENT_CPUS": "",
+    # CPU lists for taskset: servers and load generator kept apart; "none" = no pinning.
+    "CLIENT_CPUS": default_pinning()[0],
+    "SERVER_CPUS": default_pinning()[1],
     # Seconds a server may take to answer after start before `up` gives up on it.
     "START_TIMEOUT": "60",
 }
@@ -61,6 +75,12 @@ def knobs():
 def max_connections():
     """Every Apache worker plus every Tomcat thread plus the pool may each hold one connection."""
     return int_knob("APACHE_WORKERS") + int_knob("TOMCAT_THREADS") + int_knob("POOL_SIZE") + 20
+
+
+def cpus(name):
+    """A CPU-list knob for taskset, or None for no pinning."""
+    value = knob(name)
+    return None if value == "none" else value
 
 
 def tomcat_home():

@@ -16,7 +16,7 @@ import measure
 import sweep
 from stack import lab, lifecycle, registry
 from stack.settings import ROOT
-from verdict import FAIL, INVALID, PASS
+from harness.verdict import FAIL, INVALID, PASS
 
 from tests.integration.conftest import fetch
 

@@ -5,7 +5,7 @@ import json
 import pytest
 
 import sweep
-from verdict import INVALID, Thresholds
+from harness.verdict import INVALID, Thresholds
 
 
 def short(**changes):

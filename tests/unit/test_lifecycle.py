@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 
-from stack import lifecycle, settings
+from stack import lifecycle, server, settings
 
 
 def test_max_connections_covers_every_worker_thread_and_pooled_connection(monkeypatch):
@@ -16,13 +16,13 @@ def test_max_connections_covers_every_worker_thread_and_pooled_connection(monkey
 
 
 def test_render_refuses_to_leave_a_placeholder_unfilled(tmp_path):
-    with pytest.raises(lifecycle.LabError, match="@PORT@"):
-        lifecycle.render("server.xml.in", {"THREADS": 1, "ACCEPT_COUNT": 1}, tmp_path / "s.xml")
+    with pytest.raises(server.LabError, match="@PORT@"):
+        server.render("server.xml.in", {"THREADS": 1, "ACCEPT_COUNT": 1}, tmp_path / "s.xml")
 
 
 def test_rendered_server_xml_binds_loopback_and_disables_the_shutdown_port(tmp_path):
     target = tmp_path / "server.xml"
-    lifecycle.render("server.xml.in", {"PORT": 8123, "THREADS": 7, "ACCEPT_COUNT": 3}, target)
+    server.render("server.xml.in", {"PORT": 8123, "THREADS": 7, "ACCEPT_COUNT": 3}, target)
     text = target.read_text()
     assert 'address="127.0.0.1" port="8123"' in text
     assert '<Server port="-1"' in text
@@ -33,7 +33,7 @@ def test_render_can_restrict_the_file_to_its_owner(tmp_path):
     target = tmp_path / "secret.conf"
     values = {key: "x" for key in ("RUN", "PORT", "PIDFILE", "ERROR_LOG", "USER_LINES", "WORKERS",
                                    "DOCROOT", "DB_HOST", "DB_PORT", "DB_NAME", "DB_USER", "DB_PASSWORD")}
-    lifecycle.render("httpd.conf.in", values, target, mode=0o600)
+    server.render("httpd.conf.in", values, target, mode=0o600)
     assert oct(target.stat().st_mode & 0o777) == "0o600"
 
 
@@ -41,29 +41,29 @@ def test_a_bound_port_is_not_free():
     with socket.socket() as holder:
         holder.bind(("127.0.0.1", 0))
         holder.listen()
-        assert not lifecycle.port_is_free(holder.getsockname()[1])
+        assert not server.port_is_free(holder.getsockname()[1])
 
 
 def test_a_server_never_claims_a_pid_it_did_not_start(tmp_path, monkeypatch):
-    server = lifecycle.MariaDB()
+    mariadb = lifecycle.MariaDB()
     pidfile = tmp_path / "mariadb.pid"
-    monkeypatch.setattr(type(server), "pidfile", property(lambda self: pidfile))
+    monkeypatch.setattr(type(mariadb), "pidfile", property(lambda self: pidfile))
     # Only this test's own processes may be touched, never a lab server that happens to be running.
-    monkeypatch.setattr(type(server), "processes", lambda self: [])
+    monkeypatch.setattr(type(mariadb), "processes", lambda self: [])
     pidfile.write_text(f"{os.getpid()}\n")  # this pytest process: alive, but not a lab mariadbd
-    assert server.pid() is None
-    assert server.stop() == "mariadb: not running"
+    assert mariadb.pid() is None
+    assert mariadb.stop() == "mariadb: not running"
     assert not pidfile.exists()
 
 
 def test_stop_kills_the_processes_a_dead_main_process_left_behind(tmp_path, monkeypatch):
-    server = lifecycle.Apache()
-    monkeypatch.setattr(type(server), "pidfile", property(lambda self: tmp_path / "apache.pid"))
+    apache = lifecycle.Apache()
+    monkeypatch.setattr(type(apache), "pidfile", property(lambda self: tmp_path / "apache.pid"))
     orphan = subprocess.Popen(["sleep", "60"])
-    monkeypatch.setattr(type(server), "processes",
+    monkeypatch.setattr(type(apache), "processes",
                         lambda self: [orphan.pid] if orphan.poll() is None else [])
     try:
-        assert server.stop() == "apache: killed 1 leftover processes"
+        assert apache.stop() == "apache: killed 1 leftover processes"
         assert orphan.wait(timeout=5) == -9
     finally:
         orphan.kill()

@@ -1,8 +1,8 @@
 """The rate plans converge within their precision and never repeat a rate."""
 import pytest
 
-from planner import AdaptivePlan, LinearPlan, round_rate
-from verdict import FAIL, INVALID, PASS
+from harness.planner import AdaptivePlan, LinearPlan, round_rate
+from harness.verdict import FAIL, INVALID, PASS
 
 
 def run(plan, capacity, client_limit=float("inf")):

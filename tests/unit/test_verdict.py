@@ -1,6 +1,6 @@
 """The verdict on each recorded case, and the thresholds at their edges."""
-from httperf_output import parse
-from verdict import FAIL, INVALID, PASS, Thresholds, issue_rate, judge
+from harness.httperf_output import parse
+from harness.verdict import FAIL, INVALID, PASS, Thresholds, issue_rate, judge
 from stack.settings import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "httperf"

@@ -2,7 +2,7 @@
 
 history is a list of (rate, verdict). Both plans return None when the cell is done.
 """
-from verdict import FAIL, INVALID, PASS
+from harness.results.records import FAIL, INVALID, PASS
 
 
 def round_rate(rate):

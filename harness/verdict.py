@@ -1,7 +1,8 @@
 """Judge one sweep step: invalid (client-bound), pass or fail. Pure; thresholds documented below."""
 from dataclasses import dataclass
 
-INVALID, PASS, FAIL = "invalid", "pass", "fail"
+from harness.results.records import FAIL, INVALID, PASS
+
 CLIENT_ADVICE = ("lower the timeout or the rate step, give httperf its own core (CLIENT_CPUS), "
                  "or drive the load from another client")
 

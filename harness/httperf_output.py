@@ -75,8 +75,7 @@ def parse(text):
 
 def reply_time_ms(figures):
     """Request sent to last reply byte: httperf's response time (to the first byte) plus its
-    transfer time, which is most of the time for a 16,000-row page. None when httperf printed none.
-    Takes parsed figures or a steps.tsv row (strings)."""
+    transfer time, which is most of the time for a 16,000-row page. None when httperf printed none."""
     try:
         return round(float(figures["response_time_ms"]) + float(figures.get("transfer_time_ms") or 0), 1)
     except (KeyError, TypeError, ValueError):

@@ -1,0 +1,79 @@
+"""One cell of a run: an app x engine x workload with its request, its server, its folder, its state
+and its steps. It saves itself after every change, so an interrupted run resumes where it stopped."""
+from datetime import datetime, timezone
+
+from harness import load
+from harness.results.records import BASELINE, CellState, summarize
+from harness.results.store import (read_cell_state, read_steps, write_atomically, write_cell_state,
+                                   write_steps)
+from stack import registry
+
+
+def now():
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class Cell:
+    def __init__(self, files, key, round_=1):
+        self.key = key
+        self.directory = files.cell(key)
+        self.request = registry.request(key.app, key.workload, engine=key.engine)
+        self.server = registry.server_of(key.app)
+        self.needs_warmup = registry.needs_warmup(key.app)
+        self.state = read_cell_state(self.state_path) or CellState(key.app, key.engine, key.workload,
+                                                                   round=round_)
+        self.steps = read_steps(self.steps_path)
+
+    @property
+    def state_path(self):
+        return self.directory / "cell.json"
+
+    @property
+    def steps_path(self):
+        return self.directory / "steps.tsv"
+
+    def save(self):
+        write_steps(self.steps_path, self.steps)
+        write_cell_state(self.state_path, self.state)
+
+    def record(self, step):
+        self.steps.append(step)
+        self.save()
+
+    def event(self, text):
+        self.state.events.append(f"{now()} {text}")
+        write_cell_state(self.state_path, self.state)
+
+    def update(self, **changes):
+        for name, value in changes.items():
+            setattr(self.state, name, value)
+        write_cell_state(self.state_path, self.state)
+
+    def not_measured(self, status, note):
+        self.event(note)
+        self.update(not_measured={"status": status, "note": note}, done=True)
+
+    def finish(self):
+        self.update(done=True)
+
+    @property
+    def history(self):
+        """(offered rate, verdict) of every planned step so far, for the plan."""
+        return [(step.offered_rate, step.verdict) for step in self.steps if step.role != BASELINE]
+
+    @property
+    def has_baseline(self):
+        return any(step.role == BASELINE for step in self.steps)
+
+    def session_file(self):
+        """httperf's --wsesslog file for a POSTed request; None for a GET."""
+        if self.request.method == "GET":
+            return None
+        path = self.directory / "session.txt"
+        write_atomically(path, load.session_file_text(self.request))
+        return path
+
+    def summary(self):
+        unmeasured = self.state.not_measured
+        return summarize(self.key, self.steps, self.state.restarts, self.state.round,
+                         (unmeasured["status"], unmeasured["note"]) if unmeasured else None)

@@ -1,0 +1,64 @@
+"""What the manifest records about the machine and the software, read at the edge."""
+import os
+import re
+import subprocess
+from pathlib import Path
+
+from harness import ports
+from stack import settings
+
+
+def first_line(command):
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unavailable"
+    text = (result.stdout or result.stderr).strip()
+    return text.splitlines()[0] if text else "unavailable"
+
+
+def package_version(package):
+    return first_line(["dpkg-query", "-W", "-f=${Version}", package])
+
+
+def pom_property(name):
+    match = re.search(f"<{name}>([^<]+)</{name}>", (settings.ROOT / "pom.xml").read_text())
+    return match.group(1) if match else "unknown"
+
+
+def versions():
+    return {
+        "httpd": first_line(["/usr/sbin/apache2", "-v"]),
+        "php (mod_php)": package_version("libapache2-mod-php8.2"),
+        "tomcat": settings.knob("TOMCAT_VERSION"),
+        "jdk": first_line(["java", "-version"]),
+        "axis": pom_property("axis.version"),
+        "hikaricp": pom_property("hikaricp.version"),
+        "jdbc driver": "MariaDB Connector/J " + pom_property("mariadb-java-client.version"),
+        "mariadb": first_line(["mariadbd", "--version"]),
+        "httperf": first_line(["httperf", "--version"]),
+        "wrk": package_version("wrk"),
+        "gnuplot": first_line(["gnuplot", "--version"]),
+        "python": first_line(["python3", "--version"]),
+        "kernel": os.uname().release,
+    }
+
+
+def host():
+    meminfo = Path("/proc/meminfo").read_text()
+    cpuinfo = Path("/proc/cpuinfo").read_text()
+    model = re.search(r"model name\s*:\s*(.+)", cpuinfo)
+    return {
+        "cores": os.cpu_count(),
+        "memory_gib": round(int(re.search(r"MemTotal:\s+(\d+)", meminfo).group(1)) / 2 ** 20, 1),
+        "cpu_model": model.group(1) if model else "unknown",
+        "tcp_tw_reuse": ports.tw_reuse(),
+        "ip_local_port_range": ports.local_port_range(),
+    }
+
+
+def git_state():
+    def git(*args):
+        result = subprocess.run(["git", *args], capture_output=True, text=True, cwd=settings.ROOT)
+        return result.stdout.strip()
+    return {"commit": git("rev-parse", "HEAD") or "unknown", "dirty": bool(git("status", "--porcelain"))}

@@ -1,0 +1,107 @@
+"""The load generators and the one-off requests, at the edge: httperf (the open-loop steps), wrk (the
+closed-loop probe and warm-up) and single HTTP exchanges (health checks, the answer's verification)."""
+import http.client
+import os
+import re
+import shlex
+import subprocess
+import time
+from pathlib import Path
+
+from stack.server import pinned
+
+
+def step_timeout(rate, longest, fd_budget):
+    """httperf's --timeout for a step: the workload's own, shortened so rate x timeout stays within
+    the descriptor budget (at most fd_budget connections can be waiting at once)."""
+    return round(max(0.1, min(longest, fd_budget / rate)), 2)
+
+
+def wall_limit(num_conns, rate, timeout_s):
+    """The watchdog's bound on one httperf run: its schedule with half again as slack, then its
+    timeout and 15 s for start-up and the summary."""
+    return num_conns / max(rate, 0.1) * 1.5 + timeout_s + 15
+
+
+def httperf_command(request, rate, num_conns, timeout_s, session_file=None):
+    """One open-loop httperf run: new connection per request, as in the 2006 study.
+
+    No --hog: with it httperf binds every local port itself, which the kernel cannot recycle from
+    TIME_WAIT; at ~50,000 TIME_WAIT sockets a run hung and printed nothing (measured here). Left to
+    connect(), the kernel reuses TIME_WAIT ports on loopback (net.ipv4.tcp_tw_reuse)."""
+    command = ["httperf", "--server", request.host, "--port", str(request.port),
+               "--rate", f"{rate:g}", "--timeout", f"{timeout_s:g}"]
+    if request.method == "GET":
+        return command + ["--uri", request.path, "--num-conns", str(num_conns), "--num-calls", "1"]
+    headers = "".join(f"{name}: {value}\\n" for name, value in request.headers.items())
+    return command + ["--wsesslog", f"{num_conns},0,{session_file}", "--add-header", headers]
+
+
+def session_file_text(request):
+    """A --wsesslog session of one POST; httperf replays it for every session."""
+    if "'" in request.body:
+        raise ValueError("httperf session bodies are single-quoted: the body cannot hold a quote")
+    return f"{request.path} method={request.method} contents='{request.body}'\n"
+
+
+def run_httperf(command, wall_limit_s, client_cpus):
+    """(output text, killed): the run is killed when it outlives its wall-clock bound."""
+    started = time.monotonic()
+    process = subprocess.Popen(pinned(command, client_cpus), stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        output, _ = process.communicate(timeout=wall_limit_s)
+        killed = False
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, 9)
+        output, _ = process.communicate()
+        killed = True
+    except BaseException:
+        os.killpg(process.pid, 9)
+        process.wait()
+        raise
+    header = f"$ {shlex.join(command)}\n# wall {time.monotonic() - started:.2f} s"
+    if killed:
+        header += f"; KILLED by the watchdog after {wall_limit_s:g} s"
+    return f"{header}\n{output}", killed
+
+
+def wrk_throughput(request, seconds, connections, client_cpus, script_dir):
+    """Replies per second of a short closed-loop run (wrk, a new connection per request): the
+    probe that seeds the rate plan, and the JIT warm-up."""
+    command = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "-H", "Connection: close"]
+    if request.method != "GET":
+        script = Path(script_dir) / "wrk-post.lua"
+        lines = [f'wrk.method = "{request.method}"', f"wrk.body = [==[{request.body}]==]"]
+        lines += [f'wrk.headers["{name}"] = [==[{value}]==]' for name, value in request.headers.items()]
+        script.parent.mkdir(parents=True, exist_ok=True)
+        script.write_text("\n".join(lines) + "\n")
+        command += ["-s", str(script)]
+    command.append(request.url)
+    result = subprocess.run(pinned(command, client_cpus), capture_output=True, text=True,
+                            timeout=seconds + 30)
+    match = re.search(r"Requests/sec:\s+([\d.]+)", result.stdout)
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", result.stdout)
+    return {"replies_per_s": float(match.group(1)) if match else 0.0,
+            "non2xx": int(non2xx.group(1)) if non2xx else 0,
+            "command": shlex.join(command), "seconds": seconds, "connections": connections}
+
+
+def exchange(request, timeout_s=5):
+    """(status, body text) of one request; None when the target did not answer in time."""
+    try:
+        conn = http.client.HTTPConnection(request.host, request.port, timeout=timeout_s)
+        conn.request(request.method, request.path, body=request.body.encode() or None,
+                     headers=request.headers)
+        response = conn.getresponse()
+        reply = response.status, response.read().decode("utf-8", errors="replace")
+        conn.close()
+        return reply
+    except (OSError, http.client.HTTPException):
+        return None
+
+
+def answers(request, timeout_s=5):
+    """True when the target gives its workload request a 2xx within timeout_s."""
+    reply = exchange(request, timeout_s)
+    return reply is not None and 200 <= reply[0] < 300

@@ -1,0 +1,101 @@
+"""The sweep's options: defaults, presets, plan factors and workload profiles come from
+httperf-scripts/sweep.json, CPU pinning from stack/settings.py, the selection from the registry; the
+command line overrides them. Nothing here is a literal of its own."""
+import argparse
+import json
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from harness.results.records import CellKey
+from harness.verdict import Thresholds
+from stack import registry, settings
+
+SWEEP_FILE = settings.ROOT / "httperf-scripts" / "sweep.json"
+SWEEP = json.loads(SWEEP_FILE.read_text())
+DEFAULTS = SWEEP["options"]
+PLAN = SWEEP["plan"]
+RESULTS = settings.ROOT / "results"
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How a workload is driven (sweep.json's profiles)."""
+    start: float
+    timeout_s: float
+    linear_step: float
+    linear_max: float
+    probe_connections: int
+
+
+PROFILES = {name: Profile(**values) for name, values in SWEEP["profiles"].items()}
+
+
+@dataclass(frozen=True)
+class Options:
+    apps: tuple
+    engines: tuple = tuple(registry.REGISTRY["engines"])
+    workloads: tuple = tuple(registry.REGISTRY["workloads"])
+    mode: str = DEFAULTS["mode"]
+    duration_s: float = DEFAULTS["duration_s"]
+    precision: float = DEFAULTS["precision"]
+    probe_s: float = DEFAULTS["probe_s"]
+    warmup_s: float = DEFAULTS["warmup_s"]
+    recovery_wait_s: float = DEFAULTS["recovery_wait_s"]
+    max_steps: int = DEFAULTS["max_steps"]
+    min_requests_per_step: int = DEFAULTS["min_requests_per_step"]
+    baseline_share: float = DEFAULTS["baseline_share"]
+    fd_budget: int = DEFAULTS["fd_budget"]
+    client_cpus: str = field(default_factory=lambda: settings.knob("CLIENT_CPUS"))
+    server_cpus: str = field(default_factory=lambda: settings.knob("SERVER_CPUS"))
+    presets: tuple = ()
+    thresholds: Thresholds = Thresholds()
+
+    @property
+    def cells(self):
+        return [CellKey(app, engine, workload) for app in self.apps for engine in self.engines
+                for workload in self.workloads]
+
+    def as_manifest(self):
+        return {**asdict(self), "apps": list(self.apps), "engines": list(self.engines),
+                "workloads": list(self.workloads), "presets": list(self.presets)}
+
+
+def listed(text):
+    return tuple(item for item in text.replace(",", " ").split() if item)
+
+
+def parser(description):
+    arguments = argparse.ArgumentParser(description=description)
+    arguments.add_argument("--apps", type=listed, default=tuple(registry.apps()))
+    arguments.add_argument("--engines", type=listed, default=tuple(registry.REGISTRY["engines"]))
+    arguments.add_argument("--workloads", type=listed, default=tuple(registry.REGISTRY["workloads"]))
+    arguments.add_argument("--mode", choices=("adaptive", "linear"), default=DEFAULTS["mode"])
+    arguments.add_argument("--duration", type=float, default=None, help=SWEEP["options_about"]["duration_s"])
+    arguments.add_argument("--precision", type=float, default=None, help=SWEEP["options_about"]["precision"])
+    arguments.add_argument("--run", default=None, help="run id (re-use one to resume it)")
+    arguments.add_argument("--quick", action="store_true", help="the quick preset of sweep.json: "
+                           + ", ".join(f"{key}={value}" for key, value in SWEEP["presets"]["quick"].items()))
+    arguments.add_argument("--results", type=Path, default=RESULTS,
+                           help="the results folder (default: results/)")
+    return arguments
+
+
+def from_argv(argv, description):
+    """(Options, run id, results folder) from the command line."""
+    args = parser(description).parse_args(argv)
+    for name in args.apps:
+        registry.app(name)
+    for kind, chosen in (("engines", args.engines), ("workloads", args.workloads)):
+        unknown = [value for value in chosen if value not in registry.REGISTRY[kind]]
+        if unknown:
+            raise SystemExit(f"unknown {kind} {', '.join(unknown)}; the registry has "
+                             f"{', '.join(registry.REGISTRY[kind])}")
+    presets = ("quick",) if args.quick else ()
+    values = {key: value for preset in presets for key, value in SWEEP["presets"][preset].items()}
+    values.update({key: value for key, value in (("duration_s", args.duration), ("precision", args.precision))
+                   if value})
+    options = Options(apps=args.apps, engines=args.engines, workloads=args.workloads, mode=args.mode,
+                      presets=presets, **values)
+    run_id = args.run or datetime.now().strftime("%Y%m%d-%H%M%S") + ("-quick" if args.quick else "")
+    return options, run_id, args.results

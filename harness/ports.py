@@ -1,0 +1,46 @@
+"""The client's ephemeral ports: every request opens a new connection, which leaves its port in
+TIME_WAIT for 60 s after httperf closes it. Reading /proc at the edge, judging in a pure function."""
+import time
+from pathlib import Path
+
+
+def local_port_range():
+    low, high = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    return high - low + 1
+
+
+def time_wait_sockets():
+    """Sockets in TIME_WAIT (state 06)."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as lines:
+                next(lines)
+                count += sum(1 for line in lines if line.split(None, 4)[3] == "06")
+        except OSError:
+            pass
+    return count
+
+
+def tw_reuse():
+    """net.ipv4.tcp_tw_reuse: 0 never, 1 always, 2 on loopback only (the kernel's default)."""
+    return int(Path("/proc/sys/net/ipv4/tcp_tw_reuse").read_text())
+
+
+def ports_free_for(connections, time_wait, port_range, reuse, headroom=0.8):
+    """Pure: whether a step of `connections` new connections fits in the ephemeral ports left.
+
+    The load only goes to loopback, where any tcp_tw_reuse but 0 lets connect() take TIME_WAIT
+    ports again; with 0, steps in quick succession run out of ports and fail with addrunavail."""
+    return reuse != 0 or time_wait + connections <= headroom * port_range
+
+
+def wait_for_ports(connections, limit_s=70):
+    """Seconds waited until the step's connections fit in the free ephemeral ports (bounded)."""
+    started = time.monotonic()
+    port_range = local_port_range()
+    reuse = tw_reuse()
+    needed = min(connections, int(0.8 * port_range))
+    while time.monotonic() - started < limit_s and not ports_free_for(needed, time_wait_sockets(), port_range, reuse):
+        time.sleep(2)
+    return round(time.monotonic() - started, 1)

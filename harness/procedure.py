@@ -1,0 +1,54 @@
+"""How one cell is measured: the target must answer, and answer right; then warm-up and probe, one
+baseline step at low load, and the plan's steps until the plan is done."""
+from harness import verify
+from harness.options import PLAN, PROFILES
+from harness.planner import AdaptivePlan, LinearPlan, round_rate
+from harness.probe import probe
+from harness.results.records import BASELINE, PASS, UNREACHABLE, WRONG_ANSWER
+from harness.step import take_step
+from stack import lifecycle
+
+
+def plan_for(options, workload, seed):
+    profile = PROFILES[workload]
+    if options.mode == "linear":
+        return LinearPlan(profile.linear_step, profile.linear_step, profile.linear_max)
+    if seed:
+        return AdaptivePlan(start=max(0.5, PLAN["probed_start_share"] * seed), factor=PLAN["probed_factor"],
+                            precision=options.precision, max_steps=options.max_steps)
+    return AdaptivePlan(start=profile.start, factor=PLAN["blind_factor"], precision=options.precision,
+                        max_steps=options.max_steps)
+
+
+def measure_cell(cell, options, guard, progress):
+    """Run a cell's remaining steps; `progress(cell, step)` is told of each one."""
+    if cell.state.done:
+        return
+    if not guard.ready(cell):
+        cell.not_measured(UNREACHABLE, "the target never answered; cell skipped")
+        return
+    if cell.state.verification is None:
+        correct, verdict = verify.verify_cell(cell.key, cell.request, lifecycle.SERVERS["mariadb"])
+        if not correct:
+            cell.not_measured(WRONG_ANSWER, f"the answer differs from the database: {verdict}; not measured")
+            return
+        cell.update(verification=verdict)
+    seed = probe(cell, options)
+    plan = plan_for(options, cell.key.workload, seed)
+
+    def step(rate, role="", duration_s=None):
+        taken = take_step(cell, rate, options, role, duration_s)
+        progress(cell, taken)
+        if taken.verdict != PASS:
+            guard.ready(cell)
+        return taken
+
+    if seed and not cell.has_baseline:
+        step(round_rate(max(0.5, options.baseline_share * seed)), BASELINE, options.duration_s / 2)
+    history = cell.history
+    while (rate := plan.next_rate(history)) is not None:
+        if not guard.ready(cell):
+            cell.event(f"target down before the step at {rate:g}; cell stopped")
+            break
+        history.append((rate, step(rate).verdict))
+    cell.finish()

@@ -1,0 +1,36 @@
+"""Progress lines with an ETA: pure text from what the run has measured so far."""
+from harness.results.records import LOCATED
+
+
+def estimate_eta(cells_left, cell_walls, steps_in_cell, step_walls, typical_steps=8):
+    """Seconds left: the current cell's typical remaining steps plus the cells after it, each as
+    long as the cells measured so far took (or typical_steps steps before any cell finished)."""
+    if not step_walls:
+        return 0.0
+    step = sum(step_walls) / len(step_walls)
+    cell = sum(cell_walls) / len(cell_walls) if cell_walls else typical_steps * step
+    return max(0, typical_steps - steps_in_cell) * step + cells_left * cell
+
+
+def format_duration(seconds):
+    minutes, seconds = divmod(int(seconds), 60)
+    return f"{minutes}m{seconds:02d}s"
+
+
+def figure(value, digits=1):
+    return "n/a" if value is None else f"{value:.{digits}f}"
+
+
+def step_line(label, step, eta_s):
+    return (f"[{label}] step {step.step}: offered {step.offered_rate:g} req/s -> "
+            f"reply {figure(step.reply_rate)}/s, reply time {figure(step.reply_time_ms)} ms: "
+            f"{step.verdict.upper()} | ETA ~{format_duration(eta_s)}")
+
+
+def describe(summary):
+    """One line for a finished cell."""
+    if summary.status == LOCATED:
+        return (f"saturation {summary.saturation_rps} req/s (overload at {summary.overload_offered:g} "
+                f"offered), reply time {summary.reply_ms_low} ms low / {summary.reply_ms_saturation} ms "
+                f"at saturation")
+    return summary.note or summary.status

@@ -1,0 +1,153 @@
+"""The plots and report of one sweep run, made from its saved results alone (no server needed).
+
+    python3 plots/report.py [--run RUN_ID]      (make plots [RUN=RUN_ID]; default: the latest run)
+
+Into results/<run>/plots/: a PDF per cell, per workload x engine (the apps overlaid), per app x
+workload (MyISAM against InnoDB), summary.pdf (saturation bars, a page per workload) and report.pdf
+(all of them behind a title page and the saturation table); into results/<run>/: summary.md and
+summary.tsv. Every plotted point is a row of a cell's steps.tsv; the data files in plots/data/ keep
+the name of the raw httperf output each point comes from.
+"""
+import argparse
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from harness.options import RESULTS
+from harness.report.series import bars_text, points, series_text, spans_decades, text_page
+from harness.report.tables import (SUMMARY_COLUMNS, study_figures, summary_markdown, summary_rows,
+                                   table_lines, title_lines)
+from harness.report.view import ENGINE_DASH, View, engine_title, workload_title
+from harness.results.store import ResultsError, latest_run, load_run, tsv_text
+from stack.settings import ROOT
+
+SCRIPTS = ROOT / "plots"
+
+
+class ReportError(Exception):
+    """Something the user can fix: gnuplot missing, a script failing."""
+
+
+def gnuplot(script, **variables):
+    def literal(value):
+        if isinstance(value, (int, float)):
+            return f"{value:g}"
+        return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    assignments = "; ".join(f"{name}={literal(value)}" for name, value in variables.items())
+    result = subprocess.run(["gnuplot", "-e", assignments, str(SCRIPTS / script)],
+                            capture_output=True, text=True)
+    errors = [line for line in result.stderr.splitlines() if "warning" not in line.lower() and line.strip()]
+    if result.returncode != 0:
+        raise ReportError(f"gnuplot {script} failed for {variables.get('output')}:\n" + "\n".join(errors))
+
+
+def rates_figure(output, heading, series, logx):
+    """series: (data file, title, colour, dash) per line."""
+    variables = {"output": output, "heading": heading, "n": len(series), "logx": int(logx)}
+    for index, (data, title, colour, dash) in enumerate(series, start=1):
+        variables.update({f"file{index}": data, f"title{index}": title, f"colour{index}": colour,
+                          f"dash{index}": dash})
+    gnuplot("rates.gp", **variables)
+
+
+def text_pages(view, rows, out, data):
+    pages = {}
+    for name, (headings, body) in {"title": title_lines(view), "table": table_lines(view, rows)}.items():
+        page_data = data / f"{name}.tsv"
+        page_data.write_text(text_page(headings, body))
+        pages[name] = out / f"{name}.pdf"
+        gnuplot("text.gp", output=pages[name], file=page_data)
+    return pages
+
+
+def bars_page(view, rows, output, data):
+    workloads = view.present("workloads")
+    bars = {"output": output, "workloads": " ".join(workloads), "n": len(view.apps)}
+    for workload in workloads:
+        bars_data = data / f"bars-{workload}.tsv"
+        bars_data.write_text(bars_text(view, rows, workload))
+        values = [float(row["saturation_rps"]) if row["saturation_rps"] else None
+                  for row in rows if row["workload"] == workload]
+        bars.update({f"file_{workload}": bars_data, f"logy_{workload}": int(spans_decades(values)),
+                     f"heading_{workload}": f"Saturation throughput: {workload_title(workload)}"})
+    for index, app in enumerate(view.apps, start=1):
+        bars.update({f"title{index}": view.title(app), f"colour{index}": view.colour(app)})
+    gnuplot("bars.gp", **bars)
+    return output
+
+
+def figure_pages(view, out, data):
+    """The rate figures: apps overlaid, engines compared, every cell."""
+    run, summaries = view.run, view.summaries
+    series_files = {}
+    for key, summary in summaries.items():
+        series_files[key] = data / f"{key.name}.tsv"
+        series_files[key].write_text(series_text(summary, run.steps[key]))
+
+    def offered(keys):
+        return [point[0] for key in keys for block in points(run.steps[key]) for point in block]
+
+    figures = []
+
+    def draw(name, heading, keys, line):
+        rates_figure(out / name, heading, [(series_files[key], *line(key)) for key in keys],
+                     spans_decades(offered(keys)))
+        figures.append(out / name)
+
+    engines, workloads = view.present("engines"), view.present("workloads")
+    for workload in workloads:
+        for engine in engines:
+            keys = [key for key in summaries if (key.engine, key.workload) == (engine, workload)]
+            keys.sort(key=lambda key: view.apps.index(key.app))
+            draw(f"apps-{workload}-{engine}.pdf", f"All apps: {workload_title(workload)}, {engine_title(engine)}",
+                 keys, lambda key: (view.title(key.app), view.colour(key.app), 1))
+    for app in view.apps:
+        for workload in workloads:
+            keys = [key for engine in engines for key in summaries if (key.app, key.engine, key.workload)
+                    == (app, engine, workload)]
+            draw(f"engines-{app}-{workload}.pdf",
+                 f"{view.title(app)}: MyISAM against InnoDB, {workload_title(workload)}", keys,
+                 lambda key: (engine_title(key.engine), view.colour(key.app), ENGINE_DASH.get(key.engine, 1)))
+    for key, summary in summaries.items():
+        draw(f"cell-{key.name}.pdf", f"{view.title(key.app)}, {engine_title(key.engine)}, "
+             f"{workload_title(key.workload)}: {summary.status}", [key],
+             lambda key: (view.title(key.app), view.colour(key.app), 1))
+    return figures
+
+
+def make_report(run_dir):
+    if not shutil.which("gnuplot") or not shutil.which("pdfunite"):
+        raise ReportError("gnuplot and pdfunite are needed: run `make setup`")
+    view = View(load_run(run_dir))
+    out = run_dir / "plots"
+    data = out / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    rows = summary_rows(view, study_figures())
+    (run_dir / "summary.tsv").write_text(tsv_text(SUMMARY_COLUMNS, rows))
+    (run_dir / "summary.md").write_text(summary_markdown(view, rows))
+    pages = text_pages(view, rows, out, data)
+    summary = bars_page(view, rows, out / "summary.pdf", data)
+    figures = figure_pages(view, out, data)
+    report = out / "report.pdf"
+    subprocess.run(["pdfunite", str(pages["title"]), str(pages["table"]), str(summary),
+                    *map(str, figures), str(report)], check=True, capture_output=True)
+    return report
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--run", help="the run id under results/ (default: the latest run)")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="the results folder (default: results/)")
+    args = parser.parse_args(argv)
+    try:
+        run_dir = args.results / args.run if args.run else latest_run(args.results)
+        if not run_dir.is_dir():
+            raise ReportError(f"no run {args.run!r} under {args.results}")
+        report = make_report(run_dir)
+    except (ReportError, ResultsError) as error:
+        print(f"plots: {error}", file=sys.stderr)
+        return 1
+    print(f"plots: {report} ({len(list(report.parent.glob('*.pdf')))} PDFs); "
+          f"summary: {run_dir / 'summary.md'}")
+    return 0

@@ -1,0 +1,87 @@
+"""The data files gnuplot draws: points of a cell, bars of a workload, lines of a text page. Pure."""
+from harness.report.view import engine_title
+from harness.results.records import INVALID, PASS
+
+
+def points(steps):
+    """(judged, client_bound): (offered, reply rate, reply time, verdict, raw) per step with a reply
+    rate, in order of offered rate. Killed steps printed nothing and have no point."""
+    judged, client_bound = [], []
+    for step in steps:
+        if step.offered_rate is None or step.reply_rate is None:
+            continue
+        point = (step.offered_rate, step.reply_rate, step.reply_time_ms, step.verdict, step.raw or "")
+        (client_bound if step.verdict == INVALID else judged).append(point)
+    return sorted(judged), sorted(client_bound)
+
+
+def saturation_point(summary, steps):
+    """The step the saturation figure comes from, as a point; None when the cell has none."""
+    for point in points(steps)[0]:
+        if point[0] == summary.saturation_offered and point[3] == PASS:
+            return point
+    return None
+
+
+def series_text(summary, steps):
+    """A rates.gp data file: judged steps, client-bound steps, saturation point (three blocks)."""
+    judged, client_bound = points(steps)
+    marked = saturation_point(summary, steps)
+    blocks = [judged, client_bound, [marked] if marked else []]
+
+    def line(point):
+        offered, reply, reply_ms, verdict, raw = point
+        return f"{offered:g}\t{reply:g}\t{'NaN' if reply_ms is None else f'{reply_ms:g}'}\t{verdict}\t{raw}"
+    text = "# offered_rps\treply_rps\treply_ms\tverdict\traw httperf output (in the cell's folder)\n"
+    # An empty block would stop gnuplot; a row of NaN keeps the block and draws nothing.
+    return text + "\n\n\n".join("\n".join(map(line, block)) if block else "NaN\tNaN\tNaN\t-\t-"
+                                for block in blocks) + "\n"
+
+
+def spans_decades(values):
+    values = [value for value in values if value and value > 0]
+    return bool(values) and max(values) / min(values) > 10
+
+
+def number(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def throughput_text(row):
+    if not row["saturation_rps"]:
+        return "none passed"
+    return (">= " if row["lower_bound"] else "") + f"{float(row['saturation_rps']):,.1f}"
+
+
+def bars_text(view, rows, workload):
+    """bars.gp data for one workload: apps grouped by engine, one bar per app in registry order."""
+    located, bounds, groups = [], [], []
+    x = 0
+    for engine in view.present("engines"):
+        group = [row for row in rows if row["workload"] == workload and row["engine"] == engine]
+        if not group:
+            continue
+        first = x
+        for app in view.apps:
+            row = next((row for row in group if row["app"] == app), None)
+            if row is not None and number(row["saturation_rps"]) is not None:
+                study = number(row["study_2006_rps"])
+                line = (f"{x}\t{number(row['saturation_rps']):g}\t{int(view.colour(app)[1:], 16)}\t"
+                        f"{throughput_text(row)}\t{'NaN' if study is None else f'{study:g}'}")
+                (bounds if row["lower_bound"] else located).append(line)
+            x += 1
+        groups.append(f"{(first + x - 1) / 2:g}\t{engine_title(engine)}")
+        x += 1
+    blank = "NaN\tNaN\t0\t-\tNaN"
+    return "\n\n\n".join("\n".join(block) if block else blank for block in (located, bounds, groups)) + "\n"
+
+
+def text_page(headings, body):
+    """text.gp data: headings then body lines, each with its line number."""
+    def block(lines, start):
+        return "\n".join(f"{start + index * (2 if start == 0 else 1):g}\t{line.replace(chr(9), ' ')}"
+                         for index, line in enumerate(lines)) or "0\t "
+    return block(headings, 0) + "\n\n\n" + block(body, 2 * len(headings) + 1) + "\n"

@@ -1,0 +1,50 @@
+"""How a run is shown: apps in registry order with a fixed colour each, titles of workloads and
+engines, and which of the run's selection has results. Pure."""
+from dataclasses import dataclass
+
+from harness.results.store import Run
+
+# Colour-blind-safe (Okabe-Ito), taken in registry order, so an app keeps its colour in every figure.
+PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
+ENGINE_DASH = {"myisam": 1, "innodb": 2}
+WORKLOAD_TITLES = {"single": "single row by primary key", "large": "16,000 rows by LIKE on the last name"}
+ENGINE_TITLES = {"myisam": "MyISAM", "innodb": "InnoDB"}
+
+
+def workload_title(workload):
+    return WORKLOAD_TITLES.get(workload, workload)
+
+
+def engine_title(engine):
+    return ENGINE_TITLES.get(engine, engine)
+
+
+@dataclass
+class View:
+    run: Run
+
+    @property
+    def manifest(self):
+        return self.run.manifest
+
+    @property
+    def apps(self):
+        """The run's apps in registry order (the order that fixes each app's colour)."""
+        measured = {row.app for row in self.run.saturation}
+        return [app for app in self.manifest.apps if app in measured]
+
+    def title(self, app):
+        return self.manifest.title(app)
+
+    def colour(self, app):
+        return PALETTE[list(self.manifest.apps).index(app) % len(PALETTE)]
+
+    def present(self, kind):
+        """The run's engines or workloads (kind: "engines", "workloads") that have results."""
+        attribute = kind[:-1]
+        return [value for value in self.manifest.options[kind]
+                if any(getattr(row, attribute) == value for row in self.run.saturation)]
+
+    @property
+    def summaries(self):
+        return {row.key: row for row in self.run.saturation}

@@ -1,0 +1,75 @@
+"""manifest.json: what a run was, so that every figure can be traced and repeated. Its schema is
+written once, here; the sweep writes it and the report reads it through `Manifest`."""
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+# 1: runs before the format had an owner (no format_version, no round, no servers); 2: this one.
+FORMAT_VERSION = 2
+
+SCHEMA = {
+    "format_version": "the version of this results format",
+    "run_id": "the run's folder name under results/",
+    "started": "UTC time the run (or its first invocation) started",
+    "finished": "UTC time it finished; absent while unfinished",
+    "options": "the sweep's options: selection, plan, step length, presets applied, thresholds",
+    "profiles": "per workload: start rate, httperf timeout, linear plan, probe concurrency",
+    "settings": "every knob of stack/settings.py as used (ports, workers, threads, heap, pool, CPUs)",
+    "servers": "per server: the address and port it was bound to",
+    "pinning": "CPU lists of the load generator and the servers (taskset)",
+    "versions": "every component's version",
+    "host": "cores, memory, CPU model, kernel TCP settings",
+    "git": "commit and whether the tree had uncommitted changes",
+    "registry": "the registry of targets as used (apps, titles, requests)",
+}
+
+
+@dataclass
+class Manifest:
+    data: dict
+
+    @classmethod
+    def read(cls, path):
+        return cls(json.loads(Path(path).read_text()))
+
+    @property
+    def format_version(self):
+        return self.data.get("format_version", 1)
+
+    @property
+    def run_id(self):
+        return self.data["run_id"]
+
+    @property
+    def started(self):
+        return self.data.get("started", "")
+
+    @property
+    def finished(self):
+        return self.data.get("finished")
+
+    @property
+    def options(self):
+        return self.data["options"]
+
+    @property
+    def host(self):
+        return self.data["host"]
+
+    @property
+    def pinning(self):
+        return self.data["pinning"]
+
+    @property
+    def apps(self):
+        """The registry's apps as the run saw them, in registry order (which fixes their colours)."""
+        return self.data["registry"]["apps"]
+
+    def title(self, app):
+        return self.apps[app].get("title", app)
+
+
+def problems(data):
+    """What a manifest written by this format lacks (an empty list when complete)."""
+    missing = [key for key in SCHEMA if key not in data and key != "finished"]
+    return [f"manifest lacks {key}" for key in missing]

@@ -1,0 +1,154 @@
+"""The records a run is made of: one judged step, one cell's state, one cell's summary. Typed here,
+stored as TSV and JSON by `store`; the names of verdicts and statuses are defined once, here."""
+from dataclasses import asdict, dataclass, field, fields
+
+from harness.httperf_output import reply_time_ms
+
+# The verdict of one step.
+INVALID, PASS, FAIL = "invalid", "pass", "fail"
+VERDICTS = (INVALID, PASS, FAIL)
+
+# The status of one cell.
+LOCATED = "located"            # a passing step with a failing one just above it
+CLIENT_BOUND = "client-bound"  # the client ran out first: the figure is a lower bound
+PLAN_LIMIT = "plan-limit"      # the plan ran out first: the figure is a lower bound
+NO_PASS = "no-pass"            # not even the lowest rate passed
+WRONG_ANSWER = "wrong-answer"  # the target's answer differed from the database: not measured
+UNREACHABLE = "unreachable"    # the target never answered: not measured
+LOWER_BOUND_STATUSES = (CLIENT_BOUND, PLAN_LIMIT)
+
+# The role of a step outside the plan: the reply time at low load.
+BASELINE = "baseline"
+
+
+@dataclass(frozen=True, order=True)
+class CellKey:
+    app: str
+    engine: str
+    workload: str
+
+    @property
+    def name(self):
+        """The cell's folder name under cells/."""
+        return f"{self.app}-{self.engine}-{self.workload}"
+
+    def __str__(self):
+        return f"{self.app}/{self.engine}/{self.workload}"
+
+
+@dataclass
+class Step:
+    """One httperf run at one offered rate, judged. `figures` holds every number measured during it:
+    httperf's parsed summary and the servers' CPU and memory, keyed by column name."""
+    step: int
+    offered_rate: float
+    timeout_s: float
+    num_conns: int
+    verdict: str
+    reason: str
+    raw: str
+    round: int = 1
+    role: str = ""
+    killed: bool = False
+    wall_s: float = None
+    port_wait_s: float = None
+    issue_rate: float = None
+    figures: dict = field(default_factory=dict)
+
+    @property
+    def reply_rate(self):
+        return self.figures.get("reply_rate")
+
+    @property
+    def reply_time_ms(self):
+        return reply_time_ms(self.figures)
+
+    def server_total(self, suffix):
+        """A server figure summed over every lab server (e.g. suffix "_cpu_s")."""
+        return sum(value for name, value in self.figures.items() if name.endswith(suffix) and value)
+
+
+@dataclass
+class CellState:
+    """cell.json: what happened to a cell besides its steps."""
+    app: str
+    engine: str
+    workload: str
+    round: int = 1
+    events: list = field(default_factory=list)
+    restarts: int = 0
+    done: bool = False
+    verification: str = None
+    warmup: dict = None
+    probe: dict = None
+    # Set when the cell could not be measured: {"status": UNREACHABLE or WRONG_ANSWER, "note": why}.
+    not_measured: dict = None
+
+    @classmethod
+    def from_json(cls, data):
+        known = {item.name for item in fields(cls)}
+        return cls(**{key: value for key, value in data.items() if key in known})
+
+    def to_json(self):
+        return {key: value for key, value in asdict(self).items() if value is not None}
+
+
+@dataclass
+class CellSummary:
+    """One row of saturation.tsv."""
+    app: str
+    engine: str
+    workload: str
+    status: str
+    saturation_rps: float = None
+    saturation_offered: float = None
+    overload_offered: float = None
+    reply_ms_low: float = None
+    reply_ms_saturation: float = None
+    server_cpu_s_saturation: float = None
+    server_rss_mb_saturation: float = None
+    steps: int = 0
+    restarts: int = 0
+    note: str = ""
+    round: int = 1
+
+    @property
+    def key(self):
+        return CellKey(self.app, self.engine, self.workload)
+
+    @property
+    def lower_bound(self):
+        return self.status in LOWER_BOUND_STATUSES
+
+
+def summarize(key, steps, restarts, round_=1, unmeasured=None):
+    """The saturation.tsv row a cell's judged steps imply. `unmeasured` is (status, note) for a cell
+    whose target never answered or answered wrongly."""
+    row = CellSummary(key.app, key.engine, key.workload, NO_PASS, steps=len(steps), restarts=restarts,
+                      round=round_)
+    if unmeasured:
+        row.status, row.note = unmeasured
+        return row
+    passed = [step for step in steps if step.verdict == PASS]
+    if not passed:
+        row.note = "no step passed; the server could not sustain even the lowest rate"
+        return row
+    best = max(passed, key=lambda step: step.reply_rate)
+    lowest = min(passed, key=lambda step: step.offered_rate)
+    top = best.offered_rate
+    overload = min((step.offered_rate for step in steps if step.verdict == FAIL and step.offered_rate > top),
+                   default=None)
+    ceiling = min((step.offered_rate for step in steps if step.verdict == INVALID and step.offered_rate > top),
+                  default=None)
+    row.saturation_rps, row.saturation_offered = round(best.reply_rate, 2), top
+    row.reply_ms_low, row.reply_ms_saturation = lowest.reply_time_ms, best.reply_time_ms
+    row.server_cpu_s_saturation = round(best.server_total("_cpu_s"), 2)
+    row.server_rss_mb_saturation = round(best.server_total("_rss_peak_mb"), 1)
+    if overload is not None and (ceiling is None or overload < ceiling):
+        row.status, row.overload_offered = LOCATED, overload
+    elif ceiling is not None:
+        row.status = CLIENT_BOUND
+        row.note = f">= {row.saturation_rps} req/s, client-bound at {ceiling:g} req/s offered"
+    else:
+        row.status, row.note = PLAN_LIMIT, f">= {row.saturation_rps} req/s; raise the plan's maximum"
+    return row

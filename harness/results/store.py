@@ -1,0 +1,175 @@
+"""Reading and writing a run's files: results/<run>/saturation.tsv, cells/<cell>/steps.tsv and
+cell.json, manifest.json. Every write is atomic (a reader or a crash never sees half a file); every
+read gives back the typed records of `records`, also from runs written before this format had an
+owner (no round column: round 1)."""
+import csv
+import io
+import json
+import os
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from harness.httperf_output import FIGURES
+from harness.results.manifest import Manifest
+from harness.results.records import CellKey, CellState, CellSummary, Step
+
+STEP_COLUMNS = ["step", "round", "role", "offered_rate", "timeout_s", "num_conns", "verdict", "reason",
+                "killed", "wall_s", "port_wait_s", "issue_rate", "raw"]
+SUMMARY_COLUMNS = [item.name for item in fields(CellSummary)]
+
+
+class ResultsError(Exception):
+    """A run folder that cannot be read as a sweep run; the message says what is missing."""
+
+
+def write_atomically(path, text):
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "w") as out:
+        out.write(text)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(tmp, path)
+
+
+def tsv_text(columns, rows):
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, columns, delimiter="\t", lineterminator="\n", extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def read_tsv(path):
+    """Rows of a TSV file as dicts of strings; lines starting with # are comments; [] when absent."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    with open(path, newline="") as source:
+        return list(csv.DictReader((line for line in source if not line.startswith("#")), delimiter="\t"))
+
+
+def cell_text(value):
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(int(value))
+    return str(value)
+
+
+def typed(kind, text):
+    """A TSV cell as the record field's type; None for an empty cell."""
+    if text is None or text == "":
+        return None
+    if kind is bool:
+        return text not in ("0", "False", "false")
+    if kind is int:
+        return int(float(text))
+    if kind is float:
+        return float(text)
+    return text
+
+
+def record_from_row(cls, row, skip=()):
+    values = {}
+    for item in fields(cls):
+        if item.name in skip or item.name not in row:
+            continue
+        value = typed(item.type, row[item.name])
+        if value is not None:
+            values[item.name] = value
+    return cls(**values)
+
+
+# ---- steps ---------------------------------------------------------------------------------------
+def step_row(step):
+    row = {name: cell_text(value) for name, value in step.figures.items()}
+    row.update({name: cell_text(getattr(step, name)) for name in STEP_COLUMNS})
+    return row
+
+
+def step_from_row(row):
+    step = record_from_row(Step, row, skip=("figures",))
+    step.figures = {name: float(text) for name, text in row.items()
+                    if name not in STEP_COLUMNS and text not in (None, "")}
+    return step
+
+
+def write_steps(path, steps):
+    extra = list(dict.fromkeys(name for step in steps for name in step.figures if name not in STEP_COLUMNS))
+    columns = STEP_COLUMNS + [name for name in FIGURES if name in extra] + \
+        [name for name in extra if name not in FIGURES]
+    write_atomically(path, tsv_text(columns, [step_row(step) for step in steps]))
+
+
+def read_steps(path):
+    return [step_from_row(row) for row in read_tsv(path)]
+
+
+# ---- cell state and summaries ---------------------------------------------------------------------
+def write_cell_state(path, state):
+    write_atomically(path, json.dumps(state.to_json(), indent=2) + "\n")
+
+
+def read_cell_state(path):
+    path = Path(path)
+    return CellState.from_json(json.loads(path.read_text())) if path.exists() else None
+
+
+def write_summaries(path, summaries):
+    write_atomically(path, tsv_text(SUMMARY_COLUMNS, [{item: cell_text(getattr(row, item))
+                                                       for item in SUMMARY_COLUMNS} for row in summaries]))
+
+
+def read_summaries(path):
+    return [record_from_row(CellSummary, row) for row in read_tsv(path)]
+
+
+# ---- a whole run -----------------------------------------------------------------------------------
+@dataclass
+class RunFiles:
+    """Where a run's files live."""
+    directory: Path
+
+    @property
+    def manifest(self):
+        return self.directory / "manifest.json"
+
+    @property
+    def saturation(self):
+        return self.directory / "saturation.tsv"
+
+    def cell(self, key):
+        return self.directory / "cells" / key.name
+
+
+@dataclass
+class Run:
+    directory: Path
+    manifest: Manifest
+    saturation: list   # CellSummary per measured cell, in sweep order
+    steps: dict        # CellKey -> [Step]
+
+
+def load_run(directory):
+    files = RunFiles(Path(directory))
+    if not files.manifest.exists():
+        raise ResultsError(f"{directory} holds no manifest.json: not a sweep run")
+    saturation = read_summaries(files.saturation)
+    if not saturation:
+        raise ResultsError(f"{directory} has no saturation.tsv rows yet: no cell has finished")
+    steps = {row.key: read_steps(files.cell(row.key) / "steps.tsv") for row in saturation}
+    return Run(files.directory, Manifest.read(files.manifest), saturation, steps)
+
+
+def latest_run(results_dir):
+    runs = [path.parent for path in Path(results_dir).glob("*/manifest.json")]
+    if not runs:
+        raise ResultsError(f"no sweep results under {results_dir}; run `make saturation-sweep` first")
+    return max(runs, key=lambda run: (Manifest.read(run / "manifest.json").started, run.name))
+
+
+__all__ = ["CellKey", "ResultsError", "Run", "RunFiles", "latest_run", "load_run", "read_cell_state",
+           "read_steps", "read_summaries", "read_tsv", "write_atomically", "write_cell_state",
+           "write_steps", "write_summaries"]

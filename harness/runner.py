@@ -1,0 +1,86 @@
+"""The run: every cell of the options in turn, its summary written after each, progress with an ETA,
+and the manifest that makes the run traceable. Re-running a run id resumes it."""
+import json
+import time
+
+from harness import inventory, monitors
+from harness.cell import Cell, now
+from harness.guard import Guard
+from harness.options import PROFILES, RESULTS, SWEEP
+from harness.procedure import measure_cell
+from harness.progress import describe, estimate_eta, step_line
+from harness.results.manifest import FORMAT_VERSION
+from harness.results.store import RunFiles, read_summaries, write_atomically, write_summaries
+from stack import lifecycle, registry, settings
+
+
+def say_now(text):
+    print(text, flush=True)
+
+
+class Runner:
+    def __init__(self, options, run_id, results_dir=None, say=say_now):
+        self.options = options
+        self.run_id = run_id
+        self.files = RunFiles((results_dir or RESULTS) / run_id)
+        self.say = say
+        self.guard = Guard(options, self.say)
+        self.step_walls, self.cell_walls = [], []
+        self.cells_left = 0
+        self.last_step_end = None
+
+    def write_manifest(self, finished=False):
+        path = self.files.manifest
+        manifest = json.loads(path.read_text()) if path.exists() else {"run_id": self.run_id, "started": now()}
+        manifest.update({
+            "format_version": FORMAT_VERSION,
+            "options": self.options.as_manifest(),
+            "plan": SWEEP["plan"],
+            "profiles": {name: vars(profile) for name, profile in PROFILES.items()},
+            "settings": {**settings.knobs(), "max_connections": settings.max_connections()},
+            "servers": {name: {"address": server.address, "port": server.port}
+                        for name, server in lifecycle.SERVERS.items()},
+            "pinning": {"client_cpus": self.options.client_cpus, "server_cpus": self.options.server_cpus},
+            "versions": inventory.versions(),
+            "host": inventory.host(),
+            "git": inventory.git_state(),
+            "registry": registry.REGISTRY,
+        })
+        if finished:
+            manifest["finished"] = now()
+        write_atomically(path, json.dumps(manifest, indent=2, default=str) + "\n")
+
+    def progress(self, cell, step):
+        ended = time.monotonic()
+        self.step_walls.append(ended - (self.last_step_end or ended - step.wall_s))
+        self.last_step_end = ended
+        eta = estimate_eta(self.cells_left, self.cell_walls, len(cell.steps), self.step_walls)
+        self.say(step_line(f"cell {self.index}/{len(self.options.cells)} {cell.key}", step, eta))
+
+    def run(self):
+        self.files.directory.mkdir(parents=True, exist_ok=True)
+        self.write_manifest()
+        monitors.pin_servers(self.options.server_cpus)
+        summaries = {row.key: row for row in read_summaries(self.files.saturation)}
+        options = self.options
+        self.say(f"sweep {self.run_id}: {len(options.cells)} cells, mode {options.mode}, "
+                 f"{options.duration_s:g} s steps, precision {options.precision:.0%}; "
+                 f"httperf on CPUs {options.client_cpus}, servers on {options.server_cpus}; "
+                 f"results in {self.files.directory}")
+        for self.index, key in enumerate(options.cells, start=1):
+            self.cells_left = len(options.cells) - self.index
+            cell = Cell(self.files, key)
+            if cell.state.done:
+                self.say(f"cell {self.index}/{len(options.cells)} {key}: done in an earlier invocation "
+                         f"({len(cell.steps)} steps), kept")
+            started, steps_before = time.monotonic(), len(self.step_walls)
+            self.last_step_end = None
+            measure_cell(cell, options, self.guard, self.progress)
+            if len(self.step_walls) > steps_before:
+                self.cell_walls.append(time.monotonic() - started)
+            summaries[key] = cell.summary()
+            write_summaries(self.files.saturation, [summaries[each] for each in options.cells if each in summaries])
+            self.say(f"== {key}: {describe(summaries[key])}")
+        self.write_manifest(finished=True)
+        self.say(f"sweep {self.run_id} finished: {self.files.saturation}")
+        return [summaries[key] for key in options.cells]

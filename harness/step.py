@@ -1,0 +1,41 @@
+"""One step: httperf at one offered rate for one cell, watched by the step monitors, its raw output
+saved, its figures parsed and judged into a `Step` record."""
+import time
+
+from harness import load, monitors, ports
+from harness.httperf_output import IncompleteOutput, parse
+from harness.options import PROFILES
+from harness.results.records import Step
+from harness.results.store import write_atomically
+from harness.verdict import issue_rate, judge
+
+
+def take_step(cell, rate, options, role="", duration_s=None):
+    number = len(cell.steps) + 1
+    timeout_s = load.step_timeout(rate, PROFILES[cell.key.workload].timeout_s, options.fd_budget)
+    num_conns = max(options.min_requests_per_step, round(rate * (duration_s or options.duration_s)))
+    command = load.httperf_command(cell.request, rate, num_conns, timeout_s, cell.session_file())
+    port_wait = ports.wait_for_ports(num_conns)
+    watching = monitors.step_monitors()
+    for monitor in watching:
+        monitor.start()
+    started = time.monotonic()
+    output, killed = load.run_httperf(command, load.wall_limit(num_conns, rate, timeout_s), options.client_cpus)
+    wall = time.monotonic() - started
+    watched = {}
+    for monitor in watching:
+        watched.update(monitor.finish())
+    raw = f"raw/step-{number:02d}-rate-{rate:g}.txt"
+    write_atomically(cell.directory / raw, output)
+    try:
+        figures = parse(output)
+    except IncompleteOutput:
+        figures = None
+    verdict, reason = judge(figures, rate, timeout_s, num_conns, killed, options.thresholds)
+    step = Step(step=number, round=cell.state.round, role=role, offered_rate=rate, timeout_s=timeout_s,
+                num_conns=num_conns, verdict=verdict, reason=reason, killed=killed, wall_s=round(wall, 2),
+                port_wait_s=port_wait, raw=raw,
+                issue_rate=round(issue_rate(figures, timeout_s), 2) if figures else None,
+                figures={**(figures or {}), **watched})
+    cell.record(step)
+    return step

@@ -1,0 +1,28 @@
+"""The saturation sweep: for every cell (app x engine x workload) run httperf at planned offered
+rates, judge each step, and locate the highest rate the server sustains.
+
+    python3 httperf-scripts/sweep.py [--apps php,soap] [--engines ...] [--workloads ...]
+        [--mode adaptive|linear] [--duration S] [--precision P] [--run ID] [--quick]
+
+Results go to results/<run-id>/ (see README). Re-running with the same --run resumes: finished
+steps and cells are kept, not redone.
+"""
+import sys
+
+from harness.options import from_argv
+from harness.runner import Runner
+from stack import lab, lifecycle
+
+
+def main(argv):
+    options, run_id, results_dir = from_argv(argv, __doc__.split("\n\n")[0])
+    problems = lab.verify(lifecycle.SERVERS["mariadb"])
+    if problems:
+        print("sweep: the data is not imported: " + "; ".join(problems) + " (run `make import`)", file=sys.stderr)
+        return 1
+    try:
+        Runner(options, run_id, results_dir).run()
+    except KeyboardInterrupt:
+        print(f"\nsweep interrupted: finished steps are saved; resume with RUN={run_id}", file=sys.stderr)
+        return 130
+    return 0

@@ -1,0 +1,115 @@
+"""Before any load, a cell's answer is checked against the database, as TechEmpower's verifier
+does: the rows an app returns for the sweep's exact request must be the rows the table holds, in
+order. Parsing and comparing are pure; fetching the answer and the rows sit in `verify_cell`."""
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+from harness import load
+from stack import lab, registry
+
+SOAP_ENVELOPE = "{http://schemas.xmlsoap.org/soap/envelope/}"
+SOAP_NAMESPACE = "{urn:lab}"
+XSI_NIL = "{http://www.w3.org/2001/XMLSchema-instance}nil"
+
+
+class AnswerError(ValueError):
+    """An answer that is not the contract's shape."""
+
+
+class TableParser(HTMLParser):
+    """The header and the rows of <th>/<td> text of the contract's HTML table (entities decoded)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.header, self.rows, self.cell, self.row = [], [], None, None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "tr":
+            self.row = []
+        elif tag in ("td", "th"):
+            self.cell = ""
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell += data
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self.row is not None:
+            self.row.append(self.cell)
+            self.cell = None
+        elif tag == "tr" and self.row is not None:
+            if self.header:
+                self.rows.append(self.row)
+            else:
+                self.header = self.row
+            self.row = None
+
+
+def html_rows(body):
+    """Rows (strings in column order) of an HTML answer; AnswerError when its header is not the
+    contract's columns."""
+    parser = TableParser()
+    parser.feed(body)
+    if parser.header != lab.COLUMN_NAMES:
+        raise AnswerError(f"table header {parser.header[:3]}... is not the contract's columns")
+    return parser.rows
+
+
+def soap_rows(body):
+    """Rows (strings in column order) of a getPlayer/findPlayers answer; a nil result is no row."""
+    try:
+        envelope = ET.fromstring(body)
+    except ET.ParseError as error:
+        raise AnswerError(f"not XML: {error}") from None
+    answer = envelope.find(f"{SOAP_ENVELOPE}Body")
+    if answer is None or len(answer) == 0:
+        raise AnswerError("no SOAP body")
+    returns = [element for element in answer[0] if element.tag.endswith("Return")]
+    return [[element.findtext(f"{SOAP_NAMESPACE}{column}") for column in lab.COLUMN_NAMES]
+            for element in returns if element.get(XSI_NIL) != "true"]
+
+
+ROWS_OF = {"html": html_rows, "soap": soap_rows}
+
+
+def mismatch(actual, expected):
+    """None when the rows are equal; else what differs first."""
+    if len(actual) != len(expected):
+        return f"{len(actual)} rows, the database holds {len(expected)}"
+    for index, (got, want) in enumerate(zip(actual, expected)):
+        if got != want:
+            return f"row {index + 1} is {got}, the database holds {want}"
+    return None
+
+
+def judge_answer(kind, status, body, expected):
+    """(True, what was checked) or (False, what is wrong) for one answer."""
+    if status != 200:
+        return False, f"status {status}: {body[:200]!r}"
+    try:
+        rows = ROWS_OF[kind](body)
+    except AnswerError as error:
+        return False, str(error)
+    problem = mismatch(rows, expected)
+    if problem:
+        return False, problem
+    return True, f"{len(rows)} rows equal to the database"
+
+
+def expected_rows(db, engine, workload):
+    """The rows the sweep's request for a workload must return, read from the database."""
+    defaults = registry.REGISTRY["defaults"]
+    if workload == "single":
+        where = f"id = {int(defaults['id'])}"
+    else:
+        where = "nameLast LIKE '" + defaults["name"].replace("\\", "\\\\").replace("'", "''") + "'"
+    return lab.rows(db, engine, where)
+
+
+def verify_cell(key, request, db):
+    """(True, what was checked) or (False, what is wrong) for a cell's request, before load."""
+    reply = load.exchange(request, timeout_s=60)
+    if reply is None:
+        return False, "no answer within 60 s"
+    status, body = reply
+    return judge_answer(registry.app(key.app)["kind"], status, body, expected_rows(db, key.engine, key.workload))

@@ -1,0 +1,206 @@
+"""What every lab server has in common: a config rendered from stack/conf/, a start that waits
+until the server really answers, a stop by the PID it wrote (after checking that the PID still
+belongs to the process this lab started), and the helpers they share."""
+import http.client
+import os
+import re
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from stack import settings
+from stack.settings import LOG, ROOT, RUN, VAR
+
+CONF = ROOT / "stack" / "conf"
+
+
+class LabError(Exception):
+    """A server could not be started or stopped; the message says which, why and what to read."""
+
+
+def render(template, values, target, mode=0o644):
+    text = (CONF / template).read_text()
+    for key, value in values.items():
+        text = text.replace(f"@{key}@", str(value))
+    leftover = re.findall(r"@[A-Z_]+@", text)
+    if leftover:
+        raise LabError(f"{template}: placeholders left unfilled: {leftover}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(target.suffix + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    with os.fdopen(fd, "w") as out:
+        out.write(text)
+    os.chmod(tmp, mode)
+    os.replace(tmp, target)
+
+
+def port_is_free(port):
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def http_answers(port, path="/"):
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+        conn.request("GET", path)
+        conn.getresponse().read()
+        conn.close()
+        return True
+    except OSError:
+        return False
+    except http.client.HTTPException:
+        return False
+
+
+def read_pid(pidfile):
+    try:
+        return int(pidfile.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def cmdline(pid):
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def log_tail(path, lines=15):
+    try:
+        return "\n".join(Path(path).read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log written)"
+
+
+def pinned(command, cpus):
+    """Prefix a command with taskset when the servers are to be kept off the client's cores."""
+    return ["taskset", "-c", cpus, *command] if cpus and cpus != "none" else command
+
+
+class Server:
+    name = ""
+    port_knob = ""
+    # Servers that must answer before this one can (started first, restarted first when gone).
+    needs = ()
+
+    @property
+    def port(self):
+        return settings.int_knob(self.port_knob)
+
+    @property
+    def pidfile(self):
+        return RUN / f"{self.name}.pid"
+
+    @property
+    def log(self):
+        return LOG / f"{self.name}.log"
+
+    def owns(self, pid):
+        """True when pid is this lab's server: guards against killing a recycled PID."""
+        return str(VAR) in cmdline(pid) and self.binary_marker in cmdline(pid)
+
+    @property
+    def address(self):
+        return settings.BIND_ADDRESS
+
+    def pid(self):
+        pid = read_pid(self.pidfile)
+        if pid and Path(f"/proc/{pid}").exists() and self.owns(pid):
+            return pid
+        return None
+
+    def processes(self):
+        """Every live process of this server (for Apache: the parent and its workers)."""
+        return [int(entry.name) for entry in Path("/proc").iterdir()
+                if entry.name.isdigit() and self.owns(int(entry.name)) and not is_zombie(int(entry.name))]
+
+    def answers(self):
+        raise NotImplementedError
+
+    def start(self, cpus=None):
+        if self.pid():
+            if self.wait_until_answers(settings.int_knob("START_TIMEOUT")):
+                return f"{self.name}: already running (pid {self.pid()}) on 127.0.0.1:{self.port}"
+            raise LabError(f"{self.name}: running (pid {self.pid()}) but not answering; "
+                           f"see {self.log}\n{log_tail(self.log)}")
+        self.pidfile.unlink(missing_ok=True)
+        if not port_is_free(self.port):
+            raise LabError(f"{self.name}: port 127.0.0.1:{self.port} is taken by another process; "
+                           f"free it or choose another port with {self.port_knob}=...")
+        LOG.mkdir(parents=True, exist_ok=True)
+        RUN.mkdir(parents=True, exist_ok=True)
+        self.prepare()
+        process = self.launch(cpus)
+        deadline = time.monotonic() + settings.int_knob("START_TIMEOUT")
+        while time.monotonic() < deadline:
+            if self.pid() and self.answers():
+                return f"{self.name}: up (pid {self.pid()}) on 127.0.0.1:{self.port}"
+            if process is not None and process.poll() not in (None, 0):
+                raise LabError(f"{self.name}: exited with code {process.returncode} while starting; "
+                               f"see {self.log}\n{log_tail(self.log)}")
+            time.sleep(0.2)
+        raise LabError(f"{self.name}: did not answer on 127.0.0.1:{self.port} within "
+                       f"{settings.knob('START_TIMEOUT')} s; see {self.log}\n{log_tail(self.log)}")
+
+    def wait_until_answers(self, seconds):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if self.answers():
+                return True
+            time.sleep(0.2)
+        return False
+
+    def stop(self, grace=30):
+        """Stop the server by its pid file, then kill any of its processes left over (also those
+        orphaned when the main process died: Apache workers keep the port open)."""
+        pid = self.pid()
+        if pid:
+            os.kill(pid, signal.SIGCONT)  # a SIGSTOPped server cannot act on SIGTERM
+            os.kill(pid, signal.SIGTERM)
+            deadline = time.monotonic() + grace
+            while time.monotonic() < deadline and Path(f"/proc/{pid}").exists() and not is_zombie(pid):
+                time.sleep(0.1)
+        leftovers = self.processes()
+        for straggler in leftovers:
+            try:
+                os.kill(straggler, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and self.processes():
+            time.sleep(0.1)
+        self.pidfile.unlink(missing_ok=True)
+        if pid:
+            return f"{self.name}: stopped (pid {pid})"
+        return f"{self.name}: killed {len(leftovers)} leftover processes" if leftovers else f"{self.name}: not running"
+
+    def status(self):
+        pid = self.pid()
+        if not pid:
+            return f"{self.name:8} stopped"
+        state = "answering" if self.answers() else "NOT answering"
+        return f"{self.name:8} running pid {pid}, 127.0.0.1:{self.port}, {state}; log {self.log}"
+
+
+def is_zombie(pid):
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return False
+
+
+def detached(command, log, env=None, cpus=None):
+    LOG.mkdir(parents=True, exist_ok=True)
+    with open(log, "ab") as out:
+        return subprocess.Popen(pinned(command, cpus), stdout=out, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True, env=env)
+
+

@@ -1,0 +1,61 @@
+"""The load generator's commands and bounds, the ports check, the ETA and the sweep's options."""
+import pytest
+
+from harness import load, options, ports
+from harness.progress import estimate_eta
+from stack import registry
+
+
+def test_step_timeout_keeps_rate_times_timeout_within_the_descriptor_budget():
+    assert load.step_timeout(10, 10, fd_budget=900) == 10
+    assert load.step_timeout(3000, 2, fd_budget=900) == 0.3
+
+
+def test_the_watchdog_allows_the_schedule_with_slack_then_the_timeout():
+    assert load.wall_limit(num_conns=600, rate=200, timeout_s=2) == 600 / 200 * 1.5 + 2 + 15
+
+
+def test_get_and_soap_requests_become_httperf_commands():
+    get = load.httperf_command(registry.request("php", "single"), 250, 1500, 2)
+    assert get[:3] == ["httperf", "--server", "127.0.0.1"] and "--hog" not in get
+    assert get[get.index("--num-conns") + 1] == "1500" and "/single.php?id=100&engine=myisam" in get
+    soap = registry.request("soap", "large", engine="innodb")
+    post = load.httperf_command(soap, 5, 30, 10, "session.txt")
+    assert "--wsesslog" in post and post[post.index("--wsesslog") + 1] == "30,0,session.txt"
+    assert post[-1] == 'Content-Type: text/xml; charset=utf-8\\nSOAPAction: ""\\n'
+    session = load.session_file_text(soap)
+    assert session.startswith("/soap/services/PlayerService method=POST contents='<?xml")
+    assert "<lab:engine>innodb</lab:engine>" in session
+
+
+def test_a_body_with_a_single_quote_cannot_become_a_session():
+    with pytest.raises(ValueError, match="single-quoted"):
+        load.session_file_text(registry.Request("POST", 1, "/", body="<a>'</a>"))
+
+
+def test_without_time_wait_reuse_a_step_waits_until_its_connections_fit_in_the_free_ports():
+    assert ports.ports_free_for(9000, time_wait=10000, port_range=28232, reuse=0)
+    assert not ports.ports_free_for(9000, time_wait=20000, port_range=28232, reuse=0)
+    assert ports.ports_free_for(9000, time_wait=50000, port_range=28232, reuse=2)
+
+
+def test_the_eta_counts_the_current_cell_and_the_cells_left_at_their_measured_length():
+    assert estimate_eta(cells_left=3, cell_walls=[], steps_in_cell=2, step_walls=[10, 10]) == 6 * 10 + 3 * 80
+    assert estimate_eta(cells_left=2, cell_walls=[50, 70], steps_in_cell=9, step_walls=[7]) == 2 * 60
+    assert estimate_eta(cells_left=5, cell_walls=[], steps_in_cell=0, step_walls=[]) == 0
+
+
+def test_options_come_from_sweep_json_and_the_command_line_overrides_them(monkeypatch):
+    monkeypatch.setenv("CLIENT_CPUS", "none")
+    chosen, run_id, _ = options.from_argv(["--apps", "php", "--quick", "--duration", "4"], "test")
+    quick = options.SWEEP["presets"]["quick"]
+    assert chosen.apps == ("php",) and chosen.presets == ("quick",) and run_id.endswith("-quick")
+    assert chosen.duration_s == 4 and chosen.precision == quick["precision"] and chosen.client_cpus == "none"
+    default, _, _ = options.from_argv([], "test")
+    assert default.apps == tuple(registry.apps()) and default.duration_s == options.DEFAULTS["duration_s"]
+    assert default.as_manifest()["presets"] == [] and len(default.cells) == len(registry.apps()) * 4
+
+
+def test_an_unknown_engine_is_refused_with_the_registry_choices():
+    with pytest.raises(SystemExit, match="unknown engines aria; the registry has myisam, innodb"):
+        options.from_argv(["--engines", "aria"], "test")

@@ -1,0 +1,102 @@
+"""The results format: the summary a cell's steps imply, and records that survive their files."""
+import dataclasses
+import json
+
+import pytest
+
+from harness.results import manifest, store
+from harness.results.records import (CLIENT_BOUND, FAIL, INVALID, LOCATED, NO_PASS, PASS, PLAN_LIMIT,
+                                     WRONG_ANSWER, CellKey, CellState, Step, summarize)
+from stack.settings import ROOT
+
+FIXTURE = ROOT / "tests" / "fixtures" / "results" / "full6"
+KEY = CellKey("php", "myisam", "single")
+
+
+def step(number, rate, verdict, reply, response=5.0, **extra):
+    return Step(step=number, offered_rate=rate, timeout_s=2, num_conns=int(rate * 6), verdict=verdict,
+                reason="r", raw=f"raw/step-{number:02d}-rate-{rate:g}.txt",
+                figures={"reply_rate": reply, "response_time_ms": response, "transfer_time_ms": 0.5,
+                         "apache_cpu_s": 1.5, "mariadb_cpu_s": 0.5, "apache_rss_peak_mb": 100.0, **extra})
+
+
+def test_the_recorded_run_summarizes_to_the_saturation_table_it_wrote():
+    recorded = store.read_summaries(FIXTURE / "saturation.tsv")
+    assert len(recorded) == 16
+    for row in recorded:
+        steps = store.read_steps(FIXTURE / "cells" / row.key.name / "steps.tsv")
+        assert summarize(row.key, steps, row.restarts) == row
+
+
+def test_saturation_is_the_best_passing_reply_rate_and_overload_the_lowest_failure_above():
+    steps = [step(1, 100, PASS, 99.8, 2.0), step(2, 200, PASS, 199.5, 3.0), step(3, 400, FAIL, 250.0),
+             step(4, 283, FAIL, 260.0), step(5, 238, PASS, 237.1, 9.0), step(6, 260, FAIL, 255.0)]
+    row = summarize(KEY, steps, restarts=1)
+    assert row.status == LOCATED
+    assert (row.saturation_rps, row.saturation_offered, row.overload_offered) == (237.1, 238, 260)
+    assert (row.reply_ms_low, row.reply_ms_saturation) == (2.5, 9.5)
+    assert (row.server_cpu_s_saturation, row.server_rss_mb_saturation, row.restarts) == (2.0, 100.0, 1)
+
+
+def test_a_client_bound_ceiling_is_a_lower_bound_never_a_saturation_point():
+    row = summarize(KEY, [step(1, 2000, PASS, 1999.0), step(2, 3000, INVALID, 0)], restarts=0)
+    assert row.status == CLIENT_BOUND and row.overload_offered is None and row.lower_bound
+    assert row.note.startswith(">= 1999.0 req/s, client-bound")
+
+
+def test_a_plan_that_runs_out_before_a_failure_is_a_lower_bound():
+    row = summarize(KEY, [step(1, 100, PASS, 100.0), step(2, 200, PASS, 199.0)], restarts=0)
+    assert row.status == PLAN_LIMIT and row.saturation_rps == 199.0 and row.lower_bound
+
+
+def test_no_passing_step_reports_no_saturation():
+    row = summarize(KEY, [step(1, 2, FAIL, 0.5)], restarts=0)
+    assert row.status == NO_PASS and row.saturation_rps is None
+
+
+def test_a_cell_that_was_not_measured_says_why():
+    row = summarize(KEY, [], restarts=0, unmeasured=(WRONG_ANSWER, "row 1 differs"))
+    assert (row.status, row.note, row.steps) == (WRONG_ANSWER, "row 1 differs", 0)
+
+
+def test_steps_come_back_from_their_file_as_they_were_written(tmp_path):
+    steps = [step(1, 187.0, PASS, 187.3), dataclasses.replace(
+        step(2, 250.0, INVALID, 0), killed=True, role="baseline", issue_rate=None, figures={})]
+    steps[0].round = 2
+    store.write_steps(tmp_path / "steps.tsv", steps)
+    assert store.read_steps(tmp_path / "steps.tsv") == steps
+    header = (tmp_path / "steps.tsv").read_text().splitlines()[0].split("\t")
+    assert header[:4] == ["step", "round", "role", "offered_rate"] and len(header) == len(set(header))
+
+
+def test_a_run_written_before_the_format_had_an_owner_reads_as_round_one():
+    steps = store.read_steps(FIXTURE / "cells" / "php-myisam-single" / "steps.tsv")
+    first = steps[0]
+    assert (first.step, first.round, first.role, first.offered_rate, first.killed) == (1, 1, "baseline", 187.0, False)
+    assert first.figures["apache_cpu_s"] > 0 and first.reply_time_ms == 0.9
+    state = store.read_cell_state(FIXTURE / "cells" / "php-myisam-single" / "cell.json")
+    assert state.done and state.round == 1 and state.probe["replies_per_s"] == 1865.34
+    assert manifest.Manifest.read(FIXTURE / "manifest.json").format_version == 1
+
+
+def test_cell_state_and_summaries_survive_their_files(tmp_path):
+    state = CellState("soap", "innodb", "large", round=3, events=["x"], restarts=2, done=True,
+                      verification="16000 rows equal to the database", probe={"replies_per_s": 9.5, "non2xx": 0})
+    store.write_cell_state(tmp_path / "cell.json", state)
+    assert store.read_cell_state(tmp_path / "cell.json") == state
+    assert "warmup" not in json.loads((tmp_path / "cell.json").read_text())
+    rows = [summarize(KEY, [step(1, 100, PASS, 99.0), step(2, 120, FAIL, 90.0)], restarts=0, round_=2)]
+    store.write_summaries(tmp_path / "saturation.tsv", rows)
+    assert store.read_summaries(tmp_path / "saturation.tsv") == rows
+
+
+def test_a_manifest_missing_part_of_its_schema_is_named():
+    complete = {key: {} for key in manifest.SCHEMA}
+    assert manifest.problems(complete) == []
+    del complete["servers"]
+    assert manifest.problems(complete) == ["manifest lacks servers"]
+
+
+def test_a_folder_without_a_manifest_is_not_a_run(tmp_path):
+    with pytest.raises(store.ResultsError, match="not a sweep run"):
+        store.load_run(tmp_path)

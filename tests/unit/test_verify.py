@@ -1,0 +1,59 @@
+"""Verifying a cell's answer before load, on answers recorded from the real apps
+(tests/fixtures/answers) and the rows of sql/people.tsv, which both tables hold."""
+import csv
+
+import pytest
+
+from harness import verify
+from stack import lab
+from stack.settings import ROOT
+
+ANSWERS = ROOT / "tests" / "fixtures" / "answers"
+
+
+def people(condition):
+    with open(ROOT / "sql" / "people.tsv", newline="", encoding="utf-8") as source:
+        rows = csv.reader(source, delimiter="\t")
+        assert next(rows) == lab.COLUMN_NAMES
+        return [row for row in rows if condition(row)]
+
+
+PLAYER_100 = people(lambda row: row[0] == "100")
+O_QUOTE = people(lambda row: row[3].startswith("O'"))
+
+
+def answer(name):
+    return (ANSWERS / name).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("kind,name,expected", [
+    ("html", "php-single-id-100.html", PLAYER_100), ("soap", "soap-single-id-100.xml", PLAYER_100),
+    ("html", "php-large-O-quote.html", O_QUOTE), ("soap", "soap-large-O-quote.xml", O_QUOTE)])
+def test_recorded_answers_hold_exactly_the_rows_of_the_data(kind, name, expected):
+    assert len(expected) in (1, 89)
+    assert verify.judge_answer(kind, 200, answer(name), expected) == (True, f"{len(expected)} rows equal to the database")
+
+
+def test_a_changed_value_is_named_with_its_row():
+    tampered = answer("php-large-O-quote.html").replace("<td>O&#039;Brien</td>", "<td>OBrien</td>", 1)
+    correct, problem = verify.judge_answer("html", 200, tampered, O_QUOTE)
+    assert not correct and problem.startswith("row ") and "OBrien" in problem
+
+
+def test_missing_rows_and_wrong_statuses_fail():
+    assert verify.judge_answer("soap", 200, answer("soap-single-id-100.xml"), PLAYER_100 * 2) == (
+        False, "1 rows, the database holds 2")
+    correct, problem = verify.judge_answer("html", 503, "database unavailable", PLAYER_100)
+    assert not correct and problem.startswith("status 503")
+
+
+def test_an_answer_of_the_wrong_shape_fails_with_a_reason():
+    assert verify.judge_answer("soap", 200, "<html>", PLAYER_100) == (False, "not XML: no element found: line 1, column 6")
+    correct, problem = verify.judge_answer("html", 200, "<table><tr><th>id</th></tr></table>", PLAYER_100)
+    assert not correct and "not the contract's columns" in problem
+
+
+def test_a_nil_soap_result_is_no_row():
+    found = answer("soap-single-id-100.xml")
+    player = found[found.index("<getPlayerReturn>"):found.index("</getPlayerResponse>")]
+    assert verify.soap_rows(found.replace(player, '<getPlayerReturn xsi:nil="true"/>')) == []
