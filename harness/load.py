@@ -14,7 +14,7 @@ from stack.server import pinned
 def step_timeout(rate, longest, fd_budget):
     """httperf's --timeout for a step: the workload's own, shortened so rate x timeout stays within
     the descriptor budget (at most fd_budget connections can be waiting at once)."""
-    return round(max(0.1, min(longest, fd_budget / rate)), 2)
+    return round(max(0.1, min(float(longest), fd_budget / rate)), 2)
 
 
 def wall_limit(num_conns, rate, timeout_s):

@@ -36,6 +36,15 @@ class CellKey:
         return f"{self.app}/{self.engine}/{self.workload}"
 
 
+def coerce_numbers(record):
+    """Numbers as their declared type, so that a record written, read and written again is the same
+    text (2 and 2.0 are the same timeout, not the same bytes)."""
+    for item in fields(record):
+        value = getattr(record, item.name)
+        if value is not None and item.type in (int, float) and not isinstance(value, bool):
+            setattr(record, item.name, item.type(value))
+
+
 @dataclass
 class Step:
     """One httperf run at one offered rate, judged. `figures` holds every number measured during it:
@@ -54,6 +63,10 @@ class Step:
     port_wait_s: float = None
     issue_rate: float = None
     figures: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        coerce_numbers(self)
+        self.figures = {name: float(value) for name, value in self.figures.items()}
 
     @property
     def reply_rate(self):
@@ -111,6 +124,9 @@ class CellSummary:
     restarts: int = 0
     note: str = ""
     round: int = 1
+
+    def __post_init__(self):
+        coerce_numbers(self)
 
     @property
     def key(self):

@@ -96,11 +96,16 @@ def step_from_row(row):
     return step
 
 
+def step_columns(steps):
+    """The header of steps.tsv: the same for every step of a run (every httperf figure, then what
+    the step monitors add), so that rewriting a file keeps its finished rows byte for byte."""
+    watched = dict.fromkeys(name for step in steps for name in step.figures
+                            if name not in FIGURES and name not in STEP_COLUMNS)
+    return STEP_COLUMNS + [name for name in FIGURES if name not in STEP_COLUMNS] + list(watched)
+
+
 def write_steps(path, steps):
-    extra = list(dict.fromkeys(name for step in steps for name in step.figures if name not in STEP_COLUMNS))
-    columns = STEP_COLUMNS + [name for name in FIGURES if name in extra] + \
-        [name for name in extra if name not in FIGURES]
-    write_atomically(path, tsv_text(columns, [step_row(step) for step in steps]))
+    write_atomically(path, tsv_text(step_columns(steps), [step_row(step) for step in steps]))
 
 
 def read_steps(path):

@@ -3,13 +3,12 @@ test fails - unless it was already running before the tests, in which case it is
 import http.client
 import random
 from dataclasses import dataclass
-from html.parser import HTMLParser
 
 import pytest
 
 from stack import lab, lifecycle, registry
 
-COLUMNS = [name.strip() for name in lab.COLUMNS.split(",")]
+COLUMNS = lab.COLUMN_NAMES
 
 
 @pytest.fixture(scope="session")
@@ -32,9 +31,7 @@ def db(stack):
 
 
 def db_rows(db, engine, where="1=1"):
-    """Rows as the database holds them, as strings in table column order."""
-    output = db.sql(f"SELECT {lab.COLUMNS} FROM lab.people_{engine} WHERE {where} ORDER BY id")
-    return [line.split("\t") for line in output.splitlines()]
+    return lab.rows(db, engine, where)
 
 
 @dataclass
@@ -65,42 +62,6 @@ def fetch(port, path, method="GET", body=None, headers=None, timeout=60):
 def send(request, timeout=60):
     return fetch(request.port, request.path, request.method, request.body or None, request.headers,
                  timeout)
-
-
-class TableParser(HTMLParser):
-    """Rows of <td> text from the contract's HTML table (entities decoded)."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.header, self.rows, self.cell, self.row = [], [], None, None
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "tr":
-            self.row = []
-        elif tag in ("td", "th"):
-            self.cell = ""
-
-    def handle_data(self, data):
-        if self.cell is not None:
-            self.cell += data
-
-    def handle_endtag(self, tag):
-        if tag in ("td", "th") and self.row is not None:
-            self.row.append(self.cell)
-            self.cell = None
-        elif tag == "tr" and self.row is not None:
-            if self.header:
-                self.rows.append(self.row)
-            else:
-                self.header = self.row
-            self.row = None
-
-
-def html_rows(body):
-    parser = TableParser()
-    parser.feed(body)
-    assert parser.header == COLUMNS, "table header is not the contract's columns"
-    return parser.rows
 
 
 def sample_ids():

@@ -1,9 +1,10 @@
 """Every HTML app answers the contract: the database's rows, in id order, on both engines."""
 import pytest
 
+from harness.verify import html_rows
 from stack import registry
 
-from .conftest import db_rows, html_apps, html_rows, sample_ids, send
+from .conftest import db_rows, html_apps, sample_ids, send
 
 ENGINES = registry.REGISTRY["engines"]
 

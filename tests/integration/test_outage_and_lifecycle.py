@@ -1,6 +1,4 @@
 """Servers going away: the apps answer 503 while the database is down; down/up leave nothing behind."""
-import pytest
-
 from stack import registry
 
 from .conftest import send

@@ -5,10 +5,10 @@ import subprocess
 
 import pytest
 
-import report
+from harness.report.view import PALETTE
 from stack.settings import ROOT
 
-FIXTURE = next((ROOT / "tests" / "fixtures" / "results").iterdir())
+FIXTURE = ROOT / "tests" / "fixtures" / "results" / "full6"
 APPS = ["php", "servlet", "pooled-servlet", "soap"]
 PER_CELL = [f"cell-{app}-{engine}-{workload}.pdf" for app in APPS for engine in ("myisam", "innodb")
             for workload in ("single", "large")]
@@ -67,7 +67,7 @@ def test_the_summary_page_is_drawn_bars_in_each_apps_colour(plotted, tmp_path):
     pixels = rendered(plotted / "plots" / "summary.pdf", 1, tmp_path)
     coloured = [pixel for pixel in pixels if min(pixel) < 200]
     assert len(coloured) > 0.05 * len(pixels)
-    for app_colour in report.PALETTE[:len(APPS)]:
+    for app_colour in PALETTE[:len(APPS)]:
         rgb = tuple(int(app_colour[i:i + 2], 16) for i in (1, 3, 5))
         assert any(all(abs(a - b) <= 40 for a, b in zip(rgb, pixel)) for pixel in coloured), app_colour
 

@@ -6,6 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from harness import verify
 from stack import lab, registry
 from tests.hostile_cases import ID, LEAKS, NAME, VALUE_CASES
 
@@ -22,10 +23,7 @@ MALFORMED = "malformed SOAP request"
 def players(reply):
     """Rows (strings in the contract's column order) from a getPlayer/findPlayers response."""
     assert reply.status == 200, reply.body[:500]
-    body = ET.fromstring(reply.body).find(f"{ENV}Body")
-    returns = [element for element in body[0] if element.tag.endswith("Return")]
-    return [[element.findtext(f"{LAB}{column}") for column in COLUMNS]
-            for element in returns if element.get(XSI_NIL) != "true"]
+    return verify.soap_rows(reply.body)
 
 
 def fault(reply):

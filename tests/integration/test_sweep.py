@@ -1,82 +1,87 @@
-"""A short real sweep on the live stack: results files with sane values, resume, forced client-bound."""
-import csv
+"""A short real sweep on the live stack: results files with sane values, resume, forced client-bound,
+and a wrong answer caught before any load."""
 import json
 
-import pytest
-
-import sweep
-from harness.verdict import INVALID, Thresholds
+from harness import verify
+from harness.options import Options
+from harness.results.manifest import FORMAT_VERSION, Manifest, problems
+from harness.results.records import BASELINE, INVALID, NO_PASS, PASS, VERDICTS, WRONG_ANSWER, CellKey
+from harness.results.store import RunFiles, read_cell_state, read_steps, read_summaries
+from harness.runner import Runner
+from harness.verdict import Thresholds
 
 
 def short(**changes):
     options = dict(apps=("php", "soap"), engines=("myisam",), workloads=("single",), duration_s=2,
-                   precision=0.5, probe_s=1, warmup_s=1, max_steps=3, cooldown_s=20,
-                   client_cpus="", server_cpus="")
+                   precision=0.5, probe_s=1, warmup_s=1, max_steps=3, recovery_wait_s=20,
+                   client_cpus="none", server_cpus="none")
     options.update(changes)
-    return sweep.Options(**options)
+    return Options(**options)
 
 
-def rows(path):
-    with open(path, newline="") as source:
-        return list(csv.DictReader(source, delimiter="\t"))
+def sweep(tmp_path, run_id, options):
+    Runner(options, run_id, tmp_path, say=lambda text: None).run()
+    return RunFiles(tmp_path / run_id)
 
 
-@pytest.fixture()
-def results(monkeypatch, tmp_path):
-    monkeypatch.setattr(sweep, "RESULTS", tmp_path)
-    return tmp_path
-
-
-def test_a_short_sweep_writes_manifest_steps_and_saturation(stack, results):
-    sweep.Sweep(short(), "short").run()
-    run = results / "short"
-    manifest = json.loads((run / "manifest.json").read_text())
-    assert manifest["finished"] >= manifest["started"]
-    assert "Apache/2.4" in manifest["versions"]["httpd"] and "httperf" in manifest["versions"]["httperf"]
-    assert manifest["settings"]["POOL_SIZE"] and manifest["git"]["commit"]
-    assert manifest["host"]["cores"] >= 1
-    saturation = rows(run / "saturation.tsv")
-    assert [(row["app"], row["workload"]) for row in saturation] == [("php", "single"), ("soap", "single")]
+def test_a_short_sweep_writes_manifest_steps_and_saturation(stack, tmp_path):
+    files = sweep(tmp_path, "short", short())
+    manifest = Manifest.read(files.manifest)
+    assert problems(manifest.data) == [] and manifest.format_version == FORMAT_VERSION
+    assert manifest.finished >= manifest.started
+    assert "Apache/2.4" in manifest.data["versions"]["httpd"] and "httperf" in manifest.data["versions"]["httperf"]
+    assert manifest.data["servers"]["apache"] == {"address": "127.0.0.1", "port": stack["apache"].port}
+    assert manifest.pinning == {"client_cpus": "none", "server_cpus": "none"}
+    saturation = read_summaries(files.saturation)
+    assert [(row.app, row.workload, row.round) for row in saturation] == [("php", "single", 1), ("soap", "single", 1)]
     for row in saturation:
-        assert row["status"] in ("located", "plan-limit", "client-bound"), row
-        assert float(row["saturation_rps"]) > 20, row
-        assert float(row["reply_ms_low"]) > 0
-        cell = run / "cells" / f"{row['app']}-myisam-single"
-        steps = rows(cell / "steps.tsv")
-        probe = json.loads((cell / "cell.json").read_text())["probe"]["replies_per_s"]
+        assert row.status in ("located", "plan-limit", "client-bound"), row
+        assert row.saturation_rps > 20 and row.reply_ms_low > 0
+        cell = files.cell(row.key)
+        steps = read_steps(cell / "steps.tsv")
+        state = read_cell_state(cell / "cell.json")
+        assert state.verification == "1 rows equal to the database"
+        assert (state.warmup is not None) == (row.app == "soap")
         baseline, plan = steps[0], steps[1:]
-        assert baseline["role"] == "baseline" and 1 <= len(plan) <= 3
-        assert float(baseline["offered_rate"]) < 0.2 * probe and baseline["verdict"] == "pass"
+        assert baseline.role == BASELINE and 1 <= len(plan) <= 3
+        assert baseline.offered_rate < 0.2 * state.probe["replies_per_s"] and baseline.verdict == PASS
         for step in steps:
-            assert (cell / step["raw"]).read_text().startswith("$ httperf --server 127.0.0.1")
-            assert step["verdict"] in ("pass", "fail", "invalid")
-            assert float(step["offered_rate"]) > 0 and step["reason"]
-        assert json.loads((cell / "cell.json").read_text())["probe"]["replies_per_s"] > 0
-    soap_raw = (run / "cells" / "soap-myisam-single" / rows(
-        run / "cells" / "soap-myisam-single" / "steps.tsv")[0]["raw"]).read_text()
-    assert "--wsesslog" in soap_raw and "SOAPAction" in soap_raw
+            assert (cell / step.raw).read_text().startswith("$ httperf --server 127.0.0.1")
+            assert step.verdict in VERDICTS and step.offered_rate > 0 and step.reason and step.round == 1
+            assert step.figures["mariadb_cpu_s"] >= 0
+    soap_cell = files.cell(CellKey("soap", "myisam", "single"))
+    assert "--wsesslog" in (soap_cell / read_steps(soap_cell / "steps.tsv")[0].raw).read_text()
 
 
-def test_rerunning_a_run_id_resumes_without_redoing_steps(stack, results):
+def test_rerunning_a_run_id_resumes_without_redoing_steps(stack, tmp_path):
     options = short(apps=("php",), max_steps=2)
-    sweep.Sweep(options, "resume").run()
-    cell = results / "resume" / "cells" / "php-myisam-single"
+    files = sweep(tmp_path, "resume", options)
+    cell = files.cell(CellKey("php", "myisam", "single"))
     first = (cell / "steps.tsv").read_text()
-    sweep.Sweep(options, "resume").run()
+    sweep(tmp_path, "resume", options)
     assert (cell / "steps.tsv").read_text() == first
     # An interrupted cell (not marked done) continues after its finished steps.
     state = json.loads((cell / "cell.json").read_text())
     del state["done"]
     (cell / "cell.json").write_text(json.dumps(state))
-    sweep.Sweep(short(apps=("php",), max_steps=3), "resume").run()
+    sweep(tmp_path, "resume", short(apps=("php",), max_steps=3))
     assert (cell / "steps.tsv").read_text().startswith(first)
-    assert [step["role"] for step in rows(cell / "steps.tsv")] == ["baseline", "", "", ""]
+    assert [step.role for step in read_steps(cell / "steps.tsv")] == [BASELINE, "", "", ""]
 
 
-def test_a_step_the_client_cannot_drive_is_invalid_not_saturation(stack, results):
+def test_a_step_the_client_cannot_drive_is_invalid_not_saturation(stack, tmp_path):
     impossible = Thresholds(min_issue_ratio=2.0)  # no client issues twice the offered rate
-    sweep.Sweep(short(apps=("php",), max_steps=1, thresholds=impossible), "clientbound").run()
-    step = rows(results / "clientbound" / "cells" / "php-myisam-single" / "steps.tsv")[0]
-    assert step["verdict"] == INVALID and "client issued only" in step["reason"]
-    row = rows(results / "clientbound" / "saturation.tsv")[0]
-    assert row["status"] == "no-pass" and not row["saturation_rps"]
+    files = sweep(tmp_path, "clientbound", short(apps=("php",), max_steps=1, thresholds=impossible))
+    step = read_steps(files.cell(CellKey("php", "myisam", "single")) / "steps.tsv")[0]
+    assert step.verdict == INVALID and "client issued only" in step.reason
+    row = read_summaries(files.saturation)[0]
+    assert row.status == NO_PASS and row.saturation_rps is None
+
+
+def test_an_app_whose_answer_differs_from_the_database_is_not_measured(stack, tmp_path, monkeypatch):
+    other_row = verify.expected_rows(stack["mariadb"], "myisam", "single")[0][:1] + ["someone else"] * 10
+    monkeypatch.setattr(verify, "expected_rows", lambda db, engine, workload: [other_row])
+    files = sweep(tmp_path, "wrong", short(apps=("php",)))
+    row = read_summaries(files.saturation)[0]
+    assert row.status == WRONG_ANSWER and "row 1 is ['100', 'adamswi02'" in row.note and row.steps == 0
+    assert not (files.cell(row.key) / "steps.tsv").exists() or not read_steps(files.cell(row.key) / "steps.tsv")

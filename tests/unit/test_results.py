@@ -65,8 +65,11 @@ def test_steps_come_back_from_their_file_as_they_were_written(tmp_path):
     steps[0].round = 2
     store.write_steps(tmp_path / "steps.tsv", steps)
     assert store.read_steps(tmp_path / "steps.tsv") == steps
-    header = (tmp_path / "steps.tsv").read_text().splitlines()[0].split("\t")
+    text = (tmp_path / "steps.tsv").read_text()
+    header = text.splitlines()[0].split("\t")
     assert header[:4] == ["step", "round", "role", "offered_rate"] and len(header) == len(set(header))
+    store.write_steps(tmp_path / "steps.tsv", store.read_steps(tmp_path / "steps.tsv"))
+    assert (tmp_path / "steps.tsv").read_text() == text, "a rewrite changed finished rows"
 
 
 def test_a_run_written_before_the_format_had_an_owner_reads_as_round_one():
