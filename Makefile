@@ -10,7 +10,7 @@ export PYTHONPATH := $(CURDIR)$(if $(PYTHONPATH),:$(PYTHONPATH))
 LAB := $(PYTHON) -m stack.lab
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build up saturation-sweep sweep plots down status import test test-faults test-unit clean distclean
+.PHONY: help setup build up saturation-sweep sweep plots down status import test test-java test-faults test-unit clean distclean
 
 help: ## list the targets
 	@echo "The web architecture lab: PHP, servlet, pooled servlet and SOAP against MyISAM and InnoDB."
@@ -23,7 +23,7 @@ setup: ## install packages, Tomcat and the app password (quick no-op when done)
 	@bash stack/setup.sh
 
 build: setup ## build the three Tomcat apps' WARs into target/webapps (Maven)
-	@mvn -q -B -Dstyle.color=never package > var/log/build.log 2>&1 \
+	@mvn -q -B -Dstyle.color=never -DskipTests package > var/log/build.log 2>&1 \
 	  || { tail -40 var/log/build.log; echo "build failed; full log: var/log/build.log"; exit 1; }
 	@echo "build: $$(ls target/webapps)"
 
@@ -53,8 +53,13 @@ sweep: ## run the sweep on running servers (APPS= ENGINES= WORKLOADS= MODE= DURA
 plots: ## PDFs, report.pdf and summary.md/.tsv of a run's saved results (RUN=; default the latest)
 	@$(PYTHON) plots/report.py $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
-test: build ## unit tests, integration tests (hostile input, lockdown, a short sweep) and the fault suite
+test: build test-java ## Java unit tests, then Python unit, integration (hostile input, lockdown, a short sweep) and fault tests
 	@$(PYTHON) -m pytest -q tests
+
+test-java: setup ## the Java unit tests (contract validation, HTML escaping) with Maven Surefire
+	@mvn -q -B -Dstyle.color=never test > var/log/test-java.log 2>&1 \
+	  || { tail -60 var/log/test-java.log; echo "Java tests failed; full log: var/log/test-java.log"; exit 1; }
+	@echo "test-java: $$(cat */target/surefire-reports/*.txt | grep -o 'Tests run: [0-9]*' | awk '{n += $$3} END {print n}') JUnit tests passed"
 
 test-faults: build ## only the fault suite: servers and httperf killed or frozen mid-step, sweep interrupted
 	@$(PYTHON) -m pytest -q tests/faults

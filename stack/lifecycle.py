@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 from stack import settings
-from stack.server import LabError, Server, cmdline, detached, http_answers, render
+from stack.server import LabError, Server, cmdline, detached, render
 from stack.settings import LOG, ROOT, RUN, VAR
 
 class MariaDB(Server):
@@ -111,9 +111,6 @@ class Apache(Server):
     def owns(self, pid):
         return str(self.config) in cmdline(pid)
 
-    def answers(self):
-        return http_answers(self.port)
-
 
 class Tomcat(Server):
     name = "tomcat"
@@ -157,9 +154,6 @@ class Tomcat(Server):
                        f"-Dlab.config={settings.APP_CONFIG}"]))
         return detached([str(settings.tomcat_home() / "bin" / "catalina.sh"), "start"],
                         LOG / "tomcat-launch.log", env=env, cpus=cpus)
-
-    def answers(self):
-        return http_answers(self.port)
 
 
 def write_app_config():

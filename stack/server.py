@@ -123,7 +123,8 @@ class Server:
                 if entry.name.isdigit() and self.owns(int(entry.name)) and not is_zombie(int(entry.name))]
 
     def answers(self):
-        raise NotImplementedError
+        """True when the server answers HTTP on its port (MariaDB says so its own way)."""
+        return http_answers(self.port)
 
     def start(self, cpus=None):
         if self.pid():

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TOMCAT_VERSION=${TOMCAT_VERSION:-9.0.104}
+# Checksums of the Tomcat versions the lab knows; the version itself is a knob of stack/settings.py.
 declare -A TOMCAT_SHA512=(
   [9.0.104]=b387fae59f1eda13a5c2336243514d9568057815689057ff920be696548ea6afbcfc0933934d3d6f8c4e2b5108322dc7509bfe934c49d05905c6ce87f1dff53c
 )
@@ -48,6 +48,7 @@ if ! python3 -c 'import pytest, zeep' 2>/dev/null; then
     || python3 -c 'import pytest, zeep' || die "could not install tests/requirements.txt with pip"
 fi
 
+TOMCAT_VERSION=$(python3 -c 'from stack import settings; print(settings.knob("TOMCAT_VERSION"))')
 tomcat_home="var/opt/apache-tomcat-$TOMCAT_VERSION"
 if [ ! -x "$tomcat_home/bin/catalina.sh" ]; then
   expected=${TOMCAT_SHA512[$TOMCAT_VERSION]:-}

@@ -148,6 +148,12 @@ class RunFiles:
     def cell(self, key):
         return self.directory / "cells" / key.name
 
+    def cell_steps(self, key):
+        return self.cell(key) / "steps.tsv"
+
+    def cell_state(self, key):
+        return self.cell(key) / "cell.json"
+
 
 @dataclass
 class Run:
@@ -164,7 +170,7 @@ def load_run(directory):
     saturation = read_summaries(files.saturation)
     if not saturation:
         raise ResultsError(f"{directory} has no saturation.tsv rows yet: no cell has finished")
-    steps = {row.key: read_steps(files.cell(row.key) / "steps.tsv") for row in saturation}
+    steps = {row.key: read_steps(files.cell_steps(row.key)) for row in saturation}
     return Run(files.directory, Manifest.read(files.manifest), saturation, steps)
 
 

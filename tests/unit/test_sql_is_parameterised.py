@@ -6,6 +6,36 @@ from stack.settings import ROOT
 
 PHP = sorted((ROOT / "php").glob("*.php"))
 JAVA = sorted(path for path in ROOT.glob("*/src/main/java/**/*.java"))
+COMMON = ROOT / "java-common" / "src" / "main" / "java" / "lab" / "common"
+
+
+def call_arguments(source, function):
+    """The full argument text of every call of `function` (parentheses balanced, strings skipped)."""
+    found = []
+    for match in re.finditer(rf"{re.escape(function)}\s*\(", source):
+        depth, index, quote = 1, match.end(), None
+        while depth and index < len(source):
+            char = source[index]
+            if quote:
+                if char == "\\":
+                    index += 1
+                elif char == quote:
+                    quote = None
+            elif char in "\"'":
+                quote = char
+            elif char == "(":
+                depth += 1
+            elif char == ")":
+                depth -= 1
+            index += 1
+        found.append(source[match.end():index - 1].strip())
+    return found
+
+
+def test_the_argument_reader_sees_a_spliced_value_however_it_is_written():
+    source = 'c.prepareStatement("SELECT * FROM t WHERE id = " + id); c.prepareStatement(String.format("%s (x)", t))'
+    assert call_arguments(source, "prepareStatement") == ['"SELECT * FROM t WHERE id = " + id',
+                                                         'String.format("%s (x)", t)']
 
 
 def test_the_sources_are_where_the_check_looks():
@@ -16,18 +46,22 @@ def test_php_runs_sql_only_through_prepare_with_placeholders():
     for path in PHP:
         source = path.read_text()
         assert not re.search(r"->(query|exec)\s*\(", source), path
-        for sql in re.findall(r"->prepare\((.*?)\);", source):
+        for sql in call_arguments(source, "->prepare"):
             assert "?" in sql and "$_" not in sql and "$name" not in sql and "$id" not in sql, (path, sql)
     assert "const TABLES = ['myisam' => 'people_myisam', 'innodb' => 'people_innodb'];" in \
         (ROOT / "php" / "lab.php").read_text()
 
 
-def test_java_runs_sql_only_through_prepared_statements_of_the_contract():
+def test_java_prepares_only_the_contracts_two_queries_in_one_place():
+    prepared = {path.name: call_arguments(path.read_text(), "prepareStatement") for path in JAVA}
+    assert {name: arguments for name, arguments in prepared.items() if arguments} == {"PlayerQuery.java": ["sql"]}
     for path in JAVA:
         source = path.read_text()
-        assert "createStatement" not in source and "addBatch" not in source, path
-        for argument in re.findall(r"prepareStatement\((.*?)\)\)", source):
-            assert re.fullmatch(r"Contract\.(single|large)Sql\(table", argument), (path, argument)
-    contract = (ROOT / "java-common" / "src" / "main" / "java" / "lab" / "common" / "Contract.java").read_text()
+        assert "createStatement" not in source and "addBatch" not in source and "prepareCall" not in source, path
+    query = (COMMON / "PlayerQuery.java").read_text()
+    assert "private final String sql;" in query and query.count("this.sql = sql;") == 1
+    assert call_arguments(query, "new PlayerQuery") == ["Contract.singleSql(Contract.table(engine)), playerId, null",
+                                                        "Contract.largeSql(Contract.table(engine)), null, pattern"]
+    contract = (COMMON / "Contract.java").read_text()
     assert re.search(r'return "people_myisam";', contract) and re.search(r'return "people_innodb";', contract)
     assert contract.count("WHERE id = ?") == 1 and contract.count("WHERE nameLast LIKE ? ORDER BY id") == 1

@@ -3,7 +3,6 @@ package lab.common;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.logging.Level;
@@ -49,65 +48,67 @@ public abstract class PlayersServlet extends HttpServlet {
 
     private void single(HttpServletRequest request, HttpServletResponse response)
             throws IOException, InvalidRequest, SQLException {
-        int id = Contract.playerId(Contract.single("id", request.getParameterValues("id")));
-        String table = Contract.table(Contract.single("engine", request.getParameterValues("engine")));
-        try (Connection connection = connection();
-             PreparedStatement statement = connection.prepareStatement(Contract.singleSql(table))) {
-            statement.setInt(1, id);
-            try (ResultSet rows = statement.executeQuery()) {
-                if (!rows.next()) {
-                    throw new InvalidRequest(404, "no player with this id");
-                }
-                PrintWriter out = pageStart(response, "single");
-                row(out, rows);
-                pageEnd(out);
-            }
+        PlayerQuery query = PlayerQuery.single(parameter(request, "id"), parameter(request, "engine"));
+        Page page = new Page(response, "single");
+        if (query.run(this::connection, page::row) == 0) {
+            throw new InvalidRequest(404, "no player with this id");
         }
+        page.end();
     }
 
     private void large(HttpServletRequest request, HttpServletResponse response)
             throws IOException, InvalidRequest, SQLException {
-        String name = Contract.namePattern(Contract.single("name", request.getParameterValues("name")));
-        String table = Contract.table(Contract.single("engine", request.getParameterValues("engine")));
-        try (Connection connection = connection();
-             PreparedStatement statement = connection.prepareStatement(Contract.largeSql(table))) {
-            statement.setString(1, name);
-            // Stream rows from the server in batches instead of holding all 16,000 in memory.
-            statement.setFetchSize(Contract.LARGE_FETCH_SIZE);
-            try (ResultSet rows = statement.executeQuery()) {
-                PrintWriter out = pageStart(response, "large");
-                while (rows.next()) {
-                    row(out, rows);
-                }
-                pageEnd(out);
+        PlayerQuery query = PlayerQuery.large(parameter(request, "name"), parameter(request, "engine"));
+        Page page = new Page(response, "large");
+        query.run(this::connection, page::row);
+        page.end();
+    }
+
+    private static String parameter(HttpServletRequest request, String name) throws InvalidRequest {
+        return Contract.single(name, request.getParameterValues(name));
+    }
+
+    /** The contract's HTML table, started at its first row (or its end), so errors before it can
+     * still answer with their own status. */
+    private static final class Page {
+        private final HttpServletResponse response;
+        private final String title;
+        private PrintWriter out;
+
+        Page(HttpServletResponse response, String title) {
+            this.response = response;
+            this.title = title;
+        }
+
+        void row(ResultSet rows) throws SQLException, IOException {
+            start();
+            out.print("<tr>");
+            for (int column = 1; column <= Contract.COLUMNS.length; column++) {
+                out.print("<td>");
+                out.print(Html.escape(rows.getString(column)));
+                out.print("</td>");
             }
+            out.print("</tr>\n");
         }
-    }
 
-    private static PrintWriter pageStart(HttpServletResponse response, String title) throws IOException {
-        response.setContentType("text/html; charset=utf-8");
-        PrintWriter out = response.getWriter();
-        out.print("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + title
-            + "</title></head><body>\n<table>\n<tr>");
-        for (String column : Contract.COLUMNS) {
-            out.print("<th>" + column + "</th>");
+        void end() throws IOException {
+            start();
+            out.print("</table>\n</body></html>\n");
         }
-        out.print("</tr>\n");
-        return out;
-    }
 
-    private static void row(PrintWriter out, ResultSet rows) throws SQLException {
-        out.print("<tr>");
-        for (int column = 1; column <= Contract.COLUMNS.length; column++) {
-            out.print("<td>");
-            out.print(Html.escape(rows.getString(column)));
-            out.print("</td>");
+        private void start() throws IOException {
+            if (out != null) {
+                return;
+            }
+            response.setContentType("text/html; charset=utf-8");
+            out = response.getWriter();
+            out.print("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + title
+                + "</title></head><body>\n<table>\n<tr>");
+            for (String column : Contract.COLUMNS) {
+                out.print("<th>" + column + "</th>");
+            }
+            out.print("</tr>\n");
         }
-        out.print("</tr>\n");
-    }
-
-    private static void pageEnd(PrintWriter out) {
-        out.print("</table>\n</body></html>\n");
     }
 
     private static void errorPage(HttpServletResponse response, int status, String message) throws IOException {

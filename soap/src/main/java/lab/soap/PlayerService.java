@@ -1,15 +1,12 @@
 package lab.soap;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
-import lab.common.Contract;
 import lab.common.Database;
 import lab.common.InvalidRequest;
+import lab.common.PlayerQuery;
 import org.apache.axis.AxisFault;
 
 /**
@@ -23,16 +20,22 @@ public class PlayerService {
 
     /** The player with this id, or null (an xsi:nil result) when there is none. */
     public Player getPlayer(String id, String engine) throws AxisFault {
+        Player[] found = players(() -> PlayerQuery.single(id, engine));
+        return found.length == 0 ? null : found[0];
+    }
+
+    /** Every player whose last name matches the LIKE pattern, in id order. */
+    public Player[] findPlayers(String name, String engine) throws AxisFault {
+        return players(() -> PlayerQuery.large(name, engine));
+    }
+
+    /** A query validated, then run on a new connection; refusals and outages become faults. */
+    private static Player[] players(QueryFactory factory) throws AxisFault {
         try {
-            int playerId = Contract.playerId(id);
-            String table = Contract.table(engine);
-            try (Connection connection = DATABASE.connect();
-                 PreparedStatement statement = connection.prepareStatement(Contract.singleSql(table))) {
-                statement.setInt(1, playerId);
-                try (ResultSet rows = statement.executeQuery()) {
-                    return rows.next() ? Player.from(rows) : null;
-                }
-            }
+            PlayerQuery query = factory.query();
+            List<Player> players = new ArrayList<Player>();
+            query.run(DATABASE::connect, rows -> players.add(Player.from(rows)));
+            return players.toArray(new Player[0]);
         } catch (InvalidRequest e) {
             throw Faults.fault(Faults.CLIENT, e.getMessage());
         } catch (SQLException e) {
@@ -40,28 +43,9 @@ public class PlayerService {
         }
     }
 
-    /** Every player whose last name matches the LIKE pattern, in id order. */
-    public Player[] findPlayers(String name, String engine) throws AxisFault {
-        try {
-            String pattern = Contract.namePattern(name);
-            String table = Contract.table(engine);
-            try (Connection connection = DATABASE.connect();
-                 PreparedStatement statement = connection.prepareStatement(Contract.largeSql(table))) {
-                statement.setString(1, pattern);
-                statement.setFetchSize(Contract.LARGE_FETCH_SIZE);
-                List<Player> players = new ArrayList<Player>();
-                try (ResultSet rows = statement.executeQuery()) {
-                    while (rows.next()) {
-                        players.add(Player.from(rows));
-                    }
-                }
-                return players.toArray(new Player[0]);
-            }
-        } catch (InvalidRequest e) {
-            throw Faults.fault(Faults.CLIENT, e.getMessage());
-        } catch (SQLException e) {
-            throw databaseFault(e);
-        }
+    @FunctionalInterface
+    private interface QueryFactory {
+        PlayerQuery query() throws InvalidRequest;
     }
 
     private static AxisFault databaseFault(SQLException e) {

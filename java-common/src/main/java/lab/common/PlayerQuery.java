@@ -1,0 +1,69 @@
+package lab.common;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * One of the contract's two queries, its parameters validated: the one place where the apps
+ * connect, prepare and execute. The apps differ only in where the connection comes from and in
+ * what they make of the rows.
+ */
+public final class PlayerQuery {
+    /** Where a connection comes from: a new one per request, or a pool. */
+    @FunctionalInterface
+    public interface ConnectionSource {
+        Connection connect() throws SQLException;
+    }
+
+    /** Receives each result row, in id order. */
+    @FunctionalInterface
+    public interface RowHandler<E extends Exception> {
+        void row(ResultSet row) throws SQLException, E;
+    }
+
+    private final String sql;
+    private final Integer id;
+    private final String namePattern;
+
+    private PlayerQuery(String sql, Integer id, String namePattern) {
+        this.sql = sql;
+        this.id = id;
+        this.namePattern = namePattern;
+    }
+
+    /** The single-row query; checks the id, then the engine. */
+    public static PlayerQuery single(String id, String engine) throws InvalidRequest {
+        int playerId = Contract.playerId(id);
+        return new PlayerQuery(Contract.singleSql(Contract.table(engine)), playerId, null);
+    }
+
+    /** The LIKE query on the last name; checks the name, then the engine. */
+    public static PlayerQuery large(String name, String engine) throws InvalidRequest {
+        String pattern = Contract.namePattern(name);
+        return new PlayerQuery(Contract.largeSql(Contract.table(engine)), null, pattern);
+    }
+
+    /** Runs the query on a connection from the source and hands every row over; the row count. */
+    public <E extends Exception> int run(ConnectionSource source, RowHandler<E> handler) throws SQLException, E {
+        try (Connection connection = source.connect();
+             PreparedStatement statement = connection.prepareStatement(sql)) {
+            if (id != null) {
+                statement.setInt(1, id);
+            } else {
+                statement.setString(1, namePattern);
+                // Stream rows from the server in batches instead of holding all 16,000 in memory.
+                statement.setFetchSize(Contract.LARGE_FETCH_SIZE);
+            }
+            int count = 0;
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    handler.row(rows);
+                    count++;
+                }
+            }
+            return count;
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package lab.common;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The validation rules of contract/README.md, one by one, at their edges. */
+class ContractTest {
+    private static void refused(int status, String message, org.junit.jupiter.api.function.Executable call) {
+        InvalidRequest refusal = assertThrows(InvalidRequest.class, call);
+        assertEquals(status, refusal.status());
+        assertEquals(message, refusal.getMessage());
+    }
+
+    @Test
+    void idsFromOneToTheLargestIntAreAccepted() throws InvalidRequest {
+        assertEquals(1, Contract.playerId("1"));
+        assertEquals(16000, Contract.playerId("16000"));
+        assertEquals(Integer.MAX_VALUE, Contract.playerId("2147483647"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "-1", "01", "2147483648", "9999999999", "12345678901", "1.5", "1e3", " 1", "1 ",
+        "abc", "", "１"})
+    void anythingElseIsNotAnId(String id) {
+        refused(400, "id must be an integer from 1 to 2147483647", () -> Contract.playerId(id));
+    }
+
+    @Test
+    void aMissingIdIsNotAnId() {
+        refused(400, "id must be an integer from 1 to 2147483647", () -> Contract.playerId(null));
+    }
+
+    @Test
+    void enginesMapToFixedTablesAndMyisamIsTheDefault() throws InvalidRequest {
+        assertEquals("people_myisam", Contract.table(null));
+        assertEquals("people_myisam", Contract.table("myisam"));
+        assertEquals("people_innodb", Contract.table("innodb"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"InnoDB", "MYISAM", "memory", "people_innodb", "innodb;", "", " innodb"})
+    void otherEnginesAreRefused(String engine) {
+        refused(400, "engine must be myisam or innodb", () -> Contract.table(engine));
+    }
+
+    @Test
+    void namesAreLikePatternsOfAtMost64CharactersOfText() throws InvalidRequest {
+        assertEquals("%", Contract.namePattern(null));
+        assertEquals("O'%", Contract.namePattern("O'%"));
+        String longest = "é".repeat(63) + "\uD83D\uDE00";  // 64 code points, one outside the BMP
+        assertEquals(longest, Contract.namePattern(longest));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\u0000", "a\tb", "a\nb", "\u001f", "\u007f", "\uFFFD"})
+    void controlCharactersAndReplacementCharactersAreRefused(String name) {
+        refused(400, "name must be at most 64 characters of text", () -> Contract.namePattern(name));
+    }
+
+    @Test
+    void aNameOf65CharactersIsRefused() {
+        refused(400, "name must be at most 64 characters of text", () -> Contract.namePattern("x".repeat(65)));
+    }
+
+    @Test
+    void aParameterGivenTwiceIsRefusedAndAnAbsentOneIsNull() throws InvalidRequest {
+        assertNull(Contract.single("id", null));
+        assertNull(Contract.single("id", new String[0]));
+        assertEquals("7", Contract.single("id", new String[] {"7"}));
+        refused(400, "parameter engine given more than once",
+            () -> Contract.single("engine", new String[] {"myisam", "myisam"}));
+    }
+
+    @Test
+    void theQueriesArePreparedWithOnePlaceholder() {
+        assertEquals("SELECT id, playerID, nameFirst, nameLast, birthYear, birthMonth, birthDay, weight, height, "
+            + "bats, throws FROM people_innodb WHERE id = ?", Contract.singleSql("people_innodb"));
+        assertEquals("SELECT id, playerID, nameFirst, nameLast, birthYear, birthMonth, birthDay, weight, height, "
+            + "bats, throws FROM people_myisam WHERE nameLast LIKE ? ORDER BY id", Contract.largeSql("people_myisam"));
+    }
+
+    @Test
+    void aQueryChecksItsIdBeforeItsEngine() {
+        refused(400, "id must be an integer from 1 to 2147483647", () -> PlayerQuery.single("x", "aria"));
+        refused(400, "engine must be myisam or innodb", () -> PlayerQuery.single("1", "aria"));
+        refused(400, "name must be at most 64 characters of text", () -> PlayerQuery.large("\u0000", "aria"));
+    }
+}
