@@ -37,8 +37,9 @@ class Runner:
             "options": self.options.as_manifest(),
             "plan": SWEEP["plan"],
             "profiles": {name: vars(profile) for name, profile in PROFILES.items()},
-            "settings": {**settings.knobs(), "max_connections": settings.max_connections()},
-            "servers": {name: {"address": server.address, "port": server.port}
+            "settings": {**settings.knobs(), "CLIENT_CPUS": self.options.client_cpus,
+                         "SERVER_CPUS": self.options.server_cpus, "max_connections": settings.max_connections()},
+            "servers": {name: {"address": server.address, "port": server.port, "started_with": server.started_with()}
                         for name, server in lifecycle.SERVERS.items()},
             "pinning": {"client_cpus": self.options.client_cpus, "server_cpus": self.options.server_cpus},
             "versions": inventory.versions(),
@@ -50,6 +51,17 @@ class Runner:
             manifest["finished"] = now()
         write_atomically(path, json.dumps(manifest, indent=2, default=str) + "\n")
 
+    def warn_of_other_knobs(self):
+        """The servers run with the knobs they were started with; say so when today's differ."""
+        today = settings.knobs()
+        for name, server in lifecycle.SERVERS.items():
+            started = server.started_with() or {}
+            differing = [f"{key}={started[key]} (now {value})" for key, value in today.items()
+                         if key in started and started[key] != value and key not in ("CLIENT_CPUS", "SERVER_CPUS")]
+            if differing:
+                self.say(f"note: {name} was started with {', '.join(differing)}; the manifest records both "
+                         f"(restart with `make down up` to apply today's)")
+
     def progress(self, cell, step):
         ended = time.monotonic()
         self.step_walls.append(ended - (self.last_step_end or ended - step.wall_s))
@@ -60,6 +72,7 @@ class Runner:
     def run(self):
         self.files.directory.mkdir(parents=True, exist_ok=True)
         self.write_manifest()
+        self.warn_of_other_knobs()
         monitors.pin_servers(self.options.server_cpus)
         summaries = {row.key: row for row in read_summaries(self.files.saturation)}
         options = self.options

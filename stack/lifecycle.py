@@ -62,10 +62,14 @@ class MariaDB(Server):
         return result.stdout
 
 
-class Apache(Server):
+class AppServer(Server):
+    """A server of the apps: it answers only when the database does."""
+    needs = ("mariadb",)
+
+
+class Apache(AppServer):
     name = "apache"
     port_knob = "APACHE_PORT"
-    needs = ("mariadb",)
     binary_marker = "apache2"
     config = RUN / "httpd.conf"
 
@@ -112,10 +116,9 @@ class Apache(Server):
         return str(self.config) in cmdline(pid)
 
 
-class Tomcat(Server):
+class Tomcat(AppServer):
     name = "tomcat"
     port_knob = "TOMCAT_PORT"
-    needs = ("mariadb",)
     binary_marker = "org.apache.catalina.startup.Bootstrap"
     base = VAR / "tomcat"
     webapps_source = ROOT / "target" / "webapps"

@@ -2,6 +2,7 @@
 until the server really answers, a stop by the PID it wrote (after checking that the PID still
 belongs to the process this lab started), and the helpers they share."""
 import http.client
+import json
 import os
 import re
 import signal
@@ -100,6 +101,17 @@ class Server:
         return RUN / f"{self.name}.pid"
 
     @property
+    def knobs_file(self):
+        """The knobs this server was started with: a run's manifest records these, not today's."""
+        return RUN / f"{self.name}.knobs.json"
+
+    def started_with(self):
+        try:
+            return json.loads(self.knobs_file.read_text())
+        except (OSError, ValueError):
+            return None
+
+    @property
     def log(self):
         return LOG / f"{self.name}.log"
 
@@ -139,6 +151,7 @@ class Server:
         LOG.mkdir(parents=True, exist_ok=True)
         RUN.mkdir(parents=True, exist_ok=True)
         self.prepare()
+        self.knobs_file.write_text(json.dumps({**settings.knobs(), "cpus": cpus or "none"}, indent=2) + "\n")
         process = self.launch(cpus)
         deadline = time.monotonic() + settings.int_knob("START_TIMEOUT")
         while time.monotonic() < deadline:

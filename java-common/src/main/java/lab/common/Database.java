@@ -13,7 +13,7 @@ import java.util.Properties;
  * The database settings all apps share, read from the file named by the system property
  * {@code lab.config} (written by `make up` into var/secrets/), and plain DriverManager connections.
  */
-public final class Database {
+public final class Database implements PlayerQuery.ConnectionSource {
     private static final String DRIVER = "org.mariadb.jdbc.Driver";
     private final Properties settings;
 
@@ -72,6 +72,7 @@ public final class Database {
     }
 
     /** A new connection, as the plain servlet and the SOAP service open for every request. */
+    @Override
     public Connection connect() throws SQLException {
         return DriverManager.getConnection(jdbcUrl(), user(), password());
     }

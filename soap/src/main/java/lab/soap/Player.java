@@ -2,8 +2,11 @@ package lab.soap;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import javax.xml.namespace.QName;
 import lab.common.Contract;
+import lab.common.PlayerQuery;
 import org.apache.axis.Constants;
 import org.apache.axis.description.ElementDesc;
 import org.apache.axis.description.TypeDesc;
@@ -84,4 +87,18 @@ public class Player {
     public void setBats(String bats) { this.bats = bats; }
     public String getThrows() { return throwsHand; }
     public void setThrows(String throwsHand) { this.throwsHand = throwsHand; }
+
+    /** Collects the rows of a query as players, in order. */
+    static final class Collector implements PlayerQuery.RowHandler<RuntimeException> {
+        private final List<Player> players = new ArrayList<Player>();
+
+        @Override
+        public void row(ResultSet row) throws SQLException {
+            players.add(from(row));
+        }
+
+        Player[] players() {
+            return players.toArray(new Player[0]);
+        }
+    }
 }

@@ -1,8 +1,6 @@
 package lab.soap;
 
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.logging.Logger;
 import lab.common.Database;
 import lab.common.InvalidRequest;
@@ -20,32 +18,33 @@ public class PlayerService {
 
     /** The player with this id, or null (an xsi:nil result) when there is none. */
     public Player getPlayer(String id, String engine) throws AxisFault {
-        Player[] found = players(() -> PlayerQuery.single(id, engine));
-        return found.length == 0 ? null : found[0];
+        try {
+            Player[] found = players(PlayerQuery.single(id, engine));
+            return found.length == 0 ? null : found[0];
+        } catch (InvalidRequest e) {
+            throw Faults.fault(Faults.CLIENT, e.getMessage());
+        }
     }
 
     /** Every player whose last name matches the LIKE pattern, in id order. */
     public Player[] findPlayers(String name, String engine) throws AxisFault {
-        return players(() -> PlayerQuery.large(name, engine));
-    }
-
-    /** A query validated, then run on a new connection; refusals and outages become faults. */
-    private static Player[] players(QueryFactory factory) throws AxisFault {
         try {
-            PlayerQuery query = factory.query();
-            List<Player> players = new ArrayList<Player>();
-            query.run(DATABASE::connect, rows -> players.add(Player.from(rows)));
-            return players.toArray(new Player[0]);
+            return players(PlayerQuery.large(name, engine));
         } catch (InvalidRequest e) {
             throw Faults.fault(Faults.CLIENT, e.getMessage());
-        } catch (SQLException e) {
-            throw databaseFault(e);
         }
     }
 
-    @FunctionalInterface
-    private interface QueryFactory {
-        PlayerQuery query() throws InvalidRequest;
+    // No lambdas or method references in this class: Axis 1.4 reads its bytecode for parameter
+    // names and fails on the constant-pool entries they compile to (invokedynamic).
+    private static Player[] players(PlayerQuery query) throws AxisFault {
+        Player.Collector collector = new Player.Collector();
+        try {
+            query.run(DATABASE, collector);
+        } catch (SQLException e) {
+            throw databaseFault(e);
+        }
+        return collector.players();
     }
 
     private static AxisFault databaseFault(SQLException e) {
