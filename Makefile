@@ -18,6 +18,8 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  make \1\t/' | expand -t 26
 	@echo
 	@$(LAB) ports
+	@echo "Knobs (any can be set here, e.g. make up APACHE_WORKERS=64): stack/settings.py (servers),"
+	@echo "httperf-scripts/sweep.json (the sweep), contract/targets.json (the apps)."
 
 setup: ## install packages, Tomcat and the app password (quick no-op when done)
 	@bash stack/setup.sh

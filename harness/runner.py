@@ -80,7 +80,8 @@ class Runner:
                  f"{options.duration_s:g} s steps, precision {options.precision:.0%}; "
                  f"httperf on CPUs {options.client_cpus}, servers on {options.server_cpus}; "
                  f"results in {self.files.directory}")
-        for self.index, key in enumerate(options.cells, start=1):
+        for index, key in enumerate(options.cells, start=1):
+            self.index = index
             self.cells_left = len(options.cells) - self.index
             cell = Cell(self.files, key)
             if cell.state.done:
