@@ -3,7 +3,7 @@ and its steps. It saves itself after every change, so an interrupted run resumes
 from datetime import datetime, timezone
 
 from harness import load
-from harness.results.records import BASELINE, CellState, summarize
+from harness.results.records import BASELINE, DISTURBED, CellState, summarize
 from harness.results.store import (read_cell_state, read_steps, write_atomically, write_cell_state,
                                    write_steps)
 from stack import registry
@@ -52,7 +52,8 @@ class Cell:
     @property
     def history(self):
         """(offered rate, verdict) of every planned step so far, for the plan."""
-        return [(step.offered_rate, step.verdict) for step in self.steps if step.role != BASELINE]
+        return [(step.offered_rate, step.verdict) for step in self.steps
+                if step.role != BASELINE and step.verdict != DISTURBED]
 
     @property
     def has_baseline(self):

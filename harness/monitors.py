@@ -12,19 +12,41 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2 ** 20
 
 
-def cpu_and_rss(pid):
-    """(CPU seconds so far, resident MB) of one process from /proc; None when it is gone."""
+def process_times(pid):
+    """(own CPU seconds, CPU seconds of reaped children, resident MB) of one process from /proc;
+    None when it is gone."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS, int(fields[21]) * PAGE_MB
+        return ((int(fields[11]) + int(fields[12])) / CLOCK_TICKS, (int(fields[13]) + int(fields[14])) / CLOCK_TICKS,
+                int(fields[21]) * PAGE_MB)
     except (OSError, IndexError, ValueError):
         return None
+
+
+def zombie_children(parent):
+    """Exited children of `parent` not yet reaped (their times stay readable until they are)."""
+    if not parent:
+        return []
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if fields[0] == "Z" and int(fields[1]) == parent:
+                found.append(int(entry.name))
+    return found
 
 
 class ServerSampler(threading.Thread):
     """Samples every lab server's processes from /proc while a step runs: CPU seconds used during
     the step and the peak resident memory (summed over a server's processes, e.g. Apache's workers).
-    A process that exits between two samples loses at most one interval of CPU time."""
+
+    A worker that exits during the step is reaped by its server's main process, whose children's
+    time then holds the worker's whole life: its CPU time before the step (its first sample) is taken
+    off, so every exited process counts exactly its share of the step. Until it is reaped, an exited
+    worker is a zombie that still shows its times: it is sampled as if alive."""
 
     def __init__(self, interval=0.5):
         super().__init__(daemon=True)
@@ -32,20 +54,31 @@ class ServerSampler(threading.Thread):
         self.stopping = threading.Event()
         self.first = {name: {} for name in lifecycle.SERVERS}
         self.last = {name: {} for name in lifecycle.SERVERS}
+        self.reaped = {name: [None, None] for name in lifecycle.SERVERS}
         self.peak_rss = {name: 0.0 for name in lifecycle.SERVERS}
+
+    @staticmethod
+    def present(name):
+        """The server's processes now, and its exited ones its main process has not yet reaped."""
+        server = lifecycle.SERVERS[name]
+        return set(server.processes()) | set(zombie_children(server.pid()))
 
     def sample(self, initial=False):
         for name, server in lifecycle.SERVERS.items():
             rss_total = 0.0
-            for pid in server.processes():
-                figures = cpu_and_rss(pid)
+            main = server.pid()
+            for pid in self.present(name):
+                figures = process_times(pid)
                 if figures is None:
                     continue
-                cpu, rss = figures
+                cpu, children, rss = figures
                 # A process born during the step spent all of its CPU time in the step.
                 self.first[name].setdefault(pid, cpu if initial else 0.0)
                 self.last[name][pid] = cpu
                 rss_total += rss
+                if pid == main:
+                    self.reaped[name] = [children if self.reaped[name][0] is None else self.reaped[name][0],
+                                         children]
             self.peak_rss[name] = max(self.peak_rss[name], rss_total)
 
     def start(self):
@@ -62,15 +95,107 @@ class ServerSampler(threading.Thread):
         self.sample()
         figures = {}
         for name in lifecycle.SERVERS:
-            used = sum(cpu - self.first[name].get(pid, 0.0) for pid, cpu in self.last[name].items())
-            figures[f"{name}_cpu_s"] = round(used, 2)
+            alive = self.present(name)
+            used = sum(cpu - self.first[name][pid] for pid, cpu in self.last[name].items() if pid in alive)
+            used -= sum(self.first[name][pid] for pid in self.last[name] if pid not in alive)
+            before, after = self.reaped[name]
+            used += (after or 0.0) - (before or 0.0)
+            figures[f"{name}_cpu_s"] = round(max(used, 0.0), 2)
             figures[f"{name}_rss_peak_mb"] = round(self.peak_rss[name], 1)
         return figures
 
 
-def step_monitors():
+def steal_seconds(cpus):
+    """{cpu number: seconds since boot the hypervisor gave to other guests} from /proc/stat."""
+    found = {}
+    for line in Path("/proc/stat").read_text().splitlines():
+        name, *ticks = line.split()
+        if name.startswith("cpu") and name != "cpu" and int(name[3:]) in cpus:
+            found[int(name[3:])] = int(ticks[7]) / CLOCK_TICKS
+    return found
+
+
+def cpu_list(text):
+    """CPU numbers of a taskset list ("1", "0-3", "0,2"); every CPU for "none"."""
+    if not text or text == "none":
+        return sorted(os.sched_getaffinity(0))
+    numbers = set()
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        numbers.update(range(int(low), int(high or low) + 1))
+    return sorted(numbers)
+
+
+def all_processes():
+    """{pid: (name, CPU seconds, reaped children's CPU seconds, kernel thread?)} of every process."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            head, tail = (entry / "stat").read_text().rsplit(")", 1)
+        except (OSError, ValueError):
+            continue
+        fields = tail.split()
+        found[int(entry.name)] = (head.split("(", 1)[1], (int(fields[11]) + int(fields[12])) / CLOCK_TICKS,
+                                  (int(fields[13]) + int(fields[14])) / CLOCK_TICKS,
+                                  int(fields[1]) == 2 or entry.name == "2")
+    return found
+
+
+def lab_pids():
+    """The lab's own processes: every server's (with exited workers not yet reaped) and the harness."""
+    pids = {os.getpid()}
+    for server in lifecycle.SERVERS.values():
+        pids.update(server.processes())
+        pids.update(zombie_children(server.pid()))
+    return pids
+
+
+class OtherWorkMonitor:
+    """What else used the CPUs during the step: the CPU time of every process that is not the lab's
+    (exited ones through their parent's reaped-children time), kernel threads apart (ksoftirqd runs
+    the loopback traffic's softirq work), and the time the hypervisor stole from the lab's CPUs (the
+    most of any one). Per-process times, not /proc/stat's per-CPU ticks: on this VM those disagreed
+    with the processes' own times by up to half a CPU-second over a 3 s step. Judged by
+    harness/disturbance.py; `note` names the busiest other process."""
+
+    def __init__(self, cpus):
+        self.cpus = cpus
+        self.note = None
+
+    def start(self):
+        self.before = all_processes(), steal_seconds(self.cpus)
+
+    def finish(self):
+        (processes_before, steal_before), processes, steal = self.before, all_processes(), steal_seconds(self.cpus)
+        ours = lab_pids()
+        other, kernel = {}, 0.0
+        for pid, (name, cpu, reaped, kernel_thread) in processes.items():
+            _, cpu_before, reaped_before, _ = processes_before.get(pid, (name, 0.0, 0.0, kernel_thread))
+            used = cpu - cpu_before
+            if kernel_thread:
+                kernel += used
+            elif pid not in ours:
+                other[name] = other.get(name, 0.0) + used + max(0.0, reaped - reaped_before)
+        busiest = max(other.items(), key=lambda item: item[1], default=("", 0.0))
+        self.note = f"busiest other process: {busiest[0]} ({busiest[1]:.2f} s)" if busiest[1] > 0 else None
+        return {"other_cpu_s": round(sum(other.values()), 2), "kernel_threads_cpu_s": round(kernel, 2),
+                "steal_max_s": round(max((steal[cpu] - steal_before.get(cpu, steal[cpu]) for cpu in steal),
+                                         default=0.0), 2)}
+
+
+def step_monitors(options):
     """The monitors of one step, fresh for each step."""
-    return [ServerSampler()]
+    lab_cpus = sorted(set(cpu_list(options.client_cpus)) | set(cpu_list(options.server_cpus)))
+    return [ServerSampler(), OtherWorkMonitor(lab_cpus)]
+
+
+def pin_harness(cpus):
+    """Keep the harness itself (its sampling threads, its health checks) on the client's CPUs, off
+    the servers'."""
+    if cpus and cpus != "none":
+        os.sched_setaffinity(0, cpu_list(cpus))
 
 
 def pin_servers(cpus):

@@ -46,6 +46,9 @@ class Options:
     min_requests_per_step: int = DEFAULTS["min_requests_per_step"]
     baseline_share: float = DEFAULTS["baseline_share"]
     fd_budget: int = DEFAULTS["fd_budget"]
+    max_steal_pct: float = DEFAULTS["max_steal_pct"]
+    max_other_pct: float = DEFAULTS["max_other_pct"]
+    max_redos: int = DEFAULTS["max_redos"]
     client_cpus: str = field(default_factory=lambda: settings.knob("CLIENT_CPUS"))
     server_cpus: str = field(default_factory=lambda: settings.knob("SERVER_CPUS"))
     presets: tuple = ()

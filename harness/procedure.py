@@ -4,7 +4,7 @@ from harness import verify
 from harness.options import PLAN, PROFILES
 from harness.planner import AdaptivePlan, LinearPlan, round_rate
 from harness.probe import probe
-from harness.results.records import BASELINE, PASS, UNREACHABLE, WRONG_ANSWER
+from harness.results.records import BASELINE, DISTURBED, PASS, UNREACHABLE, WRONG_ANSWER
 from harness.step import take_step
 from stack import lifecycle
 
@@ -37,8 +37,12 @@ def measure_cell(cell, options, guard, progress):
     plan = plan_for(options, cell.key.workload, seed)
 
     def step(rate, role="", duration_s=None):
-        taken = take_step(cell, rate, options, role, duration_s)
-        progress(cell, taken)
+        """One judged step at this rate: a disturbed one is redone, at most max_redos times."""
+        for _ in range(options.max_redos + 1):
+            taken = take_step(cell, rate, options, role, duration_s)
+            progress(cell, taken)
+            if taken.verdict != DISTURBED:
+                break
         if taken.verdict != PASS:
             guard.ready(cell)
         return taken
@@ -50,5 +54,10 @@ def measure_cell(cell, options, guard, progress):
         if not guard.ready(cell):
             cell.event(f"target down before the step at {rate:g}; cell stopped")
             break
-        history.append((rate, step(rate).verdict))
+        verdict = step(rate).verdict
+        if verdict == DISTURBED:
+            cell.event(f"other work kept disturbing the step at {rate:g} ({options.max_redos + 1} tries); "
+                       f"cell stopped: measure it on a quieter machine")
+            break
+        history.append((rate, verdict))
     cell.finish()

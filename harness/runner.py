@@ -5,6 +5,7 @@ import time
 
 from harness import inventory, monitors
 from harness.cell import Cell, now
+from harness.disturbance import Limits, disturbance
 from harness.guard import Guard
 from harness.options import PROFILES, RESULTS, SWEEP
 from harness.procedure import measure_cell
@@ -28,6 +29,7 @@ class Runner:
         self.step_walls, self.cell_walls = [], []
         self.cells_left = 0
         self.last_step_end = None
+        self.quiet = None
 
     def write_manifest(self, finished=False):
         path = self.files.manifest
@@ -46,10 +48,26 @@ class Runner:
             "host": inventory.host(),
             "git": inventory.git_state(),
             "registry": registry.REGISTRY,
+            "quiet_check": self.quiet,
         })
         if finished:
             manifest["finished"] = now()
         write_atomically(path, json.dumps(manifest, indent=2, default=str) + "\n")
+
+    def check_quiet(self, seconds=2):
+        """Before any load: is something else already using the lab's CPUs? Warn, and keep the
+        answer in the manifest."""
+        watching = monitors.step_monitors(self.options)
+        for monitor in watching:
+            monitor.start()
+        time.sleep(seconds)
+        figures = {name: value for monitor in watching for name, value in monitor.finish().items()}
+        notes = "; ".join(monitor.note for monitor in watching if getattr(monitor, "note", None))
+        shared = disturbance(figures, seconds, Limits(self.options.max_steal_pct, self.options.max_other_pct), notes)
+        if shared:
+            self.say(f"warning: the machine is not quiet before the run: {shared}; steps it disturbs "
+                     f"are redone, but a quiet machine gives figures sooner")
+        return {"seconds": seconds, "disturbed": shared, "figures": figures}
 
     def warn_of_other_knobs(self):
         """The servers run with the knobs they were started with; say so when today's differ."""
@@ -71,9 +89,11 @@ class Runner:
 
     def run(self):
         self.files.directory.mkdir(parents=True, exist_ok=True)
+        monitors.pin_harness(self.options.client_cpus)
+        monitors.pin_servers(self.options.server_cpus)
+        self.quiet = self.check_quiet()
         self.write_manifest()
         self.warn_of_other_knobs()
-        monitors.pin_servers(self.options.server_cpus)
         summaries = {row.key: row for row in read_summaries(self.files.saturation)}
         options = self.options
         self.say(f"sweep {self.run_id}: {len(options.cells)} cells, mode {options.mode}, "

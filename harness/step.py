@@ -5,7 +5,8 @@ import time
 from harness import load, monitors, ports
 from harness.httperf_output import IncompleteOutput, parse
 from harness.options import PROFILES
-from harness.results.records import Step
+from harness.disturbance import Limits, disturbance
+from harness.results.records import DISTURBED, Step
 from harness.results.store import write_atomically
 from harness.verdict import issue_rate, judge
 
@@ -16,7 +17,7 @@ def take_step(cell, rate, options, role="", duration_s=None):
     num_conns = max(options.min_requests_per_step, round(rate * (duration_s or options.duration_s)))
     command = load.httperf_command(cell.request, rate, num_conns, timeout_s, cell.session_file())
     port_wait = ports.wait_for_ports(num_conns)
-    watching = monitors.step_monitors()
+    watching = monitors.step_monitors(options)
     for monitor in watching:
         monitor.start()
     started = time.monotonic()
@@ -32,6 +33,10 @@ def take_step(cell, rate, options, role="", duration_s=None):
     except IncompleteOutput:
         figures = None
     verdict, reason = judge(figures, rate, timeout_s, num_conns, killed, options.thresholds)
+    notes = "; ".join(monitor.note for monitor in watching if getattr(monitor, "note", None))
+    shared = disturbance(watched, wall, Limits(options.max_steal_pct, options.max_other_pct), notes)
+    if shared and figures is not None:
+        verdict, reason = DISTURBED, f"{shared}; not judged (would have been: {verdict}, {reason})"
     step = Step(step=number, round=cell.state.round, role=role, offered_rate=rate, timeout_s=timeout_s,
                 num_conns=num_conns, verdict=verdict, reason=reason, killed=killed, wall_s=round(wall, 2),
                 port_wait_s=port_wait, raw=raw,

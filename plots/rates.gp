@@ -6,7 +6,7 @@
 #   colour<i>, dash<i>     the series' colour ("#rrggbb") and gnuplot dash type
 #   logx                   1 when the offered rates span more than a decade
 # Each data file holds three blocks: 0 = judged steps (pass or fail, joined in order of offered rate),
-# 1 = client-bound steps (drawn apart, never joined), 2 = the saturation point.
+# 1 = steps not judged: client-bound or disturbed (drawn apart, never joined), 2 = the saturation point.
 # Columns: offered req/s, reply req/s, reply time ms, verdict, raw httperf output.
 
 set terminal pdfcairo enhanced color font "Sans,9" size 11in,4.6in
@@ -32,7 +32,7 @@ plot for [i=1:n] series(i) index 0 using 1:2 with linespoints lc rgb colour(i) d
      for [i=1:n] series(i) index 2 using 1:2 with points lc rgb colour(i) pt 13 ps 1.6 notitle, \
      x with lines lc rgb "#888888" dt 3 title "ideal: reply = offered", \
      keyentry with points lc rgb "black" pt 13 ps 1.3 title "saturation point", \
-     keyentry with points lc rgb "black" pt 6 ps 1.2 title "client-bound step (not judged)"
+     keyentry with points lc rgb "black" pt 6 ps 1.2 title "client-bound or disturbed step (not judged)"
 
 set ylabel "reply time (ms, request sent to last byte; log scale)"
 set logscale y

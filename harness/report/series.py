@@ -1,17 +1,18 @@
 """The data files gnuplot draws: points of a cell, bars of a workload, lines of a text page. Pure."""
 from harness.report.view import engine_title
-from harness.results.records import INVALID, PASS
+from harness.results.records import DISTURBED, INVALID, PASS
 
 
 def points(steps):
-    """(judged, client_bound): (offered, reply rate, reply time, verdict, raw) per step with a reply
-    rate, in order of offered rate. Killed steps printed nothing and have no point."""
+    """(judged, not_judged): (offered, reply rate, reply time, verdict, raw) per step with a reply
+    rate, in order of offered rate; client-bound and disturbed steps are not judged. Killed steps
+    printed nothing and have no point."""
     judged, client_bound = [], []
     for step in steps:
         if step.offered_rate is None or step.reply_rate is None:
             continue
         point = (step.offered_rate, step.reply_rate, step.reply_time_ms, step.verdict, step.raw or "")
-        (client_bound if step.verdict == INVALID else judged).append(point)
+        (client_bound if step.verdict in (INVALID, DISTURBED) else judged).append(point)
     return sorted(judged), sorted(client_bound)
 
 
@@ -24,7 +25,7 @@ def saturation_point(summary, steps):
 
 
 def series_text(summary, steps):
-    """A rates.gp data file: judged steps, client-bound steps, saturation point (three blocks)."""
+    """A rates.gp data file: judged steps, steps not judged, saturation point (three blocks)."""
     judged, client_bound = points(steps)
     marked = saturation_point(summary, steps)
     blocks = [judged, client_bound, [marked] if marked else []]

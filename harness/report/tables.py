@@ -89,18 +89,30 @@ def title_lines(view):
             f"plan: {options['mode']}, {options['duration_s']:g} s steps, precision {options['precision']:.0%}, "
             f"probe {options['probe_s']:g} s, JIT warm-up {options['warmup_s']:g} s, at most {options['max_steps']} steps a cell",
             f"verdict: {', '.join(f'{key} {value}' for key, value in options['thresholds'].items())}",
-            "", "versions:"]
+            disturbance_line(view), "", "versions:"]
     body += [f"  {name:<16} {version}" for name, version in data["versions"].items()]
     body += ["", "settings:"]
     settings = list(data["settings"].items())
     for index in range(0, len(settings), 3):
         body.append("  " + "".join(f"{f'{key}={value}':<36}" for key, value in settings[index:index + 3]))
     body += ["", "Pages: the saturation table; saturation bars per workload; the apps overlaid per workload",
-             "and engine; MyISAM against InnoDB per app; then every cell. Hollow circles are client-bound",
-             "steps (not judged), diamonds the saturation points. Source data: results/"
+             "and engine; MyISAM against InnoDB per app; then every cell. Hollow circles are steps not",
+             "judged (client-bound or disturbed), diamonds the saturation points. Source data: results/"
              f"{manifest.run_id}/cells/*/steps.tsv and raw/."]
     return ["Web architectures under load: PHP, servlet, pooled servlet, SOAP",
             f"Saturation sweep {manifest.run_id}"], body
+
+
+def disturbance_line(view):
+    """How often other work shared the CPUs: steps redone, and what the run's quiet check saw."""
+    options = view.manifest.options
+    if "max_other_pct" not in options:
+        return "disturbance: not checked (a run from before the check existed)"
+    disturbed = sum(row.disturbed_steps for row in view.run.saturation)
+    quiet = view.manifest.data.get("quiet_check") or {}
+    return (f"disturbance: {disturbed} step(s) redone because other work shared the CPUs (other > "
+            f"{options['max_other_pct']:g} % of a CPU or steal > {options['max_steal_pct']:g} %); "
+            f"before the run: {quiet.get('disturbed') or 'quiet'}")
 
 
 def table_lines(view, rows):

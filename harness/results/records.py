@@ -4,9 +4,9 @@ from dataclasses import asdict, dataclass, field, fields
 
 from harness.httperf_output import reply_time_ms
 
-# The verdict of one step.
-INVALID, PASS, FAIL = "invalid", "pass", "fail"
-VERDICTS = (INVALID, PASS, FAIL)
+# The verdict of one step. A disturbed step (other work shared the lab's CPUs) is not judged.
+INVALID, PASS, FAIL, DISTURBED = "invalid", "pass", "fail", "disturbed"
+VERDICTS = (INVALID, PASS, FAIL, DISTURBED)
 
 # The status of one cell.
 LOCATED = "located"            # a passing step with a failing one just above it
@@ -124,6 +124,7 @@ class CellSummary:
     restarts: int = 0
     note: str = ""
     round: int = 1
+    disturbed_steps: int = 0
 
     def __post_init__(self):
         coerce_numbers(self)
@@ -141,7 +142,7 @@ def summarize(key, steps, restarts, round_=1, unmeasured=None):
     """The saturation.tsv row a cell's judged steps imply. `unmeasured` is (status, note) for a cell
     whose target never answered or answered wrongly."""
     row = CellSummary(key.app, key.engine, key.workload, NO_PASS, steps=len(steps), restarts=restarts,
-                      round=round_)
+                      round=round_, disturbed_steps=sum(1 for step in steps if step.verdict == DISTURBED))
     if unmeasured:
         row.status, row.note = unmeasured
         return row

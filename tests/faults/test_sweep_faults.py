@@ -15,7 +15,7 @@ import pytest
 from harness import load, procedure
 from harness.options import Options
 from harness.planner import LinearPlan
-from harness.results.records import FAIL, INVALID, PASS
+from harness.results.records import DISTURBED, FAIL, INVALID, PASS
 from harness.runner import Runner
 from stack import lab, registry
 from stack.settings import ROOT
@@ -171,6 +171,22 @@ def test_a_hanging_httperf_is_killed_by_the_watchdog(stack, tmp_path, during_fir
     raw = (tmp_path / "httperf-hung" / "cells" / "php-myisam-single" / steps[0]["raw"]).read_text()
     assert "KILLED by the watchdog" in raw
     assert steps[1]["verdict"] == PASS
+
+
+def test_a_cpu_hog_during_a_step_makes_it_disturbed_and_redone(stack, tmp_path, during_first_step):
+    hog = "import time\nend = time.monotonic() + 2\nwhile time.monotonic() < end:\n    pass\n"
+    # The hog stays referenced (so unreaped) after it ends: its CPU time stays readable for the monitor.
+    outcome = during_first_step(lambda: {"hog": subprocess.Popen([sys.executable, "-c", hog])})
+    sweep(options("php", max_redos=2), "hog", tmp_path)
+    outcome["hog"].wait()
+    steps, state = cell(tmp_path / "hog", "php")
+    assert [(step["offered_rate"], step["verdict"]) for step in steps] == [
+        ("100.0", DISTURBED), ("100.0", PASS), ("200.0", PASS)], [step["reason"] for step in steps]
+    assert "other processes used" in steps[0]["reason"] and "python" in steps[0]["reason"]
+    assert float(steps[0]["other_cpu_s"]) > 0.5 and float(steps[1]["other_cpu_s"]) < 0.15
+    summary = rows(tmp_path / "hog" / "saturation.tsv")[0]
+    assert (summary["disturbed_steps"], summary["saturation_offered"]) == ("1", "200.0")
+    assert summary["steps"] == "3" and state["restarts"] == 0
 
 
 def sweep_process(tmp_path, run_id):
