@@ -20,7 +20,6 @@ class Cell:
         self.state_path, self.steps_path = files.cell_state(key), files.cell_steps(key)
         self.request = registry.request(key.app, key.workload, engine=key.engine)
         self.server = registry.server_of(key.app)
-        self.needs_warmup = registry.needs_warmup(key.app)
         self.state = read_cell_state(self.state_path) or CellState(key.app, key.engine, key.workload,
                                                                    round=round_)
         self.steps = read_steps(self.steps_path)

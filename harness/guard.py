@@ -44,8 +44,9 @@ class Guard:
         if not load.answers(cell.request, timeout_s=10):
             return False
         if cell.server in restarting:
-            # A restarted JVM runs interpreted: warm it again, or the next steps measure the JIT.
+            # A restarted server (a JVM runs interpreted) is warmed again, or the next steps measure the JIT.
             warmup = warm_up(cell, self.options)
             if warmup:
-                cell.event(f"JIT warm-up after the restart: {warmup['replies_per_s']} replies/s")
+                cell.event(f"warm-up after the restart: {warmup['windows']} replies/s in {warmup['window_s']:g} s "
+                           f"windows, {'steady' if warmup['steady'] else 'NOT steady'}")
         return True

@@ -26,6 +26,7 @@ class Profile:
     linear_step: float
     linear_max: float
     probe_connections: int
+    warmup_window_s: float
 
 
 PROFILES = {name: Profile(**values) for name, values in SWEEP["profiles"].items()}
@@ -39,8 +40,9 @@ class Options:
     mode: str = DEFAULTS["mode"]
     duration_s: float = DEFAULTS["duration_s"]
     precision: float = DEFAULTS["precision"]
-    probe_s: float = DEFAULTS["probe_s"]
-    warmup_s: float = DEFAULTS["warmup_s"]
+    warmup_cap_s: float = DEFAULTS["warmup_cap_s"]
+    warmup_windows: int = DEFAULTS["warmup_windows"]
+    warmup_tolerance: float = DEFAULTS["warmup_tolerance"]
     recovery_wait_s: float = DEFAULTS["recovery_wait_s"]
     max_steps: int = DEFAULTS["max_steps"]
     min_requests_per_step: int = DEFAULTS["min_requests_per_step"]

@@ -1,27 +1,53 @@
-"""Before a cell's steps: the JIT warm-up (apps whose server has a JIT, from the registry) and the
-closed-loop capacity probe that seeds the plan. Both are short wrk runs."""
+"""Before a cell's steps: warm it up until it is steady, and take its closed-loop capacity from the
+steady windows, which seeds the plan. A JVM starts interpreted, and even a warm server varies from
+window to window: one short probe measured the JIT as often as the server."""
+import statistics
+import time
+
 from harness import load
 from harness.options import PROFILES
 
 
+def steady(windows, count, tolerance):
+    """Pure: whether the last `count` windows' replies/s agree within `tolerance` (largest over
+    smallest), none of them zero."""
+    last = windows[-count:]
+    return len(last) == count and min(last) > 0 and max(last) <= min(last) * (1 + tolerance)
+
+
 def warm_up(cell, options):
-    """wrk's result of the warm-up, or None when the app needs none."""
-    if not (cell.needs_warmup and options.warmup_s):
+    """Closed-loop windows until steady or the cap; the curve, whether it got steady, and the
+    median of the last windows. None when warm-up is off."""
+    if not options.warmup_cap_s:
         return None
-    return load.wrk_throughput(cell.request, options.warmup_s, PROFILES[cell.key.workload].probe_connections,
-                               options.client_cpus, cell.directory)
+    profile = PROFILES[cell.key.workload]
+    windows, non2xx, started = [], 0, time.monotonic()
+    while True:
+        result = load.wrk_throughput(cell.request, profile.warmup_window_s, profile.probe_connections,
+                                     options.client_cpus, cell.directory)
+        windows.append(result["replies_per_s"])
+        non2xx += result["non2xx"]
+        done = steady(windows, options.warmup_windows, options.warmup_tolerance)
+        if done or time.monotonic() - started + profile.warmup_window_s > options.warmup_cap_s:
+            break
+    return {"windows": windows, "window_s": profile.warmup_window_s, "steady": done,
+            "seconds": round(time.monotonic() - started, 1), "connections": profile.probe_connections,
+            "replies_per_s": round(statistics.median(windows[-options.warmup_windows:]), 2),
+            "non2xx": non2xx, "command": result["command"]}
 
 
 def probe(cell, options):
-    """The closed-loop estimate of the cell's capacity in replies/s (kept in cell.json, so a resumed
-    cell keeps its plan), or None when the plan is not seeded by one."""
-    if cell.state.probe is None:
-        if cell.state.warmup is None:
-            cell.update(warmup=warm_up(cell, options))
-        if not options.probe_s or options.mode == "linear":
+    """The cell's steady closed-loop capacity in replies/s (kept in cell.json, so a resumed cell keeps
+    its plan), or None when the plan is not seeded by one (no warm-up, the linear plan, errors)."""
+    if cell.state.warmup is None:
+        warmup = warm_up(cell, options)
+        if warmup is None:
             return None
-        cell.update(probe=load.wrk_throughput(cell.request, options.probe_s,
-                                              PROFILES[cell.key.workload].probe_connections,
-                                              options.client_cpus, cell.directory))
+        cell.update(warmup=warmup, probe={key: warmup[key] for key in ("replies_per_s", "non2xx")})
+        if not warmup["steady"]:
+            cell.event(f"not steady after {warmup['seconds']:g} s of warm-up (last windows "
+                       f"{warmup['windows'][-options.warmup_windows:]} replies/s); measured anyway")
+    if options.mode == "linear" or cell.state.probe is None:
+        return None
     result = cell.state.probe
-    return result["replies_per_s"] if result["non2xx"] == 0 else None
+    return result["replies_per_s"] if result["non2xx"] == 0 and result["replies_per_s"] > 0 else None

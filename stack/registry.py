@@ -51,11 +51,6 @@ def server_of(app_name):
     return app(app_name)["server"]
 
 
-def needs_warmup(app_name):
-    """Whether the app's server runs a JIT that must be warmed up before it is measured."""
-    return bool(REGISTRY["servers"][server_of(app_name)].get("jit_warmup"))
-
-
 def port_of(app_name):
     return settings.int_knob(REGISTRY["servers"][server_of(app_name)]["port_knob"])
 

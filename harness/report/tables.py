@@ -87,7 +87,7 @@ def title_lines(view):
             f"machine: {host['cores']} cores ({host.get('cpu_model', '?')}), {host['memory_gib']} GiB; "
             f"httperf on CPUs {manifest.pinning['client_cpus']}, servers on {manifest.pinning['server_cpus']}",
             f"plan: {options['mode']}, {options['duration_s']:g} s steps, precision {options['precision']:.0%}, "
-            f"probe {options['probe_s']:g} s, JIT warm-up {options['warmup_s']:g} s, at most {options['max_steps']} steps a cell",
+            f"at most {options['max_steps']} steps a cell; {warmup_text(options)}",
             f"verdict: {', '.join(f'{key} {value}' for key, value in options['thresholds'].items())}",
             disturbance_line(view), "", "versions:"]
     body += [f"  {name:<16} {version}" for name, version in data["versions"].items()]
@@ -101,6 +101,13 @@ def title_lines(view):
              f"{manifest.run_id}/cells/*/steps.tsv and raw/."]
     return ["Web architectures under load: PHP, servlet, pooled servlet, SOAP",
             f"Saturation sweep {manifest.run_id}"], body
+
+
+def warmup_text(options):
+    if "warmup_cap_s" in options:
+        return (f"warm-up until {options['warmup_windows']} windows agree within {options['warmup_tolerance']:.0%} "
+                f"(at most {options['warmup_cap_s']:g} s), their median the probe")
+    return f"probe {options['probe_s']:g} s, JIT warm-up {options['warmup_s']:g} s"
 
 
 def disturbance_line(view):

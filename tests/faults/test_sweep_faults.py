@@ -23,9 +23,10 @@ from tests.integration.conftest import fetch
 
 
 def options(app, workload="single", **changes):
-    """Two low-rate steps (100 then 200 req/s for single rows, no probe) with a 5 s cool-down."""
+    """Two low-rate steps (100 then 200 req/s for single rows: no warm-up, so no probe) with a 5 s
+    recovery wait."""
     values = dict(apps=(app,), engines=("myisam",), workloads=(workload,), duration_s=3, precision=0.5,
-                  probe_s=0, warmup_s=1, max_steps=2, recovery_wait_s=5, client_cpus="none", server_cpus="none")
+                  warmup_cap_s=0, max_steps=2, recovery_wait_s=5, client_cpus="none", server_cpus="none")
     values.update(changes)
     return Options(**values)
 

@@ -1,6 +1,7 @@
 """A short real sweep on the live stack: results files with sane values, resume, forced client-bound,
 and a wrong answer caught before any load."""
 import json
+import statistics
 
 import pytest
 
@@ -15,7 +16,7 @@ from harness.verdict import Thresholds
 
 def short(**changes):
     options = dict(apps=("php", "soap"), engines=("myisam",), workloads=("single",), duration_s=2,
-                   precision=0.5, probe_s=1, warmup_s=1, max_steps=3, recovery_wait_s=20,
+                   precision=0.5, warmup_cap_s=6, max_steps=3, recovery_wait_s=20,
                    client_cpus="none", server_cpus="none")
     options.update(changes)
     return Options(**options)
@@ -48,7 +49,9 @@ def test_a_short_sweep_writes_manifest_steps_and_saturation(stack, tmp_path):
         steps = read_steps(cell / "steps.tsv")
         state = read_cell_state(cell / "cell.json")
         assert state.verification == "1 rows equal to the database"
-        assert (state.warmup is not None) == (row.app == "soap")
+        windows = state.warmup["windows"]
+        assert 1 <= len(windows) <= 3 and state.warmup["window_s"] == 2 and min(windows) > 0
+        assert state.probe["replies_per_s"] == round(statistics.median(windows[-3:]), 2)
         baseline, plan = steps[0], steps[1:]
         assert baseline.role == BASELINE and 1 <= len(plan) <= 3
         assert baseline.offered_rate < 0.2 * state.probe["replies_per_s"] and baseline.verdict == PASS

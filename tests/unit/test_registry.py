@@ -34,7 +34,5 @@ def test_unknown_app_is_a_clear_error():
 
 
 def test_app_traits_come_from_the_registry():
-    assert [registry.needs_warmup(name) for name in ("php", "servlet", "pooled-servlet", "soap")] == [
-        False, True, True, True]
     assert {name: registry.app(name)["connections"] for name in registry.apps()} == {
         "php": "per-request", "servlet": "per-request", "pooled-servlet": "pooled", "soap": "per-request"}
