@@ -1,12 +1,30 @@
 """Guarding the measurement: before each step the target must answer; after a step that did not
 pass it must answer again (the health request queues behind whatever the overload left, so its
 answer means the server has drained), or its server - and the servers it needs, when they are the
-ones gone - is restarted through the lifecycle `make up` uses, and the restart is recorded."""
+ones gone - is restarted through the lifecycle `make up` uses, and the restart is recorded. Then
+the gate: short low-rate checks until the reply time is back near the cell's baseline, so that an
+overloaded step cannot degrade the steps after it."""
 import time
 
-from harness import load
+from harness import load, step
 from harness.probe import warm_up
+from harness.results.records import BASELINE, PASS
 from stack import lifecycle
+
+
+def settled(reply_ms, baseline_ms, factor, floor_ms):
+    """Pure: whether a gate check's reply time is back within factor of the baseline's (never a
+    bound below floor_ms)."""
+    return reply_ms is not None and reply_ms <= max(factor * baseline_ms, floor_ms)
+
+
+def gate_reference(steps):
+    """(rate, reply ms) of the cell's baseline step, else of its lowest passing step; None when it
+    has neither (then there is nothing to compare with)."""
+    passing = [each for each in steps if each.verdict == PASS and each.reply_time_ms is not None]
+    baseline = [each for each in passing if each.role == BASELINE]
+    chosen = baseline or sorted(passing, key=lambda each: each.offered_rate)[:1]
+    return (chosen[0].offered_rate, chosen[0].reply_time_ms) if chosen else None
 
 
 class Guard:
@@ -20,6 +38,31 @@ class Guard:
             return True
         return self.recover(cell)
 
+    def settle(self, cell):
+        """After a step that did not pass: gate checks until the reply time is back near the
+        baseline's, every gate_pause_s for at most gate_wait_s; else the server is restarted."""
+        if not self.ready(cell):
+            return False
+        reference = gate_reference(cell.steps)
+        if reference is None:
+            return True
+        rate, baseline_ms = reference
+        options, deadline = self.options, time.monotonic() + self.options.gate_wait_s
+        while True:
+            cell.state.gate_checks += 1
+            reply_ms = step.gate_check(cell, rate, options, cell.state.gate_checks)
+            calm = settled(reply_ms, baseline_ms, options.gate_factor, options.gate_floor_ms)
+            cell.event(f"gate check {cell.state.gate_checks} after step {len(cell.steps)}: reply time "
+                       f"{reply_ms} ms at {rate:g} req/s, baseline {baseline_ms} ms: "
+                       + ("settled" if calm else "not yet"))
+            if calm:
+                return True
+            if time.monotonic() + options.gate_pause_s > deadline:
+                break
+            time.sleep(options.gate_pause_s)
+        self.restart(cell, [cell.server], dead=[], why=f"did not settle within {options.gate_wait_s:g} s")
+        return load.answers(cell.request, timeout_s=10)
+
     def recover(self, cell):
         """Wait for the target to answer again; restart what is gone or silent. A server whose main
         process has died is restarted at once."""
@@ -32,21 +75,23 @@ class Guard:
             time.sleep(2)
         silent = [name for name in chain[:-1] if not lifecycle.SERVERS[name].answers()] + [cell.server]
         restarting = [name for name in chain if name in (dead or silent)]
-        for name in restarting:
-            self.say(f"{cell.key}: {name} " + ("died" if name in dead else
-                     f"did not answer within {self.options.recovery_wait_s:g} s") + "; restarting it")
+        self.restart(cell, restarting, dead, f"did not answer within {self.options.recovery_wait_s:g} s")
+        return load.answers(cell.request, timeout_s=10)
+
+    def restart(self, cell, names, dead, why):
+        """Restart servers through the lifecycle, in order, recording each; a restarted server is
+        warmed up again."""
+        for name in names:
+            self.say(f"{cell.key}: {name} " + ("died" if name in dead else why) + "; restarting it")
             try:
                 message = lifecycle.restart(name, self.options.server_cpus)
             except lifecycle.LabError as error:
                 message = f"restart failed: {error}"
             cell.state.restarts += 1
             cell.event(f"restarted {name}: {message}")
-        if not load.answers(cell.request, timeout_s=10):
-            return False
-        if cell.server in restarting:
+        if cell.server in names and load.answers(cell.request, timeout_s=10):
             # A restarted server (a JVM runs interpreted) is warmed again, or the next steps measure the JIT.
             warmup = warm_up(cell, self.options)
             if warmup:
                 cell.event(f"warm-up after the restart: {warmup['windows']} replies/s in {warmup['window_s']:g} s "
                            f"windows, {'steady' if warmup['steady'] else 'NOT steady'}")
-        return True

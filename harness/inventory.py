@@ -4,7 +4,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from harness import ports
+from harness import network, ports
 from stack import settings
 
 
@@ -54,6 +54,7 @@ def host():
         "cpu_model": model.group(1) if model else "unknown",
         "tcp_tw_reuse": ports.tw_reuse(),
         "ip_local_port_range": ports.local_port_range(),
+        "sysctl": network.sysctls(),
     }
 
 

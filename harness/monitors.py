@@ -6,6 +6,7 @@ import subprocess
 import threading
 from pathlib import Path
 
+from harness.network import NetworkMonitor
 from stack import lifecycle
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -188,7 +189,7 @@ class OtherWorkMonitor:
 def step_monitors(options):
     """The monitors of one step, fresh for each step."""
     lab_cpus = sorted(set(cpu_list(options.client_cpus)) | set(cpu_list(options.server_cpus)))
-    return [ServerSampler(), OtherWorkMonitor(lab_cpus)]
+    return [ServerSampler(), OtherWorkMonitor(lab_cpus), NetworkMonitor()]
 
 
 def pin_harness(cpus):

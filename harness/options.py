@@ -51,6 +51,10 @@ class Options:
     max_steal_pct: float = DEFAULTS["max_steal_pct"]
     max_other_pct: float = DEFAULTS["max_other_pct"]
     max_redos: int = DEFAULTS["max_redos"]
+    gate_factor: float = DEFAULTS["gate_factor"]
+    gate_floor_ms: float = DEFAULTS["gate_floor_ms"]
+    gate_wait_s: float = DEFAULTS["gate_wait_s"]
+    gate_pause_s: float = DEFAULTS["gate_pause_s"]
     client_cpus: str = field(default_factory=lambda: settings.knob("CLIENT_CPUS"))
     server_cpus: str = field(default_factory=lambda: settings.knob("SERVER_CPUS"))
     presets: tuple = ()

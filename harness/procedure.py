@@ -44,7 +44,7 @@ def measure_cell(cell, options, guard, progress):
             if taken.verdict != DISTURBED:
                 break
         if taken.verdict != PASS:
-            guard.ready(cell)
+            guard.settle(cell)
         return taken
 
     if seed and not cell.has_baseline:

@@ -3,12 +3,26 @@ saved, its figures parsed and judged into a `Step` record."""
 import time
 
 from harness import load, monitors, ports
-from harness.httperf_output import IncompleteOutput, parse
-from harness.options import PROFILES
+from harness.httperf_output import IncompleteOutput, parse, reply_time_ms
 from harness.disturbance import Limits, disturbance
+from harness.options import PROFILES
 from harness.results.records import DISTURBED, Step
 from harness.results.store import write_atomically
 from harness.verdict import issue_rate, judge
+
+
+def gate_check(cell, rate, options, number):
+    """A short low-rate httperf run after a step that did not pass: its reply time in ms (None when
+    it had none). Its raw output is kept beside the steps' (raw/gate-...), outside steps.tsv."""
+    timeout_s = PROFILES[cell.key.workload].timeout_s
+    num_conns = max(options.min_requests_per_step, round(rate))
+    command = load.httperf_command(cell.request, rate, num_conns, timeout_s, cell.session_file())
+    output, _ = load.run_httperf(command, load.wall_limit(num_conns, rate, timeout_s), options.client_cpus)
+    write_atomically(cell.directory / f"raw/gate-{number:02d}-rate-{rate:g}.txt", output)
+    try:
+        return reply_time_ms(parse(output))
+    except IncompleteOutput:
+        return None
 
 
 def take_step(cell, rate, options, role="", duration_s=None):

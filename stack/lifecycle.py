@@ -26,7 +26,7 @@ class MariaDB(Server):
         render("my.cnf.in", {
             "USER": user, "DATADIR": self.datadir, "SOCKET": self.socket_path,
             "PIDFILE": self.pidfile, "LOG": self.log, "PORT": self.port,
-            "MAX_CONNECTIONS": settings.max_connections(),
+            "MAX_CONNECTIONS": settings.max_connections(), "BACK_LOG": settings.int_knob("MARIADB_BACK_LOG"),
             "INNODB_BUFFER_POOL": settings.knob("INNODB_BUFFER_POOL"),
         }, self.config)
         if not (self.datadir / "mysql").is_dir():
@@ -84,6 +84,7 @@ class Apache(AppServer):
         render("httpd.conf.in", {
             "RUN": RUN, "PORT": self.port, "PIDFILE": self.pidfile, "ERROR_LOG": self.log,
             "USER_LINES": user_lines, "WORKERS": settings.int_knob("APACHE_WORKERS"),
+            "LISTEN_BACKLOG": settings.int_knob("APACHE_LISTEN_BACKLOG"),
             "DOCROOT": docroot,
             "DB_HOST": db["db.host"], "DB_PORT": db["db.port"], "DB_NAME": db["db.name"],
             "DB_USER": db["db.user"], "DB_PASSWORD": db["db.password"],

@@ -39,6 +39,10 @@ DEFAULTS = {
     # Tomcat's HTTP connector: worker threads and the accept backlog beyond them.
     "TOMCAT_THREADS": "200",
     "TOMCAT_ACCEPT_COUNT": "100",
+    # The other listen backlogs: Apache's ListenBacklog (its default) and MariaDB's back_log (its
+    # default for this max_connections, 80 + max_connections / 5). The kernel caps each at somaxconn.
+    "APACHE_LISTEN_BACKLOG": "511",
+    "MARIADB_BACK_LOG": "155",
     "TOMCAT_HEAP": "2g",
     "TOMCAT_GC": "-XX:+UseParallelGC",
     # HikariCP's guidance: connections = cores * 2 + effective spindles (1) -> 5 on 2 cores.

@@ -90,6 +90,7 @@ class CellState:
     round: int = 1
     events: list = field(default_factory=list)
     restarts: int = 0
+    gate_checks: int = 0
     done: bool = False
     verification: str = None
     warmup: dict = None

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from harness import load, procedure
+from harness import step as step_module
 from harness.options import Options
 from harness.planner import LinearPlan
 from harness.results.records import DISTURBED, FAIL, INVALID, PASS
@@ -188,6 +189,31 @@ def test_a_cpu_hog_during_a_step_makes_it_disturbed_and_redone(stack, tmp_path, 
     summary = rows(tmp_path / "hog" / "saturation.tsv")[0]
     assert (summary["disturbed_steps"], summary["saturation_offered"]) == ("1", "200.0")
     assert summary["steps"] == "3" and state["restarts"] == 0
+
+
+def test_the_gate_records_slow_replies_after_a_failed_step_and_waits_for_them_to_settle(
+        stack, tmp_path, monkeypatch):
+    plans = iter([LinearPlan(start=5000, step=5000, maximum=5000)])  # far past the servlet's capacity
+    monkeypatch.setattr(procedure, "plan_for", lambda chosen, workload, seed: next(plans))
+    original, stalls = step_module.gate_check, []
+
+    def stalled_once(cell, rate, chosen, number):
+        if not stalls:  # Tomcat alive but frozen for 2 s while the first check runs
+            tomcat = stack["tomcat"].pid()
+            os.kill(tomcat, signal.SIGSTOP)
+            stalls.append(threading.Timer(2.0, os.kill, (tomcat, signal.SIGCONT)))
+            stalls[0].start()
+        return original(cell, rate, chosen, number)
+    monkeypatch.setattr(step_module, "gate_check", stalled_once)
+    sweep(options("servlet", warmup_cap_s=6, gate_pause_s=1, gate_wait_s=20), "gate", tmp_path)
+    stalls[0].join()
+    steps, state = cell(tmp_path / "gate", "servlet")
+    assert [step["role"] for step in steps] == ["baseline", ""] and steps[1]["verdict"] in (FAIL, INVALID)
+    gate = [event for event in state["events"] if "gate check" in event]
+    assert "not yet" in gate[0] and gate[-1].endswith("settled") and len(gate) == state["gate_checks"] >= 2
+    assert state["restarts"] == 0
+    assert (tmp_path / "gate" / "cells" / "servlet-myisam-single" / "raw" / "gate-01-rate-"
+            f"{float(steps[0]['offered_rate']):g}.txt").is_file()
 
 
 def sweep_process(tmp_path, run_id):

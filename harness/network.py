@@ -1,0 +1,75 @@
+"""The kernel's view of the lab's TCP traffic, for each step: the counters that show connections
+dropped at a server's accept queue (a dropped SYN is retried only after a second, a cliff in the
+reply rate), and the ephemeral ports held in TIME_WAIT before the step. Parsing is pure; the
+monitor reads /proc at the edge."""
+from pathlib import Path
+
+from harness import ports
+
+# (table, counter) -> column in steps.tsv: the counters that tell a queue from a cliff.
+COUNTERS = {
+    ("TcpExt", "ListenOverflows"): "tcp_listen_overflows",
+    ("TcpExt", "ListenDrops"): "tcp_listen_drops",
+    ("TcpExt", "SyncookiesSent"): "tcp_syncookies_sent",
+    ("TcpExt", "TCPSynRetrans"): "tcp_syn_retransmits",
+    ("Tcp", "AttemptFails"): "tcp_attempt_fails",
+    ("Tcp", "RetransSegs"): "tcp_retransmitted_segments",
+}
+
+
+def parse_counters(text):
+    """{(table, counter): value} from /proc/net/netstat or /proc/net/snmp text: each table is a
+    line of names followed by a line of values."""
+    found = {}
+    lines = text.splitlines()
+    for names, values in zip(lines[::2], lines[1::2]):
+        table, *keys = names.split()
+        _, *numbers = values.split()
+        for key, number in zip(keys, numbers):
+            try:
+                found[(table.rstrip(":"), key)] = int(number)
+            except ValueError:
+                continue
+    return found
+
+
+def read_counters():
+    found = {}
+    for table in ("/proc/net/netstat", "/proc/net/snmp"):
+        try:
+            found.update(parse_counters(Path(table).read_text()))
+        except OSError:
+            continue
+    return found
+
+
+def counter_deltas(before, after):
+    """The step's columns: how much each counter grew (0 when the kernel lacks it)."""
+    return {column: after.get(key, 0) - before.get(key, 0) for key, column in COUNTERS.items()}
+
+
+class NetworkMonitor:
+    """TIME_WAIT sockets and free local ports before the step, and the TCP counters' growth over it."""
+
+    def start(self):
+        time_wait = ports.time_wait_sockets()
+        self.before = {"time_wait_before": time_wait,
+                       "free_local_ports_before": max(0, ports.local_port_range() - time_wait)}
+        self.counters = read_counters()
+
+    def finish(self):
+        return {**self.before, **counter_deltas(self.counters, read_counters())}
+
+
+def sysctls():
+    """The kernel settings that shape connection handling, for the manifest."""
+    names = ["net/core/somaxconn", "net/ipv4/tcp_max_syn_backlog", "net/ipv4/tcp_syncookies",
+             "net/ipv4/tcp_tw_reuse", "net/ipv4/tcp_fin_timeout", "net/ipv4/ip_local_port_range",
+             "net/core/netdev_max_backlog"]
+    found = {}
+    for name in names:
+        try:
+            found[name.replace("/", ".")] = " ".join(Path("/proc/sys", name).read_text().split())
+        except OSError:
+            found[name.replace("/", ".")] = "unavailable"
+    return found

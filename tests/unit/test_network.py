@@ -1,0 +1,29 @@
+"""The kernel's TCP counters, parsed from /proc/net/netstat and /proc/net/snmp as recorded here."""
+from harness import network
+from stack.settings import ROOT
+
+PROC = ROOT / "tests" / "fixtures" / "proc"
+
+
+def counters():
+    found = network.parse_counters((PROC / "netstat.txt").read_text())
+    found.update(network.parse_counters((PROC / "snmp.txt").read_text()))
+    return found
+
+
+def test_every_counter_the_steps_record_is_in_this_kernels_tables():
+    found = counters()
+    assert all(key in found for key in network.COUNTERS)
+    assert found[("TcpExt", "SyncookiesSent")] == 3967 and found[("Tcp", "RetransSegs")] == 38134
+
+
+def test_a_step_records_how_much_each_counter_grew():
+    before = counters()
+    after = {**before, ("TcpExt", "ListenOverflows"): before[("TcpExt", "ListenOverflows")] + 1500}
+    deltas = network.counter_deltas(before, after)
+    assert deltas["tcp_listen_overflows"] == 1500
+    assert set(deltas.values()) == {0, 1500} and len(deltas) == len(network.COUNTERS)
+
+
+def test_a_counter_the_kernel_lacks_counts_as_zero():
+    assert network.counter_deltas({}, {})["tcp_syn_retransmits"] == 0
