@@ -178,7 +178,10 @@ class OtherWorkMonitor:
             if kernel_thread:
                 kernel += used
             elif pid not in ours:
-                other[name] = other.get(name, 0.0) + used + max(0.0, reaped - reaped_before)
+                # PID 1 reaps orphans, the lab's daemonized servers among them (a killed Tomcat's
+                # whole life would land there): its reaped children's time says nothing of others.
+                children = max(0.0, reaped - reaped_before) if pid != 1 else 0.0
+                other[name] = other.get(name, 0.0) + used + children
         busiest = max(other.items(), key=lambda item: item[1], default=("", 0.0))
         self.note = f"busiest other process: {busiest[0]} ({busiest[1]:.2f} s)" if busiest[1] > 0 else None
         return {"other_cpu_s": round(sum(other.values()), 2), "kernel_threads_cpu_s": round(kernel, 2),

@@ -123,7 +123,8 @@ def test_database_killed_mid_step_gives_503s_then_is_restarted(stack, db, tmp_pa
     outcome = during_first_step(kill_database)
     sweep(options("pooled-servlet"), "db-killed", tmp_path)
     steps = assert_recovered(tmp_path / "db-killed", "pooled-servlet", "mariadb")
-    assert steps[0]["verdict"] == FAIL and "5xx" in steps[0]["reason"], steps[0]["reason"]
+    # 503s or, when the pool's 5 s wait outlasts httperf's 2 s timeout, client timeouts.
+    assert steps[0]["verdict"] == FAIL and ("5xx" in steps[0]["reason"] or "client-timo" in steps[0]["reason"])
     # A refused connection answers PHP at once (5 s is ample); the pool waits POOL_TIMEOUT_MS (5 s)
     # for a connection before its 503, and 30 s leaves a slow machine 25 s of margin.
     assert outcome["php"][0] == 503 and outcome["php"][1] < 5
