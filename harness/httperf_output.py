@@ -80,3 +80,43 @@ def reply_time_ms(figures):
         return round(float(figures["response_time_ms"]) + float(figures.get("transfer_time_ms") or 0), 1)
     except (KeyError, TypeError, ValueError):
         return None
+
+
+HISTOGRAM_LINE = re.compile(r"^\s+(\d+(?:\.\d+)?)\s+(\d+)$")
+
+
+def lifetime_histogram(text):
+    """[(bin's upper edge in ms, connections)] from the connection-lifetime histogram that httperf
+    prints with --verbose --verbose: 1 ms bins, connect to close of each completed connection
+    (with one call per connection, a request's whole time). [] when it printed none."""
+    lines = text.splitlines()
+    try:
+        start = next(index for index, line in enumerate(lines) if line.startswith("Connection lifetime histogram"))
+    except StopIteration:
+        return []
+    bins = []
+    for line in lines[start + 1:]:
+        match = HISTOGRAM_LINE.match(line)
+        if not match:
+            break
+        bins.append((float(match.group(1)) + 0.5, int(match.group(2))))
+    return bins
+
+
+def percentiles(bins, failed, timeout_ms, quantiles=(0.5, 0.9, 0.99)):
+    """{quantile: ms} over every request of a step: completed ones from the histogram (each at its
+    bin's upper edge, so a sub-millisecond app reads 1 ms), failed ones (errors, timeouts, never
+    sent) as lasting the whole timeout. A quantile at the timeout means beyond it."""
+    total = sum(count for _, count in bins) + failed
+    if total == 0:
+        return {}
+    found = {}
+    for quantile in quantiles:
+        rank, seen = quantile * total, 0
+        found[quantile] = timeout_ms
+        for edge, count in bins:
+            seen += count
+            if seen >= rank:
+                found[quantile] = min(edge, timeout_ms)
+                break
+    return found

@@ -30,7 +30,9 @@ def httperf_command(request, rate, num_conns, timeout_s, session_file=None):
     TIME_WAIT; at ~50,000 TIME_WAIT sockets a run hung and printed nothing (measured here). Left to
     connect(), the kernel reuses TIME_WAIT ports on loopback (net.ipv4.tcp_tw_reuse)."""
     command = ["httperf", "--server", request.host, "--port", str(request.port),
-               "--rate", f"{rate:g}", "--timeout", f"{timeout_s:g}"]
+               "--rate", f"{rate:g}", "--timeout", f"{timeout_s:g}",
+               # Twice: httperf then prints each step's connection-lifetime histogram (1 ms bins).
+               "--verbose", "--verbose"]
     if request.method == "GET":
         return command + ["--uri", request.path, "--num-conns", str(num_conns), "--num-calls", "1"]
     headers = "".join(f"{name}: {value}\\n" for name, value in request.headers.items())

@@ -3,7 +3,7 @@ saved, its figures parsed and judged into a `Step` record."""
 import time
 
 from harness import load, monitors, ports
-from harness.httperf_output import IncompleteOutput, parse, reply_time_ms
+from harness.httperf_output import IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
 from harness.disturbance import Limits, disturbance
 from harness.options import PROFILES
 from harness.results.records import DISTURBED, Step
@@ -47,6 +47,10 @@ def take_step(cell, rate, options, role="", duration_s=None):
     except IncompleteOutput:
         figures = None
     verdict, reason = judge(figures, rate, timeout_s, num_conns, killed, options.thresholds)
+    if figures:
+        failed = figures["errors_total"] + max(0.0, num_conns - figures["connections"])
+        spread = percentiles(lifetime_histogram(output), failed, timeout_s * 1000)
+        figures.update({f"p{round(quantile * 100)}_ms": value for quantile, value in spread.items()})
     notes = "; ".join(monitor.note for monitor in watching if getattr(monitor, "note", None))
     shared = disturbance(watched, wall, Limits(options.max_steal_pct, options.max_other_pct), notes)
     if shared and figures is not None:

@@ -7,7 +7,8 @@
 #   logx                   1 when the offered rates span more than a decade
 # Each data file holds three blocks: 0 = judged steps (pass or fail, joined in order of offered rate),
 # 1 = steps not judged: client-bound or disturbed (drawn apart, never joined), 2 = the saturation point.
-# Columns: offered req/s, reply req/s, reply time ms, verdict, raw httperf output.
+# Columns: offered req/s, reply req/s, reply time ms (mean), verdict, raw httperf output, p50 ms,
+# p99 ms (from httperf's connection-lifetime histogram; NaN in runs recorded before it).
 
 set terminal pdfcairo enhanced color font "Sans,9" size 11in,4.6in
 set output output
@@ -40,5 +41,10 @@ set yrange [*:*]
 set key top left
 plot for [i=1:n] series(i) index 0 using 1:3 with linespoints lc rgb colour(i) dt dash(i) pt 7 ps 0.5 lw 1.5 title value("title".i), \
      for [i=1:n] series(i) index 1 using 1:3 with points lc rgb colour(i) pt 6 ps 1.2 notitle, \
-     for [i=1:n] series(i) index 2 using 1:3 with points lc rgb colour(i) pt 13 ps 1.6 notitle
+     for [i=1:n] series(i) index 2 using 1:3 with points lc rgb colour(i) pt 13 ps 1.6 notitle, \
+     for [i=1:n] series(i) index 0 using 1:6 with points lc rgb colour(i) pt 2 ps 0.5 notitle, \
+     for [i=1:n] series(i) index 0 using 1:7 with points lc rgb colour(i) pt 8 ps 0.6 notitle, \
+     keyentry with points lc rgb "black" pt 7 ps 0.5 title "mean", \
+     keyentry with points lc rgb "black" pt 2 ps 0.5 title "p50 (1 ms bins)", \
+     keyentry with points lc rgb "black" pt 8 ps 0.6 title "p99 (1 ms bins)"
 unset multiplot

@@ -8,8 +8,8 @@ from stack.settings import ROOT
 STUDY_FILE = ROOT / "plots" / "study-2006.tsv"
 SUMMARY_COLUMNS = ["workload", "engine", "app", "status", "saturation_rps", "lower_bound",
                    "saturation_offered", "overload_offered", "reply_ms_low", "reply_ms_saturation",
-                   "server_cpu_pct_saturation", "server_rss_mb_saturation", "ratio_to_fastest",
-                   "study_2006_rps", "study_2006_reply_ms_low"]
+                   "p50_ms_saturation", "p99_ms_saturation", "server_cpu_pct_saturation",
+                   "server_rss_mb_saturation", "ratio_to_fastest", "study_2006_rps", "study_2006_reply_ms_low"]
 
 
 def study_figures(study_rows=None):
@@ -38,6 +38,8 @@ def summary_rows(view, study):
                     "overload_offered": cell_text(row.overload_offered),
                     "reply_ms_low": cell_text(row.reply_ms_low),
                     "reply_ms_saturation": cell_text(row.reply_ms_saturation),
+                    "p50_ms_saturation": cell_text(row.p50_ms_saturation),
+                    "p99_ms_saturation": cell_text(row.p99_ms_saturation),
                     "server_cpu_pct_saturation": "" if cpu is None else round(100 * cpu / duration),
                     "server_rss_mb_saturation": cell_text(row.server_rss_mb_saturation),
                     "ratio_to_fastest": "" if not row.saturation_rps or not fastest
@@ -57,7 +59,8 @@ def summary_markdown(view, rows):
              f"precision {options['precision']:.0%}.", "",
              "Throughput is the highest reply rate among passing steps (req/s); \">=\" marks a lower bound "
              "(the client or the plan ran out before the server failed). Reply times are request sent to "
-             "last byte, at the lowest passing rate and at saturation. CPU is the servers' CPU time over the "
+             "last byte, at the lowest passing rate and at saturation; p50 / p99 are the percentiles of connect-to-close "
+             "times in httperf's 1 ms bins (failed requests count as lasting the whole timeout). CPU is the servers' CPU time over the "
              "saturation step, in % of one core; RSS their summed peak. The 2006 study ran on a 2x Pentium 4 "
              "3 GHz server with MySQL 5.0 (plots/study-2006.tsv): compare the shape, not the numbers.", ""]
     for workload in view.present("workloads"):
@@ -67,15 +70,23 @@ def summary_markdown(view, rows):
                 continue
             lines += [f"## {workload_title(workload)}, {engine_title(engine)}", "",
                       "| app | throughput (req/s) | ratio to fastest | 2006 (req/s) | reply ms low | "
-                      "reply ms at saturation | overload at (req/s offered) | server CPU % | server RSS MB |",
-                      "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+                      "reply ms at saturation | p50 / p99 ms at saturation | overload at (req/s offered) | "
+                      "server CPU % | server RSS MB |",
+                      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
             for row in group:
                 lines.append(f"| {view.title(row['app'])} | {throughput_text(row)} | {row['ratio_to_fastest']} | "
                              f"{row['study_2006_rps'] or '-'} | {row['reply_ms_low']} | "
-                             f"{row['reply_ms_saturation']} | {row['overload_offered'] or '-'} | "
+                             f"{row['reply_ms_saturation']} | {spread_text(row)} | {row['overload_offered'] or '-'} | "
                              f"{row['server_cpu_pct_saturation']} | {row['server_rss_mb_saturation']} |")
             lines.append("")
     return "\n".join(lines)
+
+
+def spread_text(row):
+    """p50 / p99 from the histogram httperf prints (1 ms bins: a sub-millisecond app reads 1)."""
+    if not row["p50_ms_saturation"]:
+        return "-"
+    return f"{float(row['p50_ms_saturation']):g} / {float(row['p99_ms_saturation']):g}"
 
 
 def title_lines(view):

@@ -126,6 +126,8 @@ class CellSummary:
     note: str = ""
     round: int = 1
     disturbed_steps: int = 0
+    p50_ms_saturation: float = None
+    p99_ms_saturation: float = None
 
     def __post_init__(self):
         coerce_numbers(self)
@@ -160,6 +162,7 @@ def summarize(key, steps, restarts, round_=1, unmeasured=None):
                   default=None)
     row.saturation_rps, row.saturation_offered = round(best.reply_rate, 2), top
     row.reply_ms_low, row.reply_ms_saturation = lowest.reply_time_ms, best.reply_time_ms
+    row.p50_ms_saturation, row.p99_ms_saturation = best.figures.get("p50_ms"), best.figures.get("p99_ms")
     row.server_cpu_s_saturation = round(best.server_total("_cpu_s"), 2)
     row.server_rss_mb_saturation = round(best.server_total("_rss_peak_mb"), 1)
     if overload is not None and (ceiling is None or overload < ceiling):

@@ -1,7 +1,7 @@
 """The parser on real httperf 0.9 outputs recorded on this machine (tests/fixtures/httperf)."""
 import pytest
 
-from harness.httperf_output import FIGURES, IncompleteOutput, parse, reply_time_ms
+from harness.httperf_output import FIGURES, IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
 from stack.settings import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "httperf"
@@ -65,3 +65,19 @@ def test_reply_time_adds_the_transfer_to_the_time_to_first_byte():
     assert reply_time_ms(figures) == round(figures["response_time_ms"] + figures["transfer_time_ms"], 1)
     assert reply_time_ms({"response_time_ms": "3.0", "transfer_time_ms": "0.5"}) == 3.5
     assert reply_time_ms({"response_time_ms": ""}) is None and reply_time_ms({}) is None
+
+
+def test_the_verbose_histogram_gives_each_bins_upper_edge_and_count():
+    text = (FIXTURES / "php-single-verbose-histogram.txt").read_text()
+    bins = lifetime_histogram(text)
+    assert bins == [(1.0, 213), (2.0, 178), (3.0, 2), (4.0, 3), (5.0, 2), (6.0, 2)]
+    assert sum(count for _, count in bins) == parse(text)["connections"] == 400
+    assert lifetime_histogram((FIXTURES / "php-single-normal.txt").read_text()) == []
+
+
+def test_percentiles_count_failed_requests_as_lasting_the_whole_timeout():
+    bins = [(1.0, 213), (2.0, 178), (3.0, 2), (4.0, 3), (5.0, 2), (6.0, 2)]
+    assert percentiles(bins, failed=0, timeout_ms=2000) == {0.5: 1.0, 0.9: 2.0, 0.99: 4.0}
+    assert percentiles(bins, failed=10, timeout_ms=2000) == {0.5: 1.0, 0.9: 2.0, 0.99: 2000}
+    assert percentiles([], failed=0, timeout_ms=2000) == {}
+    assert percentiles([], failed=5, timeout_ms=2000) == {0.5: 2000, 0.9: 2000, 0.99: 2000}
