@@ -96,6 +96,8 @@ def lifetime_histogram(text):
         return []
     bins = []
     for line in lines[start + 1:]:
+        if line.strip() == ":":  # httperf elides a run of empty bins as one ":" line
+            continue
         match = HISTOGRAM_LINE.match(line)
         if not match:
             break

@@ -81,3 +81,12 @@ def test_percentiles_count_failed_requests_as_lasting_the_whole_timeout():
     assert percentiles(bins, failed=10, timeout_ms=2000) == {0.5: 1.0, 0.9: 2.0, 0.99: 2000}
     assert percentiles([], failed=0, timeout_ms=2000) == {}
     assert percentiles([], failed=5, timeout_ms=2000) == {0.5: 2000, 0.9: 2000, 0.99: 2000}
+
+
+def test_a_histogram_with_elided_empty_bins_is_read_whole():
+    text = (FIXTURES / "php-large-verbose-elided-histogram.txt").read_text()
+    bins = lifetime_histogram(text)
+    assert "             :" in text and len(bins) == 93
+    assert sum(count for _, count in bins) == parse(text)["connections"] == 108
+    assert bins[0] == (40.0, 5) and bins[-1] == (830.0, 1)
+    assert percentiles(bins, failed=0, timeout_ms=10000) == {0.5: 259.0, 0.9: 711.0, 0.99: 818.0}
