@@ -2,7 +2,9 @@
 
 history is a list of (rate, verdict). Both plans return None when the cell is done.
 """
-from harness.results.records import FAIL, INVALID, PASS
+from collections import Counter
+
+from harness.results.records import FAIL, INVALID, PASS, latest_verdicts
 
 
 def round_rate(rate):
@@ -27,9 +29,12 @@ class LinearPlan:
 
 class AdaptivePlan:
     """Ramp geometrically until the first step that does not pass, then bisect between the highest
-    pass and the lowest non-pass above it until they are within `precision`, then one confirming
-    step between them. An invalid (client-bound) step is a ceiling like a failure, but a cell
-    whose ceiling is client-bound is reported as a lower bound, never as a saturation point."""
+    pass and the lowest non-pass above it until they are within `precision`. Then no single step
+    decides: the bracket's two ends are each run once more (the failure above first). When a repeat
+    disagrees, its verdict counts and the search goes on from the bracket it leaves, within the
+    step budget. An invalid (client-bound) step is a ceiling like a failure, but it is not repeated,
+    and a cell whose ceiling is client-bound is reported as a lower bound, never as a saturation
+    point."""
 
     def __init__(self, start, factor=2.0, precision=0.05, minimum=0.5, maximum=20000.0, max_steps=16):
         self.start, self.factor, self.precision = start, factor, precision
@@ -37,9 +42,10 @@ class AdaptivePlan:
 
     @staticmethod
     def bracket(history):
-        passed = [rate for rate, verdict in history if verdict == PASS]
+        latest = latest_verdicts(history)
+        passed = [rate for rate, verdict in latest.items() if verdict == PASS]
         low = max(passed) if passed else None
-        ceilings = [rate for rate, verdict in history
+        ceilings = [rate for rate, verdict in latest.items()
                     if verdict in (FAIL, INVALID) and (low is None or rate > low)]
         high = min(ceilings) if ceilings else None
         return low, high
@@ -49,7 +55,7 @@ class AdaptivePlan:
             return round_rate(self.start)
         if len(history) >= self.max_steps:
             return None
-        tried = {rate for rate, _ in history}
+        tries = Counter(rate for rate, _ in history)
         low, high = self.bracket(history)
         if high is None:
             if low >= self.maximum:
@@ -60,19 +66,20 @@ class AdaptivePlan:
                 return None
             candidate = round_rate(max(high / self.factor, self.minimum))
         else:
-            confirmed = self.converged(low, high) and self.confirmation_done(history, low, high)
-            if confirmed:
-                return None
             candidate = round_rate((low * high) ** 0.5)
-        return None if candidate in tried else candidate
+            if self.converged(low, high) or candidate in (low, high):
+                return self.repeat(history, tries, low, high)
+        return None if candidate in tries else candidate
 
     def converged(self, low, high):
         return high <= low * (1 + self.precision)
 
-    def confirmation_done(self, history, low, high):
-        """The step after the bracket first closed confirms it (whatever its verdict)."""
-        for index in range(1, len(history)):
-            first_low, first_high = self.bracket(history[:index])
-            if first_low is not None and first_high is not None and self.converged(first_low, first_high):
-                return index < len(history)
-        return False
+    @staticmethod
+    def repeat(history, tries, low, high):
+        """The bracket's end still to be run a second time (the ceiling first), or None when both
+        have been: the cell is done."""
+        ceiling_client_bound = latest_verdicts(history)[high] == INVALID
+        for rate in ([] if ceiling_client_bound else [high]) + [low]:
+            if tries[rate] < 2:
+                return rate
+        return None

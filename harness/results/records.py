@@ -141,6 +141,15 @@ class CellSummary:
         return self.status in LOWER_BOUND_STATUSES
 
 
+def latest_verdicts(history):
+    """{rate: the verdict of its latest try} from (rate, verdict) pairs in order: a repeat that
+    disagrees overrides the first try."""
+    latest = {}
+    for rate, verdict in history:
+        latest[rate] = verdict
+    return latest
+
+
 def summarize(key, steps, restarts, round_=1, unmeasured=None):
     """The saturation.tsv row a cell's judged steps imply. `unmeasured` is (status, note) for a cell
     whose target never answered or answered wrongly."""
@@ -149,17 +158,17 @@ def summarize(key, steps, restarts, round_=1, unmeasured=None):
     if unmeasured:
         row.status, row.note = unmeasured
         return row
-    passed = [step for step in steps if step.verdict == PASS]
+    # A rate counts by its latest try: a pass whose repeat failed is not a saturation point.
+    latest = latest_verdicts((step.offered_rate, step.verdict) for step in steps if step.verdict != DISTURBED)
+    passed = [step for step in steps if step.verdict == PASS and latest[step.offered_rate] == PASS]
     if not passed:
         row.note = "no step passed; the server could not sustain even the lowest rate"
         return row
     best = max(passed, key=lambda step: step.reply_rate)
     lowest = min(passed, key=lambda step: step.offered_rate)
     top = best.offered_rate
-    overload = min((step.offered_rate for step in steps if step.verdict == FAIL and step.offered_rate > top),
-                   default=None)
-    ceiling = min((step.offered_rate for step in steps if step.verdict == INVALID and step.offered_rate > top),
-                  default=None)
+    overload = min((rate for rate, verdict in latest.items() if verdict == FAIL and rate > top), default=None)
+    ceiling = min((rate for rate, verdict in latest.items() if verdict == INVALID and rate > top), default=None)
     row.saturation_rps, row.saturation_offered = round(best.reply_rate, 2), top
     row.reply_ms_low, row.reply_ms_saturation = lowest.reply_time_ms, best.reply_time_ms
     row.p50_ms_saturation, row.p99_ms_saturation = best.figures.get("p50_ms"), best.figures.get("p99_ms")

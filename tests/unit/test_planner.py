@@ -5,15 +5,21 @@ from harness.planner import AdaptivePlan, LinearPlan, round_rate
 from harness.verdict import FAIL, INVALID, PASS
 
 
-def run(plan, capacity, client_limit=float("inf")):
-    """Drive a plan against a model server that passes every rate up to `capacity`."""
+def run(plan, capacity, client_limit=float("inf"), noise=None):
+    """Drive a plan against a model server that passes every rate up to `capacity`; `noise` maps
+    (rate, try) to a verdict that overrides the model's, as one noisy or hysteretic step would."""
     history = []
     while (rate := plan.next_rate(history)) is not None:
-        assert rate not in [seen for seen, _ in history], f"rate {rate} repeated"
+        tries = sum(1 for seen, _ in history if seen == rate) + 1
+        assert tries <= 2, f"rate {rate} run a third time"
         verdict = INVALID if rate > client_limit else PASS if rate <= capacity else FAIL
-        history.append((rate, verdict))
+        history.append((rate, (noise or {}).get((rate, tries), verdict)))
         assert len(history) < 40
     return history
+
+
+def repeated(history):
+    return sorted({rate for rate, _ in history if sum(1 for seen, _ in history if seen == rate) == 2})
 
 
 @pytest.mark.parametrize("capacity,start", [(480, 100), (3.7, 2), (4900, 100), (30, 100), (1.2, 2),
@@ -24,12 +30,31 @@ def test_adaptive_converges_within_precision(capacity, start):
     low, high = AdaptivePlan.bracket(history)
     assert low <= capacity < high
     assert high <= low * 1.05 or round_rate((low * high) ** 0.5) in (low, high)
+    assert repeated(history) == [low, high], "both ends of the bracket are confirmed by a second try"
     assert len(history) <= 16
 
 
 def test_adaptive_seeded_near_capacity_takes_few_steps():
     history = run(AdaptivePlan(start=0.85 * 2000, factor=1.25), 2000)
-    assert len(history) <= 8
+    assert len(history) <= 9
+
+
+def test_an_early_spurious_failure_is_repeated_and_the_search_goes_on_above_it():
+    # Capacity 2,000; the first try at 1,700 fails (a noisy step): alone it would cap the cell at 1,653.
+    history = run(AdaptivePlan(start=1700, factor=1.25), 2000, noise={(1700, 1): FAIL})
+    assert history == [(1700, FAIL), (1360, PASS), (1521, PASS), (1608, PASS), (1653, PASS),
+                       (1700, PASS),  # the repeat of the bound from above disagrees: search on
+                       (2125, FAIL), (1901, PASS), (2010, FAIL), (1955, PASS), (2010, FAIL), (1955, PASS)]
+    assert AdaptivePlan.bracket(history) == (1955, 2010)
+
+
+def test_a_lucky_pass_is_repeated_and_the_bracket_moves_down():
+    # Capacity 1,000, but the first try at 1,006 passes (a lucky step).
+    history = run(AdaptivePlan(start=900, factor=1.25), 1000, noise={(1006, 1): PASS})
+    assert history == [(900, PASS), (1125, FAIL), (1006, PASS), (1064, FAIL), (1035, FAIL), (1035, FAIL),
+                       (1006, FAIL),  # the repeat of the saturation step disagrees: search below
+                       (952, PASS), (979, PASS), (979, PASS)]
+    assert AdaptivePlan.bracket(history) == (979, 1006)
 
 
 def test_adaptive_stops_at_a_client_bound_ceiling_without_a_failure():
@@ -37,6 +62,7 @@ def test_adaptive_stops_at_a_client_bound_ceiling_without_a_failure():
     low, high = AdaptivePlan.bracket(history)
     assert dict(history)[high] == INVALID
     assert FAIL not in dict(history).values()
+    assert repeated(history) == [low], "a client-bound ceiling is not repeated, the pass below it is"
 
 
 def test_adaptive_ramps_down_when_the_first_step_fails():

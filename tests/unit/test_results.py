@@ -103,3 +103,18 @@ def test_a_manifest_missing_part_of_its_schema_is_named():
 def test_a_folder_without_a_manifest_is_not_a_run(tmp_path):
     with pytest.raises(store.ResultsError, match="not a sweep run"):
         store.load_run(tmp_path)
+
+
+def test_a_pass_whose_repeat_failed_is_not_the_saturation_point():
+    tries = [(900, PASS), (1125, FAIL), (1006, PASS), (1064, FAIL), (1035, FAIL), (1035, FAIL), (1006, FAIL),
+             (952, PASS), (979, PASS), (979, PASS)]
+    row = summarize(KEY, [step(number, rate, verdict, rate if verdict == PASS else rate * 0.9)
+                          for number, (rate, verdict) in enumerate(tries, start=1)], restarts=0)
+    assert (row.status, row.saturation_offered, row.saturation_rps, row.overload_offered) == (LOCATED, 979, 979, 1006)
+
+
+def test_a_disturbed_step_neither_passes_nor_fails_its_rate():
+    steps = [step(1, 100, PASS, 100.0), step(2, 200, "disturbed", 150.0), step(3, 200, PASS, 199.0),
+             step(4, 400, FAIL, 300.0)]
+    row = summarize(KEY, steps, restarts=0)
+    assert (row.saturation_offered, row.overload_offered, row.disturbed_steps) == (200, 400, 1)
