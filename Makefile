@@ -10,7 +10,7 @@ export PYTHONPATH := $(CURDIR)$(if $(PYTHONPATH),:$(PYTHONPATH))
 LAB := $(PYTHON) -m stack.lab
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build up saturation-sweep sweep plots down status import test test-java test-faults test-unit clean distclean
+.PHONY: help setup build up saturation-sweep sweep crosscheck plots down status import test test-java test-faults test-unit clean distclean
 
 help: ## list the targets
 	@echo "The web architecture lab: PHP, servlet, pooled servlet and SOAP against MyISAM and InnoDB."
@@ -51,6 +51,9 @@ sweep: ## run the sweep on running servers (APPS= ENGINES= WORKLOADS= MODE= DURA
 	  $(if $(APPS),--apps "$(APPS)") $(if $(ENGINES),--engines "$(ENGINES)") \
 	  $(if $(WORKLOADS),--workloads "$(WORKLOADS)") $(if $(DURATION),--duration $(DURATION)) \
 	  $(if $(PRECISION),--precision $(PRECISION)) $(if $(RUN),--run $(RUN)) $(if $(QUICK),--quick)
+
+crosscheck: ## closed-loop wrk against each cell of a run (RUN=; default the latest) on running servers: crosscheck.tsv
+	@$(PYTHON) httperf-scripts/crosscheck.py $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
 plots: ## PDFs, report.pdf and summary.md/.tsv of a run's saved results (RUN=; default the latest)
 	@$(PYTHON) plots/report.py $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))

@@ -45,6 +45,7 @@ class Options:
     warmup_tolerance: float = DEFAULTS["warmup_tolerance"]
     recovery_wait_s: float = DEFAULTS["recovery_wait_s"]
     max_steps: int = DEFAULTS["max_steps"]
+    max_confirm_steps: int = DEFAULTS["max_confirm_steps"]
     min_requests_per_step: int = DEFAULTS["min_requests_per_step"]
     baseline_share: float = DEFAULTS["baseline_share"]
     fd_budget: int = DEFAULTS["fd_budget"]

@@ -31,14 +31,16 @@ class AdaptivePlan:
     """Ramp geometrically until the first step that does not pass, then bisect between the highest
     pass and the lowest non-pass above it until they are within `precision`. Then no single step
     decides: the bracket's two ends are each run once more (the failure above first). When a repeat
-    disagrees, its verdict counts and the search goes on from the bracket it leaves, within the
-    step budget. An invalid (client-bound) step is a ceiling like a failure, but it is not repeated,
+    disagrees, its verdict counts and the search goes on from the bracket it leaves, for at most
+    max_confirm_steps steps after the bracket first closed. An invalid (client-bound) step is a ceiling like a failure, but it is not repeated,
     and a cell whose ceiling is client-bound is reported as a lower bound, never as a saturation
     point."""
 
-    def __init__(self, start, factor=2.0, precision=0.05, minimum=0.5, maximum=20000.0, max_steps=16):
+    def __init__(self, start, factor=2.0, precision=0.05, minimum=0.5, maximum=20000.0, max_steps=16,
+                 max_confirm_steps=4):
         self.start, self.factor, self.precision = start, factor, precision
         self.minimum, self.maximum, self.max_steps = minimum, maximum, max_steps
+        self.max_confirm_steps = max_confirm_steps
 
     @staticmethod
     def bracket(history):
@@ -54,6 +56,9 @@ class AdaptivePlan:
         if not history:
             return round_rate(self.start)
         if len(history) >= self.max_steps:
+            return None
+        closed = self.first_closed(history)
+        if closed is not None and len(history) - closed >= self.max_confirm_steps:
             return None
         tries = Counter(rate for rate, _ in history)
         low, high = self.bracket(history)
@@ -73,6 +78,17 @@ class AdaptivePlan:
 
     def converged(self, low, high):
         return high <= low * (1 + self.precision)
+
+    def first_closed(self, history):
+        """How many steps it took the bracket to close first; None while it never has. Repeats
+        and the search they start get at most max_confirm_steps after that: near saturation a
+        noisy server flips verdicts, and chasing every flip would cost without end."""
+        for count in range(2, len(history) + 1):
+            low, high = self.bracket(history[:count])
+            if low is not None and high is not None and (
+                    self.converged(low, high) or round_rate((low * high) ** 0.5) in (low, high)):
+                return count
+        return None
 
     @staticmethod
     def repeat(history, tries, low, high):

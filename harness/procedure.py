@@ -15,9 +15,10 @@ def plan_for(options, workload, seed):
         return LinearPlan(profile.linear_step, profile.linear_step, profile.linear_max)
     if seed:
         return AdaptivePlan(start=max(0.5, PLAN["probed_start_share"] * seed), factor=PLAN["probed_factor"],
-                            precision=options.precision, max_steps=options.max_steps)
+                            precision=options.precision, max_steps=options.max_steps,
+                            max_confirm_steps=options.max_confirm_steps)
     return AdaptivePlan(start=profile.start, factor=PLAN["blind_factor"], precision=options.precision,
-                        max_steps=options.max_steps)
+                        max_steps=options.max_steps, max_confirm_steps=options.max_confirm_steps)
 
 
 def measure_cell(cell, options, guard, progress):

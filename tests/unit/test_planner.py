@@ -41,7 +41,7 @@ def test_adaptive_seeded_near_capacity_takes_few_steps():
 
 def test_an_early_spurious_failure_is_repeated_and_the_search_goes_on_above_it():
     # Capacity 2,000; the first try at 1,700 fails (a noisy step): alone it would cap the cell at 1,653.
-    history = run(AdaptivePlan(start=1700, factor=1.25), 2000, noise={(1700, 1): FAIL})
+    history = run(AdaptivePlan(start=1700, factor=1.25, max_confirm_steps=10), 2000, noise={(1700, 1): FAIL})
     assert history == [(1700, FAIL), (1360, PASS), (1521, PASS), (1608, PASS), (1653, PASS),
                        (1700, PASS),  # the repeat of the bound from above disagrees: search on
                        (2125, FAIL), (1901, PASS), (2010, FAIL), (1955, PASS), (2010, FAIL), (1955, PASS)]
@@ -50,11 +50,18 @@ def test_an_early_spurious_failure_is_repeated_and_the_search_goes_on_above_it()
 
 def test_a_lucky_pass_is_repeated_and_the_bracket_moves_down():
     # Capacity 1,000, but the first try at 1,006 passes (a lucky step).
-    history = run(AdaptivePlan(start=900, factor=1.25), 1000, noise={(1006, 1): PASS})
+    history = run(AdaptivePlan(start=900, factor=1.25, max_confirm_steps=10), 1000, noise={(1006, 1): PASS})
     assert history == [(900, PASS), (1125, FAIL), (1006, PASS), (1064, FAIL), (1035, FAIL), (1035, FAIL),
                        (1006, FAIL),  # the repeat of the saturation step disagrees: search below
                        (952, PASS), (979, PASS), (979, PASS)]
     assert AdaptivePlan.bracket(history) == (979, 1006)
+
+
+def test_the_steps_after_the_bracket_first_closed_are_capped():
+    # As above, with the default cap of 4: the search reopened by the repeat stops after 4 more steps.
+    history = run(AdaptivePlan(start=1700, factor=1.25), 2000, noise={(1700, 1): FAIL})
+    assert len(history) == 5 + 4 and history[5] == (1700, PASS)
+    assert AdaptivePlan.bracket(history) == (1901, 2010)
 
 
 def test_adaptive_stops_at_a_client_bound_ceiling_without_a_failure():
