@@ -4,8 +4,10 @@ columns). A new per-step check is a new monitor in `step_monitors()`, nothing el
 import os
 import subprocess
 import threading
+import time
 from pathlib import Path
 
+from harness.disturbance import Limits, disturbance
 from harness.network import NetworkMonitor
 from stack import lifecycle
 
@@ -187,6 +189,34 @@ class OtherWorkMonitor:
         return {"other_cpu_s": round(sum(other.values()), 2), "kernel_threads_cpu_s": round(kernel, 2),
                 "steal_max_s": round(max((steal[cpu] - steal_before.get(cpu, steal[cpu]) for cpu in steal),
                                          default=0.0), 2)}
+
+
+class Watch:
+    """The step monitors around a stretch of load (a step, or the quiet check with no load): their
+    figures, the wall time, and whether other work disturbed it."""
+
+    def __init__(self, options):
+        self.options = options
+        self.monitors = step_monitors(options)
+        self.figures, self.wall_s = {}, 0.0
+
+    def __enter__(self):
+        for monitor in self.monitors:
+            monitor.start()
+        self.started = time.monotonic()
+        return self
+
+    def __exit__(self, *_):
+        self.wall_s = time.monotonic() - self.started
+        for monitor in self.monitors:
+            self.figures.update(monitor.finish())
+        return False
+
+    def disturbed(self):
+        """None for a quiet stretch; else what shared the CPUs (harness/disturbance.py)."""
+        notes = "; ".join(monitor.note for monitor in self.monitors if getattr(monitor, "note", None))
+        limits = Limits(self.options.max_steal_pct, self.options.max_other_pct)
+        return disturbance(self.figures, self.wall_s, limits, notes)
 
 
 def step_monitors(options):

@@ -5,7 +5,6 @@ import time
 
 from harness import inventory, monitors
 from harness.cell import Cell, now
-from harness.disturbance import Limits, disturbance
 from harness.guard import Guard
 from harness.options import PROFILES, RESULTS, SWEEP
 from harness.procedure import measure_cell
@@ -57,17 +56,13 @@ class Runner:
     def check_quiet(self, seconds=2):
         """Before any load: is something else already using the lab's CPUs? Warn, and keep the
         answer in the manifest."""
-        watching = monitors.step_monitors(self.options)
-        for monitor in watching:
-            monitor.start()
-        time.sleep(seconds)
-        figures = {name: value for monitor in watching for name, value in monitor.finish().items()}
-        notes = "; ".join(monitor.note for monitor in watching if getattr(monitor, "note", None))
-        shared = disturbance(figures, seconds, Limits(self.options.max_steal_pct, self.options.max_other_pct), notes)
+        with monitors.Watch(self.options) as watch:
+            time.sleep(seconds)
+        shared = watch.disturbed()
         if shared:
             self.say(f"warning: the machine is not quiet before the run: {shared}; steps it disturbs "
                      f"are redone, but a quiet machine gives figures sooner")
-        return {"seconds": seconds, "disturbed": shared, "figures": figures}
+        return {"seconds": seconds, "disturbed": shared, "figures": watch.figures}
 
     def warn_of_other_knobs(self):
         """The servers run with the knobs they were started with; say so when today's differ."""
