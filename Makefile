@@ -52,7 +52,8 @@ sweep: ## run the sweep on running servers (APPS= ENGINES= WORKLOADS= MODE= DURA
 	  $(if $(WORKLOADS),--workloads "$(WORKLOADS)") $(if $(DURATION),--duration $(DURATION)) \
 	  $(if $(PRECISION),--precision $(PRECISION)) $(if $(RUN),--run $(RUN)) $(if $(QUICK),--quick)
 
-crosscheck: ## closed-loop wrk against each cell of a run (RUN=; default the latest) on running servers: crosscheck.tsv
+crosscheck: ## second opinions on a run (RUN=; default the latest) on running servers: wrk and oha -> crosscheck.tsv
+	@bash stack/install-oha.sh
 	@$(PYTHON) httperf-scripts/crosscheck.py $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
 plots: ## PDFs, report.pdf and summary.md/.tsv of a run's saved results (RUN=; default the latest)

@@ -1,25 +1,40 @@
-"""`make crosscheck [RUN=]`: a second opinion on a run's figures. For every cell of the run, on the
-running servers: closed-loop wrk with a new connection per request at rising concurrency (1, 2,
-4, ...), until two levels in a row fall short of the best by more than a tenth; then more runs at
-the best level, whose median is the cell's closed-loop capacity. Into the run's folder:
-crosscheck.tsv, the sweep's figure beside wrk's and their ratio per cell, and crosscheck.json, every
-wrk figure. Closed loop and open loop measure different things - wrk waits for each reply before
-the next request, httperf does not - so a ratio near 1 is agreement, and a cell far below 1 is a
-figure to explain before believing it."""
+"""`make crosscheck [RUN=]`: second opinions on a run's figures, from two other load generators, on
+the running servers. For every cell of the run, warmed up as the sweep warms it:
+
+- **wrk, closed loop**, a new connection per request at rising concurrency (1, 2, 4, ...), until two
+  levels in a row fall short of the best by more than a tenth; then more runs at the best level,
+  whose median is the cell's closed-loop capacity. wrk waits for each reply before the next request,
+  httperf does not, so sweep / wrk near 1 is agreement and a cell far below 1 is a figure to explain.
+- **oha, open loop** like httperf, at 0.9x and 1.1x the sweep's saturation rate, judged by the sweep's
+  own rules (harness/verdict.py, the same timeout): the sweep's point is confirmed when the rate
+  below passes and the rate above fails.
+
+Every run is watched like a sweep step: one that other work disturbed is redone (bounded). Into
+the run's folder: crosscheck.tsv (per cell, both opinions beside the sweep's figure) and
+crosscheck.json (every run's figures); oha's reports under each cell's raw/."""
 import argparse
 import json
+import os
+import resource
 import statistics
 import sys
+from dataclasses import fields
 from pathlib import Path
 
-from harness import load, monitors
-from harness.options import PROFILES, RESULTS, SWEEP
+from harness import load, monitors, probe
+from harness.cell import Cell
+from harness.oha_output import figures as oha_figures
+from harness.options import PROFILES, RESULTS, SWEEP, Options
+from harness.results.records import DISTURBED, INVALID, LOCATED, PASS
 from harness.results.store import ResultsError, RunFiles, latest_run, load_run, tsv_text, write_atomically
-from stack import lab, lifecycle, registry, settings
+from harness.verdict import Thresholds, judge
+from stack import lab, lifecycle, settings
 
 SETTINGS = SWEEP["crosscheck"]
+OHA = settings.OPT / "oha" / "bin" / "oha"
 COLUMNS = ["app", "engine", "workload", "status", "sweep_rps", "wrk_rps", "sweep_over_wrk", "wrk_connections",
-           "wrk_runs"]
+           "wrk_runs", "oha_below_rate", "oha_below_verdict", "oha_below_p50_ms", "oha_below_p99_ms",
+           "oha_above_rate", "oha_above_verdict", "oha_agrees", "redone_runs"]
 
 
 def ladder_done(levels, drop):
@@ -37,18 +52,115 @@ def agreement(rows):
     return round(statistics.median(ratios), 2), round(min(ratios), 2)
 
 
-def measure(request, workload, client_cpus, directory):
-    window = max(SETTINGS["window_s"], PROFILES[workload].warmup_window_s)
-    levels = {}
+def oha_agrees(below, above):
+    """Pure: whether oha confirms a saturation point (the rate below passes, the rate above does not);
+    None when either run could not be judged (oha could not keep its schedule, or was disturbed)."""
+    if below in (INVALID, DISTURBED, None) or above in (INVALID, DISTURBED, None):
+        return None
+    return below == PASS and above != PASS
+
+
+class Watched:
+    """Runs a load generator under the step monitors; a run that other work disturbed is redone, at
+    most max_redos times (the last one is kept, flagged)."""
+
+    def __init__(self, options):
+        self.options = options
+        self.redone = 0
+
+    def __call__(self, run):
+        for attempt in range(self.options.max_redos + 1):
+            with monitors.Watch(self.options) as watch:
+                result = run()
+            shared = watch.disturbed()
+            if not shared:
+                break
+            self.redone += attempt < self.options.max_redos
+        return result, shared, watch.figures
+
+
+def wrk_ladder(cell, watched, directory):
+    """The closed-loop capacity: the ladder, then repeats at its best level; their median."""
+    window = max(SETTINGS["window_s"], PROFILES[cell.key.workload].warmup_window_s)
+    client_cpus = watched.options.client_cpus
+
+    def wrk(connections):
+        result, shared, _ = watched(lambda: load.wrk_throughput(cell.request, window, connections, client_cpus,
+                                                                directory))
+        return result["replies_per_s"], shared
+
+    levels, disturbed = {}, []
     for connections in SETTINGS["connections"]:
-        levels[connections] = load.wrk_throughput(request, window, connections, client_cpus, directory)["replies_per_s"]
+        levels[connections], shared = wrk(connections)
+        disturbed += [shared] if shared else []
         if ladder_done(levels, SETTINGS["drop"]):
             break
     best = max(levels, key=levels.get)
-    runs = [load.wrk_throughput(request, window, best, client_cpus, directory)["replies_per_s"]
-            for _ in range(SETTINGS["repeats"])]
+    runs = []
+    for _ in range(SETTINGS["repeats"]):
+        rate, shared = wrk(best)
+        runs.append(rate)
+        disturbed += [shared] if shared else []
     return {"window_s": window, "ladder": levels, "connections": best, "runs": runs,
-            "median": round(statistics.median(runs), 2)}
+            "median": round(statistics.median(runs), 2), "disturbed": disturbed}
+
+
+def oha_run(cell, rate, watched):
+    """One open-loop run at `rate`, the sweep's step length and timeout, judged by the sweep's rules."""
+    options = watched.options
+    profile = PROFILES[cell.key.workload]
+    timeout_s = load.step_timeout(rate, profile.timeout_s, options.fd_budget)
+    planned = max(options.min_requests_per_step, round(rate * options.duration_s))
+    descriptors = resource.getrlimit(resource.RLIMIT_NOFILE)[0] - 100
+    command = load.oha_command(OHA, cell.request, rate, planned, timeout_s, descriptors)
+    wall_limit = load.wall_limit(planned, rate, timeout_s)
+    (report, text), shared, watch_figures = watched(lambda: load.run_oha(command, wall_limit, options.client_cpus))
+    raw = cell.directory / "raw" / f"oha-rate-{rate:g}.json"
+    write_atomically(raw, json.dumps({"command": text, "report": report}, indent=1) + "\n")
+    measured = oha_figures(report, rate, planned) if report else None
+    verdict, reason = judge(measured, rate, timeout_s, planned, killed=report is None,
+                            thresholds=options.thresholds)
+    if shared:
+        verdict, reason = DISTURBED, f"{shared}; not judged (would have been: {verdict}, {reason})"
+    return {"rate": rate, "timeout_s": timeout_s, "requests": planned, "verdict": verdict, "reason": reason,
+            "figures": {**(measured or {}), **watch_figures}, "raw": str(raw.relative_to(cell.directory))}
+
+
+def measure(cell, summary, options):
+    watched = Watched(options)
+    result = {"warmup": probe.warm_up(cell, options)}
+    result["wrk"] = wrk_ladder(cell, watched, cell.directory)
+    if summary.status == LOCATED:
+        result["oha"] = [oha_run(cell, round(summary.saturation_offered * factor, 1), watched)
+                         for factor in SETTINGS["oha_factors"]]
+    result["redone_runs"] = watched.redone
+    return result
+
+
+def row_of(summary, result):
+    key, wrk = summary.key, result["wrk"]
+    ratio = round(summary.saturation_rps / wrk["median"], 2) if summary.saturation_rps and wrk["median"] else None
+    row = {"app": key.app, "engine": key.engine, "workload": key.workload, "status": summary.status,
+           "sweep_rps": summary.saturation_rps, "wrk_rps": wrk["median"], "sweep_over_wrk": ratio,
+           "wrk_connections": wrk["connections"], "wrk_runs": " ".join(f"{rate:g}" for rate in wrk["runs"]),
+           "redone_runs": result["redone_runs"]}
+    if "oha" in result:
+        below, above = result["oha"]
+        row.update({"oha_below_rate": below["rate"], "oha_below_verdict": below["verdict"],
+                    "oha_below_p50_ms": below["figures"].get("p50_ms"),
+                    "oha_below_p99_ms": below["figures"].get("p99_ms"),
+                    "oha_above_rate": above["rate"], "oha_above_verdict": above["verdict"],
+                    "oha_agrees": oha_agrees(below["verdict"], above["verdict"])})
+    return row
+
+
+def run_options(manifest):
+    """The run's own options (step length, timeouts, thresholds), so that oha is judged by the rules
+    that judged the sweep; today's for what the run did not record."""
+    recorded = manifest.options
+    known = {item.name for item in fields(Options)} - {"apps", "engines", "workloads", "presets", "thresholds"}
+    values = {name: recorded[name] for name in known if name in recorded}
+    return Options(apps=tuple(recorded["apps"]), thresholds=Thresholds(**recorded.get("thresholds", {})), **values)
 
 
 def main(argv):
@@ -61,28 +173,33 @@ def main(argv):
     except ResultsError as error:
         print(f"crosscheck: {error}", file=sys.stderr)
         return 1
+    if not os.access(OHA, os.X_OK):
+        print(f"crosscheck: {OHA} is missing: run `make crosscheck` (it builds oha first)", file=sys.stderr)
+        return 1
     problems = lab.verify(lifecycle.SERVERS["mariadb"])
     if problems:
         print("crosscheck: the servers are not up with the data: " + "; ".join(problems) + " (run `make up import`)",
               file=sys.stderr)
         return 1
-    client_cpus = settings.knob("CLIENT_CPUS")
-    monitors.pin_harness(client_cpus)
-    monitors.pin_servers(settings.knob("SERVER_CPUS"))
+    options = run_options(run.manifest)
+    monitors.pin_harness(options.client_cpus)
+    monitors.pin_servers(options.server_cpus)
     files, rows, measured = RunFiles(run.directory), [], {}
     for index, summary in enumerate(run.saturation, start=1):
-        key = summary.key
-        request = registry.request(key.app, key.workload, engine=key.engine)
-        result = measure(request, key.workload, client_cpus, files.cell(key))
-        measured[key.name] = result
-        ratio = round(summary.saturation_rps / result["median"], 2) if summary.saturation_rps and result["median"] else None
-        rows.append({"app": key.app, "engine": key.engine, "workload": key.workload, "status": summary.status,
-                     "sweep_rps": summary.saturation_rps, "wrk_rps": result["median"], "sweep_over_wrk": ratio,
-                     "wrk_connections": result["connections"], "wrk_runs": " ".join(f"{rate:g}" for rate in result["runs"])})
-        print(f"crosscheck {index}/{len(run.saturation)} {key}: sweep {summary.saturation_rps} req/s, wrk "
-              f"{result['median']} req/s at {result['connections']} connections -> {ratio}", flush=True)
+        cell = Cell(files, summary.key)
+        result = measure(cell, summary, options)
+        measured[summary.key.name] = result
+        rows.append(row_of(summary, result))
+        row = rows[-1]
+        print(f"crosscheck {index}/{len(run.saturation)} {summary.key}: sweep {summary.saturation_rps} req/s, "
+              f"wrk {row['wrk_rps']} req/s at {row['wrk_connections']} connections -> {row['sweep_over_wrk']}; "
+              f"oha {row.get('oha_below_rate', '-')}: {row.get('oha_below_verdict', '-')}, "
+              f"{row.get('oha_above_rate', '-')}: {row.get('oha_above_verdict', '-')}", flush=True)
         write_atomically(run.directory / "crosscheck.tsv", tsv_text(COLUMNS, rows))
         write_atomically(run.directory / "crosscheck.json", json.dumps(measured, indent=2) + "\n")
     median, lowest = agreement(rows)
-    print(f"crosscheck: sweep / wrk median {median}, lowest {lowest}; {run.directory / 'crosscheck.tsv'}")
+    confirmed = [row["oha_agrees"] for row in rows if "oha_agrees" in row]
+    print(f"crosscheck: sweep / wrk median {median}, lowest {lowest}; oha confirmed "
+          f"{sum(1 for agrees in confirmed if agrees)} of {len(confirmed)} saturation points "
+          f"({sum(1 for agrees in confirmed if agrees is None)} not judged); {run.directory / 'crosscheck.tsv'}")
     return 0

@@ -1,6 +1,9 @@
 """The load generators and the one-off requests, at the edge: httperf (the open-loop steps), wrk (the
-closed-loop probe and warm-up) and single HTTP exchanges (health checks, the answer's verification)."""
+closed-loop probe and warm-up), oha (the cross-check's open-loop second opinion) and single HTTP
+exchanges (health checks, the answer's verification)."""
 import http.client
+import json
+import math
 import os
 import re
 import shlex
@@ -87,6 +90,32 @@ def wrk_throughput(request, seconds, connections, client_cpus, script_dir):
     return {"replies_per_s": float(match.group(1)) if match else 0.0,
             "non2xx": int(non2xx.group(1)) if non2xx else 0,
             "command": shlex.join(command), "seconds": seconds, "connections": connections}
+
+
+def oha_command(binary, request, rate, num_requests, timeout_s, max_connections):
+    """One open-loop oha run for the cross-check: `num_requests` at `rate` req/s, a new connection per
+    request, latencies measured from each request's scheduled start (no coordinated omission). Enough
+    connections that rate x timeout can be outstanding, as httperf allows, within `max_connections`
+    (the descriptor limit)."""
+    connections = max(1, min(max_connections, math.ceil(rate * timeout_s)))
+    command = [str(binary), "--no-tui", "--output-format", "json", "-n", str(num_requests), "-q", f"{rate:g}",
+               "-c", str(connections), "-t", f"{timeout_s:g}s", "--disable-keepalive", "--latency-correction",
+               "-m", request.method]
+    for name, value in request.headers.items():
+        command += ["-H", f"{name}: {value}"]
+    if request.body:
+        command += ["-d", request.body]
+    return command + [request.url]
+
+
+def run_oha(command, wall_limit_s, client_cpus):
+    """(oha's JSON report or None, the command as text): None when it printed no report in time."""
+    try:
+        result = subprocess.run(pinned(command, client_cpus), capture_output=True, text=True, timeout=wall_limit_s)
+        report = json.loads(result.stdout)
+    except (subprocess.TimeoutExpired, json.JSONDecodeError):
+        report = None
+    return report, shlex.join(command)
 
 
 def exchange(request, timeout_s=5):

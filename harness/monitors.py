@@ -8,8 +8,11 @@ import time
 from pathlib import Path
 
 from harness.disturbance import Limits, disturbance
+from harness.mariadb_status import QUERY, parse_status, status_deltas
 from harness.network import NetworkMonitor
-from stack import lifecycle
+from harness.pool_log import pool_columns
+from stack import lifecycle, settings
+from stack.server import LabError
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2 ** 20
@@ -108,25 +111,25 @@ class ServerSampler(threading.Thread):
         return figures
 
 
-def steal_seconds(cpus):
-    """{cpu number: seconds since boot the hypervisor gave to other guests} from /proc/stat."""
+# /proc/stat's per-CPU columns after the name (user nice system idle iowait irq softirq steal ...).
+STAT_COLUMNS = {"irq": 5, "softirq": 6, "steal": 7}
+
+
+def cpu_seconds(cpus):
+    """{cpu number: {"irq", "softirq", "steal": seconds since boot}} from /proc/stat: interrupt
+    handling (loopback traffic's softirq work lands here when not in ksoftirqd) and the time the
+    hypervisor gave to other guests."""
     found = {}
     for line in Path("/proc/stat").read_text().splitlines():
         name, *ticks = line.split()
         if name.startswith("cpu") and name != "cpu" and int(name[3:]) in cpus:
-            found[int(name[3:])] = int(ticks[7]) / CLOCK_TICKS
+            found[int(name[3:])] = {kind: int(ticks[column]) / CLOCK_TICKS for kind, column in STAT_COLUMNS.items()}
     return found
 
 
 def cpu_list(text):
     """CPU numbers of a taskset list ("1", "0-3", "0,2"); every CPU for "none"."""
-    if not text or text == "none":
-        return sorted(os.sched_getaffinity(0))
-    numbers = set()
-    for part in text.split(","):
-        low, _, high = part.partition("-")
-        numbers.update(range(int(low), int(high or low) + 1))
-    return sorted(numbers)
+    return settings.cpu_numbers(text) or sorted(os.sched_getaffinity(0))
 
 
 def all_processes():
@@ -159,19 +162,20 @@ class OtherWorkMonitor:
     """What else used the CPUs during the step: the CPU time of every process that is not the lab's
     (exited ones through their parent's reaped-children time), kernel threads apart (ksoftirqd runs
     the loopback traffic's softirq work), and the time the hypervisor stole from the lab's CPUs (the
-    most of any one). Per-process times, not /proc/stat's per-CPU ticks: on this VM those disagreed
-    with the processes' own times by up to half a CPU-second over a 3 s step. Judged by
-    harness/disturbance.py; `note` names the busiest other process."""
+    most of any one); per lab CPU, its irq and softirq time (recorded, not judged: the lab's own
+    traffic causes most of it). Per-process times judge "other" work, not /proc/stat's per-CPU busy
+    ticks: on this VM those disagreed with the processes' own times by up to half a CPU-second over a
+    3 s step. Judged by harness/disturbance.py; `note` names the busiest other process."""
 
     def __init__(self, cpus):
         self.cpus = cpus
         self.note = None
 
     def start(self):
-        self.before = all_processes(), steal_seconds(self.cpus)
+        self.before = all_processes(), cpu_seconds(self.cpus)
 
     def finish(self):
-        (processes_before, steal_before), processes, steal = self.before, all_processes(), steal_seconds(self.cpus)
+        (processes_before, stat_before), processes, stat_after = self.before, all_processes(), cpu_seconds(self.cpus)
         ours = lab_pids()
         other, kernel = {}, 0.0
         for pid, (name, cpu, reaped, kernel_thread) in processes.items():
@@ -186,9 +190,45 @@ class OtherWorkMonitor:
                 other[name] = other.get(name, 0.0) + used + children
         busiest = max(other.items(), key=lambda item: item[1], default=("", 0.0))
         self.note = f"busiest other process: {busiest[0]} ({busiest[1]:.2f} s)" if busiest[1] > 0 else None
-        return {"other_cpu_s": round(sum(other.values()), 2), "kernel_threads_cpu_s": round(kernel, 2),
-                "steal_max_s": round(max((steal[cpu] - steal_before.get(cpu, steal[cpu]) for cpu in steal),
-                                         default=0.0), 2)}
+        spent = {cpu: {kind: seconds - stat_before.get(cpu, times)[kind] for kind, seconds in times.items()}
+                 for cpu, times in stat_after.items()}
+        figures = {"other_cpu_s": round(sum(other.values()), 2), "kernel_threads_cpu_s": round(kernel, 2),
+                   "steal_max_s": round(max((times["steal"] for times in spent.values()), default=0.0), 2)}
+        for cpu, times in sorted(spent.items()):
+            figures[f"irq_cpu{cpu}_s"] = round(times["irq"], 2)
+            figures[f"softirq_cpu{cpu}_s"] = round(times["softirq"], 2)
+        return figures
+
+
+class MariaDBMonitor:
+    """MariaDB's connection counters before and after the step (harness/mariadb_status.py)."""
+
+    @staticmethod
+    def read():
+        try:
+            return parse_status(lifecycle.SERVERS["mariadb"].sql(QUERY))
+        except (LabError, OSError):
+            return {}
+
+    def start(self):
+        self.before = self.read()
+
+    def finish(self):
+        return status_deltas(self.before, self.read())
+
+
+class PoolMonitor:
+    """Whether requests waited for the pooled servlet's connections during the step."""
+
+    def start(self):
+        self.started = time.time()
+
+    def finish(self):
+        try:
+            text = settings.POOL_WAIT_LOG.read_text()
+        except OSError:
+            return {}
+        return pool_columns(text, self.started, time.time())
 
 
 class Watch:
@@ -222,7 +262,7 @@ class Watch:
 def step_monitors(options):
     """The monitors of one step, fresh for each step."""
     lab_cpus = sorted(set(cpu_list(options.client_cpus)) | set(cpu_list(options.server_cpus)))
-    return [ServerSampler(), OtherWorkMonitor(lab_cpus), NetworkMonitor()]
+    return [ServerSampler(), OtherWorkMonitor(lab_cpus), NetworkMonitor(), MariaDBMonitor(), PoolMonitor()]
 
 
 def pin_harness(cpus):

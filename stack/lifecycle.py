@@ -130,6 +130,8 @@ class Tomcat(AppServer):
             raise LabError(f"tomcat: {home} is not installed; run `make setup`")
         for folder in ("conf", "logs", "temp", "work", "webapps"):
             (self.base / folder).mkdir(parents=True, exist_ok=True)
+        # A fresh pool, a fresh record of it (it would otherwise grow with every run).
+        settings.POOL_WAIT_LOG.unlink(missing_ok=True)
         for name in ("web.xml", "context.xml", "catalina.properties", "logging.properties"):
             shutil.copyfile(home / "conf" / name, self.base / "conf" / name)
         render("server.xml.in", {

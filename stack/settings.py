@@ -15,9 +15,22 @@ RUN = VAR / "run"
 LOG = VAR / "log"
 OPT = VAR / "opt"
 SECRETS = VAR / "secrets"
+# The pooled servlet's per-second record of requests waiting for a connection (harness/pool_log.py).
+POOL_WAIT_LOG = LOG / "pool-wait.tsv"
 
 # Every server listens here, and only here.
 BIND_ADDRESS = "127.0.0.1"
+
+
+def cpu_numbers(text):
+    """The CPU numbers of a taskset list ("1", "0-3", "0,2"); None for "none" (not pinned)."""
+    if not text or text == "none":
+        return None
+    numbers = set()
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        numbers.update(range(int(low), int(high or low) + 1))
+    return sorted(numbers)
 
 
 def default_pinning():
@@ -34,6 +47,8 @@ DEFAULTS = {
     "APACHE_PORT": "18080",
     "TOMCAT_PORT": "18081",
     "TOMCAT_VERSION": "9.0.104",
+    # The cross-check's open-loop load generator (crates.io), built by stack/install-oha.sh.
+    "OHA_VERSION": "1.16.0",
     # Apache prefork: one process per concurrent request, each with its own DB connection.
     "APACHE_WORKERS": "150",
     # Tomcat's HTTP connector: worker threads and the accept backlog beyond them.
@@ -124,4 +139,5 @@ def db_settings():
         "db.password": db_password(),
         "pool.size": knob("POOL_SIZE"),
         "pool.timeoutMs": knob("POOL_TIMEOUT_MS"),
+        "pool.waitLog": str(POOL_WAIT_LOG),
     }

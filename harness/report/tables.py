@@ -1,5 +1,6 @@
 """The saturation table of a run, beside the 2006 study's figures: summary.tsv and summary.md rows,
 and the report's title and table pages. Pure: a run's records in, rows and lines out."""
+from harness.bottleneck import bottleneck
 from harness.report.series import throughput_text
 from harness.report.view import engine_title, workload_title
 from harness.results.store import cell_text, read_tsv
@@ -9,7 +10,8 @@ STUDY_FILE = ROOT / "plots" / "study-2006.tsv"
 SUMMARY_COLUMNS = ["workload", "engine", "app", "status", "saturation_rps", "lower_bound",
                    "saturation_offered", "overload_offered", "reply_ms_low", "reply_ms_saturation",
                    "p50_ms_saturation", "p99_ms_saturation", "server_cpu_pct_saturation",
-                   "server_rss_mb_saturation", "ratio_to_fastest", "study_2006_rps", "study_2006_reply_ms_low"]
+                   "server_rss_mb_saturation", "ratio_to_fastest", "bottleneck", "bottleneck_why", "study_2006_rps",
+                   "study_2006_reply_ms_low"]
 
 
 def study_figures(study_rows=None):
@@ -30,6 +32,7 @@ def summary_rows(view, study):
             for row in group:
                 cpu = row.server_cpu_s_saturation
                 old = study.get((workload, engine, row.app), {})
+                limit, why = bottleneck(row, view.run.steps.get(row.key, []), view.manifest.server_cores)
                 rows.append({
                     "workload": workload, "engine": engine, "app": row.app, "status": row.status,
                     "saturation_rps": cell_text(row.saturation_rps),
@@ -44,6 +47,7 @@ def summary_rows(view, study):
                     "server_rss_mb_saturation": cell_text(row.server_rss_mb_saturation),
                     "ratio_to_fastest": "" if not row.saturation_rps or not fastest
                     else round(row.saturation_rps / fastest, 2),
+                    "bottleneck": limit, "bottleneck_why": why,
                     "study_2006_rps": old.get("saturation_rps", ""),
                     "study_2006_reply_ms_low": old.get("response_ms_low", ""),
                 })
@@ -61,7 +65,8 @@ def summary_markdown(view, rows):
              "(the client or the plan ran out before the server failed). Reply times are request sent to "
              "last byte, at the lowest passing rate and at saturation; p50 / p99 are the percentiles of connect-to-close "
              "times in httperf's 1 ms bins (failed requests count as lasting the whole timeout). CPU is the servers' CPU time over the "
-             "saturation step, in % of one core; RSS their summed peak. The 2006 study ran on a 2x Pentium 4 "
+             "saturation step, in % of one core; RSS their summed peak. The bottleneck is what ran out first, "
+             "named from the saturation step and the failing step above it (harness/bottleneck.py). The 2006 study ran on a 2x Pentium 4 "
              "3 GHz server with MySQL 5.0 (plots/study-2006.tsv): compare the shape, not the numbers.", ""]
     for workload in view.present("workloads"):
         for engine in view.present("engines"):
@@ -71,15 +76,20 @@ def summary_markdown(view, rows):
             lines += [f"## {workload_title(workload)}, {engine_title(engine)}", "",
                       "| app | throughput (req/s) | ratio to fastest | 2006 (req/s) | reply ms low | "
                       "reply ms at saturation | p50 / p99 ms at saturation | overload at (req/s offered) | "
-                      "server CPU % | server RSS MB |",
-                      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+                      "server CPU % | server RSS MB | bottleneck |",
+                      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
             for row in group:
                 lines.append(f"| {view.title(row['app'])} | {throughput_text(row)} | {row['ratio_to_fastest']} | "
                              f"{row['study_2006_rps'] or '-'} | {row['reply_ms_low']} | "
                              f"{row['reply_ms_saturation']} | {spread_text(row)} | {row['overload_offered'] or '-'} | "
-                             f"{row['server_cpu_pct_saturation']} | {row['server_rss_mb_saturation']} |")
+                             f"{row['server_cpu_pct_saturation']} | {row['server_rss_mb_saturation']} | "
+                             f"{bottleneck_text(row)} |")
             lines.append("")
     return "\n".join(lines)
+
+
+def bottleneck_text(row):
+    return f"{row['bottleneck']}: {row['bottleneck_why']}" if row["bottleneck"] else "-"
 
 
 def spread_text(row):
@@ -135,15 +145,18 @@ def disturbance_line(view):
 
 def table_lines(view, rows):
     header = (f"{'workload':<8} {'engine':<7} {'app':<15} {'req/s':>11} {'ratio':>6} {'2006':>5} "
-              f"{'ms low':>8} {'ms sat':>8} {'overload':>9} {'CPU %':>6} {'RSS MB':>8}  status")
+              f"{'ms low':>8} {'ms sat':>8} {'overload':>9} {'CPU %':>6} {'RSS MB':>8}  {'status':<12} bottleneck")
     body = [header, "-" * len(header)]
     for row in rows:
         body.append(f"{row['workload']:<8} {row['engine']:<7} {row['app']:<15} {throughput_text(row):>11} "
                     f"{row['ratio_to_fastest']!s:>6} {row['study_2006_rps'] or '-':>5} {row['reply_ms_low']!s:>8} "
                     f"{row['reply_ms_saturation']!s:>8} {row['overload_offered'] or '-':>9} "
-                    f"{row['server_cpu_pct_saturation']!s:>6} {row['server_rss_mb_saturation']!s:>8}  {row['status']}")
+                    f"{row['server_cpu_pct_saturation']!s:>6} {row['server_rss_mb_saturation']!s:>8}  {row['status']:<12} "
+                    f"{row['bottleneck'] or '-'}")
     body += ["", "req/s: highest reply rate of a passing step (>= lower bound: client or plan limit, not the server).",
              "ratio: to the fastest app of the same workload and engine. 2006: the study's figure (other hardware).",
              "ms low / ms sat: reply time at the lowest passing rate / at saturation. overload: lowest failing",
-             "offered rate above saturation. CPU %: servers' CPU over the saturation step, % of one core."]
+             "offered rate above saturation. CPU %: servers' CPU over the saturation step, % of one core.",
+             "bottleneck: what ran out first (summary.md says from what): the servers' CPU, the database, the",
+             "pool, a listen queue, the client; \"unexplained\" when none of these did."]
     return [f"Saturation table, run {view.manifest.run_id}"], body

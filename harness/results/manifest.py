@@ -4,6 +4,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from stack.settings import cpu_numbers
+
 # 1: runs before the format had an owner (no format_version, no round, no servers); 2: this one.
 FORMAT_VERSION = 2
 
@@ -60,6 +62,12 @@ class Manifest:
     @property
     def pinning(self):
         return self.data["pinning"]
+
+    @property
+    def server_cores(self):
+        """How many CPUs the servers ran on: their pinned list, or the whole machine unpinned."""
+        pinned = cpu_numbers(self.pinning.get("server_cpus"))
+        return len(pinned) if pinned else self.host["cores"]
 
     @property
     def apps(self):

@@ -1,5 +1,10 @@
-"""make crosscheck's pure parts: when the wrk ladder stops, and how well a run agrees with wrk."""
-from harness.crosscheck import agreement, ladder_done
+"""make crosscheck's pure parts: when the wrk ladder stops, how well a run agrees with wrk, when oha
+confirms a point, and by which rules."""
+from harness.crosscheck import agreement, ladder_done, oha_agrees, run_options
+from harness.options import Options
+from harness.results import store
+from harness.results.records import DISTURBED, FAIL, INVALID, PASS
+from stack.settings import ROOT
 
 
 def test_the_ladder_goes_on_while_it_climbs_and_stops_after_two_levels_well_below_the_best():
@@ -13,3 +18,21 @@ def test_agreement_is_the_median_and_the_lowest_ratio():
     rows = [{"sweep_over_wrk": 0.81}, {"sweep_over_wrk": 1.02}, {"sweep_over_wrk": 0.88}, {"sweep_over_wrk": None}]
     assert agreement(rows) == (0.88, 0.81)
     assert agreement([]) == (None, None)
+
+
+def test_oha_confirms_a_point_only_when_the_rate_below_passes_and_the_rate_above_does_not():
+    assert oha_agrees(PASS, FAIL) is True
+    assert oha_agrees(PASS, PASS) is False
+    assert oha_agrees(FAIL, FAIL) is False
+    assert oha_agrees(PASS, INVALID) is None
+    assert oha_agrees(DISTURBED, FAIL) is None
+
+
+def test_oha_is_judged_by_the_options_the_run_recorded():
+    manifest = store.load_run(ROOT / "tests" / "fixtures" / "results" / "full6").manifest
+    options = run_options(manifest)
+    # full6 ran 6 s steps (today's default is 5) and predates fd_budget (today's is used).
+    assert options.duration_s == manifest.options["duration_s"] == 6
+    assert "fd_budget" not in manifest.options and options.fd_budget == Options(apps=()).fd_budget
+    assert options.thresholds.min_reply_ratio == manifest.options["thresholds"]["min_reply_ratio"]
+    assert options.apps == tuple(manifest.options["apps"])

@@ -67,6 +67,11 @@ public final class Database implements PlayerQuery.ConnectionSource {
         return Integer.parseInt(settings.getProperty("pool.size", "5"));
     }
 
+    /** Where a pool logs the seconds in which requests waited for it (pool.waitLog); null: nowhere. */
+    public String poolWaitLog() {
+        return settings.getProperty("pool.waitLog");
+    }
+
     public long poolTimeoutMs() {
         return Long.parseLong(settings.getProperty("pool.timeoutMs", "5000"));
     }

@@ -2,6 +2,7 @@ package lab.pooled;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import java.nio.file.Paths;
 import java.sql.Connection;
 import java.sql.SQLException;
 import lab.common.Database;
@@ -14,6 +15,7 @@ import lab.common.PlayersServlet;
 public class PooledServlet extends PlayersServlet {
     private static final long serialVersionUID = 1L;
     private transient HikariDataSource pool;
+    private transient PoolWaitLog waitLog;
 
     @Override
     public void init() {
@@ -32,10 +34,17 @@ public class PooledServlet extends PlayersServlet {
         // Start even while the database is down; requests get 503 until it is back.
         config.setInitializationFailTimeout(-1);
         pool = new HikariDataSource(config);
+        if (database.poolWaitLog() != null) {
+            waitLog = new PoolWaitLog(pool.getHikariPoolMXBean(), Paths.get(database.poolWaitLog()));
+            waitLog.start();
+        }
     }
 
     @Override
     public void destroy() {
+        if (waitLog != null) {
+            waitLog.stop();
+        }
         pool.close();
     }
 

@@ -1,0 +1,79 @@
+"""What ran out first in a cell, named from what its steps measured. Pure: a cell's summary and
+steps in, (bottleneck, why) out.
+
+The servers share their pinned CPUs, so "the CPU" is one resource whatever server used it: the
+bottleneck is the CPU when it was nearly all busy at the saturation step (or at the lowest failing
+step above it, where whatever ran out ran out for good), and the database when mariadbd used the
+most of it. Below that, the other resources that can cap a rate without a busy CPU: requests
+waiting for the pool, connections dropped at a listen queue, MariaDB refusing connections. A cell
+that saturates with none of these is "unexplained": a figure to look into before believing it."""
+from dataclasses import dataclass
+
+from harness.results.records import BASELINE, CLIENT_BOUND, FAIL, LOCATED, PLAN_LIMIT, latest_verdicts
+
+CLIENT, CPU, DATABASE, POOL, ACCEPT_QUEUE, UNEXPLAINED = (
+    "client", "server CPU", "database", "pool wait", "accept queue", "unexplained")
+SERVER_NAMES = {"apache": "Apache", "tomcat": "Tomcat", "mariadb": "mariadbd"}
+
+
+@dataclass(frozen=True)
+class Limits:
+    # The servers' CPUs at least this busy (% of all of them) are the bottleneck.
+    busy_cpu_pct: float = 85.0
+
+
+def cpu_pct(step, server_cores):
+    """The servers' CPU time over a step, in % of the CPUs they were pinned to."""
+    duration = step.figures.get("test_duration_s") or 0
+    if not duration or not server_cores:
+        return 0.0
+    return 100 * step.server_total("_cpu_s") / duration / server_cores
+
+
+def cpu_shares(step):
+    """Each server's CPU seconds over the step, busiest first."""
+    used = {name: step.figures.get(f"{name}_cpu_s") or 0.0 for name in SERVER_NAMES}
+    return sorted(((seconds, name) for name, seconds in used.items() if seconds > 0), reverse=True)
+
+
+def telling_steps(summary, steps):
+    """The saturation step, then the latest try at the overload rate (the lowest failing one above)."""
+    judged = [step for step in steps if step.role != BASELINE and step.reply_rate is not None]
+    saturation = [step for step in judged if step.offered_rate == summary.saturation_offered
+                  and step.reply_rate == summary.saturation_rps]
+    latest = latest_verdicts((step.offered_rate, step.verdict) for step in judged)
+    overload = [step for step in judged if step.offered_rate == summary.overload_offered
+                and latest.get(step.offered_rate) == FAIL]
+    return saturation[-1:] + overload[-1:]
+
+
+def bottleneck(summary, steps, server_cores, limits=Limits()):
+    """(name, why) for one cell; ("", "") when it has no saturation point to explain."""
+    if summary.status == CLIENT_BOUND:
+        return CLIENT, "the load generator could not keep its schedule above the last passing rate"
+    if summary.status not in (LOCATED, PLAN_LIMIT):
+        return "", ""
+    for step in telling_steps(summary, steps):
+        where = f"at {step.offered_rate:g} req/s offered"
+        busy = cpu_pct(step, server_cores)
+        if busy >= limits.busy_cpu_pct:
+            shares = cpu_shares(step)
+            split = ", ".join(f"{SERVER_NAMES[name]} {seconds:.1f} s" for seconds, name in shares)
+            name = DATABASE if shares and shares[0][1] == "mariadb" else CPU
+            return name, f"servers' CPU {busy:.0f} % busy {where} ({split})"
+    evidence = []
+    for step in telling_steps(summary, steps):
+        where = f"at {step.offered_rate:g} req/s offered, servers' CPU {cpu_pct(step, server_cores):.0f} % busy"
+        if step.figures.get("pool_waiting_max", 0) > 0:
+            evidence.append((POOL, f"up to {step.figures['pool_waiting_max']:.0f} requests waited for a "
+                                   f"connection {where}"))
+        if step.figures.get("db_refused_max_connections", 0) > 0:
+            evidence.append((DATABASE, f"MariaDB refused {step.figures['db_refused_max_connections']:.0f} "
+                                       f"connections (max_connections) {where}"))
+        if step.figures.get("tcp_listen_overflows", 0) > 0:
+            evidence.append((ACCEPT_QUEUE, f"{step.figures['tcp_listen_overflows']:.0f} connections dropped "
+                                           f"at a full listen queue {where}"))
+    if evidence:
+        return evidence[0]
+    busiest = max((cpu_pct(step, server_cores) for step in telling_steps(summary, steps)), default=0.0)
+    return UNEXPLAINED, f"saturated with the servers' CPU at most {busiest:.0f} % busy and nothing else exhausted"
