@@ -51,9 +51,13 @@ DEFAULTS = {
     "OHA_VERSION": "1.16.0",
     # Apache prefork: one process per concurrent request, each with its own DB connection.
     "APACHE_WORKERS": "150",
-    # Tomcat's HTTP connector: worker threads and the accept backlog beyond them.
+    # Tomcat's HTTP connector: worker threads and the accept backlog beyond them. The backlog is
+    # Apache's (511), not Tomcat's default 100, so that both web servers queue the same bursts: at
+    # 100, a GC pause at ~5,000 new connections/s overflowed the queue, each dropped SYN waited a
+    # second for its retry, and the pooled servlet failed at 4,944 req/s; at 2,048 it passed 5,425
+    # with no overflow (issue 11's measurements).
     "TOMCAT_THREADS": "200",
-    "TOMCAT_ACCEPT_COUNT": "100",
+    "TOMCAT_ACCEPT_COUNT": "511",
     # The other listen backlogs: Apache's ListenBacklog (its default) and MariaDB's back_log (its
     # default for this max_connections, 80 + max_connections / 5). The kernel caps each at somaxconn.
     "APACHE_LISTEN_BACKLOG": "511",
