@@ -32,7 +32,7 @@ def cpu_pct(step, server_cores):
 
 def cpu_shares(step):
     """Each server's CPU seconds over the step, busiest first."""
-    used = {name: step.figures.get(f"{name}_cpu_s") or 0.0 for name in SERVER_NAMES}
+    used = {name: step.figures.get(f"{name}_cpu_s") or 0.0 for name in step.servers}
     return sorted(((seconds, name) for name, seconds in used.items() if seconds > 0), reverse=True)
 
 
@@ -58,7 +58,7 @@ def bottleneck(summary, steps, server_cores, limits=Limits()):
         busy = cpu_pct(step, server_cores)
         if busy >= limits.busy_cpu_pct:
             shares = cpu_shares(step)
-            split = ", ".join(f"{SERVER_NAMES[name]} {seconds:.1f} s" for seconds, name in shares)
+            split = ", ".join(f"{SERVER_NAMES.get(name, name)} {seconds:.1f} s" for seconds, name in shares)
             name = DATABASE if shares and shares[0][1] == "mariadb" else CPU
             return name, f"servers' CPU {busy:.0f} % busy {where} ({split})"
     evidence = []

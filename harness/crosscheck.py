@@ -112,12 +112,15 @@ def oha_run(cell, rate, watched):
     timeout_s = load.step_timeout(rate, profile.timeout_s, options.fd_budget)
     planned = max(options.min_requests_per_step, round(rate * options.duration_s))
     descriptors = resource.getrlimit(resource.RLIMIT_NOFILE)[0] - 100
-    command = load.oha_command(OHA, cell.request, rate, planned, timeout_s, descriptors)
+    database = cell.directory / "raw" / "oha-requests.sqlite"
+    command = load.oha_command(OHA, cell.request, rate, planned, timeout_s, descriptors, database)
     wall_limit = load.wall_limit(planned, rate, timeout_s)
-    (report, text), shared, watch_figures = watched(lambda: load.run_oha(command, wall_limit, options.client_cpus))
+    (report, ends, text), shared, watch_figures = watched(
+        lambda: load.run_oha(command, wall_limit, options.client_cpus, database))
+    measured = oha_figures(report, rate, planned, ends) if report else None
     raw = cell.directory / "raw" / f"oha-rate-{rate:g}.json"
-    write_atomically(raw, json.dumps({"command": text, "report": report}, indent=1) + "\n")
-    measured = oha_figures(report, rate, planned) if report else None
+    write_atomically(raw, json.dumps({"command": text, "reply_rate_sampled": measured and measured["reply_rate"],
+                                      "report": report}, indent=1) + "\n")
     verdict, reason = judge(measured, rate, timeout_s, planned, killed=report is None,
                             thresholds=options.thresholds)
     if shared:

@@ -1,7 +1,8 @@
 """Guarding the measurement: before each step the target must answer; after a step that did not
 pass it must answer again (the health request queues behind whatever the overload left, so its
 answer means the server has drained), or its server - and the servers it needs, when they are the
-ones gone - is restarted through the lifecycle `make up` uses, and the restart is recorded. Then
+ones gone - is restarted through the lifecycle `make up` uses, and the restart is recorded. Then a
+server that can shed the workers an overload made it grow does so (Apache's graceful restart), and
 the gate: short low-rate checks until the reply time is back near the cell's baseline, so that an
 overloaded step cannot degrade the steps after it."""
 import time
@@ -9,7 +10,7 @@ import time
 from harness import load, step
 from harness.probe import warm_up
 from harness.results.records import BASELINE, PASS
-from stack import lifecycle
+from stack import lifecycle, registry
 
 
 def settled(reply_ms, baseline_ms, factor, floor_ms):
@@ -31,6 +32,18 @@ class Guard:
     def __init__(self, options, say):
         self.options = options
         self.say = say
+        self.warmed = set()  # (app, server pid): apps warmed since their server started
+
+    def jit_minimum(self, cell):
+        """How long the cell's warm-up must last at least: jit_warmup_s for the first cell of an app
+        whose server compiles as it runs (a JVM) since that server (re)started, else 0."""
+        if not registry.jit(cell.key.app):
+            return 0
+        running = (cell.key.app, lifecycle.SERVERS[cell.server].pid())
+        if running in self.warmed:
+            return 0
+        self.warmed.add(running)
+        return self.options.jit_warmup_s
 
     def ready(self, cell):
         """True when the cell's target answers (recovering it when it does not)."""
@@ -43,6 +56,9 @@ class Guard:
         baseline's, every gate_pause_s for at most gate_wait_s; else the server is restarted."""
         if not self.ready(cell):
             return False
+        recycled = lifecycle.SERVERS[cell.server].recycle()
+        if recycled:
+            cell.event(f"after step {len(cell.steps)}: {recycled}")
         reference = gate_reference(cell.steps)
         if reference is None:
             return True
@@ -91,7 +107,7 @@ class Guard:
             cell.event(f"restarted {name}: {message}")
         if cell.server in names and load.answers(cell.request, timeout_s=10):
             # A restarted server (a JVM runs interpreted) is warmed again, or the next steps measure the JIT.
-            warmup = warm_up(cell, self.options)
+            warmup = warm_up(cell, self.options, self.jit_minimum(cell))
             if warmup:
                 cell.event(f"warm-up after the restart: {warmup['windows']} replies/s in {warmup['window_s']:g} s "
                            f"windows, {'steady' if warmup['steady'] else 'NOT steady'}")

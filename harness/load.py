@@ -7,8 +7,10 @@ import math
 import os
 import re
 import shlex
+import sqlite3
 import subprocess
 import time
+from contextlib import closing
 from pathlib import Path
 
 from stack.server import pinned
@@ -92,7 +94,7 @@ def wrk_throughput(request, seconds, connections, client_cpus, script_dir):
             "command": shlex.join(command), "seconds": seconds, "connections": connections}
 
 
-def oha_command(binary, request, rate, num_requests, timeout_s, max_connections):
+def oha_command(binary, request, rate, num_requests, timeout_s, max_connections, database):
     """One open-loop oha run for the cross-check: `num_requests` at `rate` req/s, a new connection per
     request, latencies measured from each request's scheduled start (no coordinated omission). Enough
     connections that rate x timeout can be outstanding, as httperf allows, within `max_connections`
@@ -100,7 +102,7 @@ def oha_command(binary, request, rate, num_requests, timeout_s, max_connections)
     connections = max(1, min(max_connections, math.ceil(rate * timeout_s)))
     command = [str(binary), "--no-tui", "--output-format", "json", "-n", str(num_requests), "-q", f"{rate:g}",
                "-c", str(connections), "-t", f"{timeout_s:g}s", "--disable-keepalive", "--latency-correction",
-               "-m", request.method]
+               "-m", request.method, "--db-url", str(database)]
     for name, value in request.headers.items():
         command += ["-H", f"{name}: {value}"]
     if request.body:
@@ -108,14 +110,23 @@ def oha_command(binary, request, rate, num_requests, timeout_s, max_connections)
     return command + [request.url]
 
 
-def run_oha(command, wall_limit_s, client_cpus):
-    """(oha's JSON report or None, the command as text): None when it printed no report in time."""
+def run_oha(command, wall_limit_s, client_cpus, database):
+    """(oha's JSON report or None, when each reply ended in seconds from the start, the command as
+    text): None when it printed no report in time. The per-request database it wrote (--db-url,
+    megabytes a run) is read and removed."""
+    database = Path(database)
+    database.parent.mkdir(parents=True, exist_ok=True)
+    database.unlink(missing_ok=True)
     try:
         result = subprocess.run(pinned(command, client_cpus), capture_output=True, text=True, timeout=wall_limit_s)
         report = json.loads(result.stdout)
-    except (subprocess.TimeoutExpired, json.JSONDecodeError):
-        report = None
-    return report, shlex.join(command)
+        with closing(sqlite3.connect(database)) as connection:
+            ends = [end for (end,) in connection.execute("SELECT end FROM oha")]
+    except (subprocess.TimeoutExpired, json.JSONDecodeError, sqlite3.Error):
+        report, ends = None, []
+    finally:
+        database.unlink(missing_ok=True)
+    return report, ends, shlex.join(command)
 
 
 def exchange(request, timeout_s=5):

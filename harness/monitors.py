@@ -19,12 +19,12 @@ PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2 ** 20
 
 
 def process_times(pid):
-    """(own CPU seconds, CPU seconds of reaped children, resident MB) of one process from /proc;
-    None when it is gone."""
+    """(own CPU seconds, CPU seconds of reaped children, resident MB, threads) of one process from
+    /proc; None when it is gone."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         return ((int(fields[11]) + int(fields[12])) / CLOCK_TICKS, (int(fields[13]) + int(fields[14])) / CLOCK_TICKS,
-                int(fields[21]) * PAGE_MB)
+                int(fields[21]) * PAGE_MB, int(fields[17]))
     except (OSError, IndexError, ValueError):
         return None
 
@@ -47,7 +47,9 @@ def zombie_children(parent):
 
 class ServerSampler(threading.Thread):
     """Samples every lab server's processes from /proc while a step runs: CPU seconds used during
-    the step and the peak resident memory (summed over a server's processes, e.g. Apache's workers).
+    the step, the peak resident memory (summed over a server's processes, e.g. Apache's workers),
+    and its threads (over all its processes: Apache's prefork workers, Tomcat's request threads) at
+    the start and at the most.
 
     A worker that exits during the step is reaped by its server's main process, whose children's
     time then holds the worker's whole life: its CPU time before the step (its first sample) is taken
@@ -62,6 +64,7 @@ class ServerSampler(threading.Thread):
         self.last = {name: {} for name in lifecycle.SERVERS}
         self.reaped = {name: [None, None] for name in lifecycle.SERVERS}
         self.peak_rss = {name: 0.0 for name in lifecycle.SERVERS}
+        self.threads = {name: [0, 0] for name in lifecycle.SERVERS}  # at the start, at the most
 
     @staticmethod
     def present(name):
@@ -71,13 +74,14 @@ class ServerSampler(threading.Thread):
 
     def sample(self, initial=False):
         for name, server in lifecycle.SERVERS.items():
-            rss_total = 0.0
+            rss_total, threads = 0.0, 0
             main = server.pid()
             for pid in self.present(name):
                 figures = process_times(pid)
                 if figures is None:
                     continue
-                cpu, children, rss = figures
+                cpu, children, rss, own_threads = figures
+                threads += own_threads
                 # A process born during the step spent all of its CPU time in the step.
                 self.first[name].setdefault(pid, cpu if initial else 0.0)
                 self.last[name][pid] = cpu
@@ -86,6 +90,9 @@ class ServerSampler(threading.Thread):
                     self.reaped[name] = [children if self.reaped[name][0] is None else self.reaped[name][0],
                                          children]
             self.peak_rss[name] = max(self.peak_rss[name], rss_total)
+            if initial:
+                self.threads[name][0] = threads
+            self.threads[name][1] = max(self.threads[name][1], threads)
 
     def start(self):
         self.sample(initial=True)
@@ -108,6 +115,7 @@ class ServerSampler(threading.Thread):
             used += (after or 0.0) - (before or 0.0)
             figures[f"{name}_cpu_s"] = round(max(used, 0.0), 2)
             figures[f"{name}_rss_peak_mb"] = round(self.peak_rss[name], 1)
+            figures[f"{name}_threads_before"], figures[f"{name}_threads_max"] = self.threads[name]
         return figures
 
 

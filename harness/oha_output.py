@@ -1,14 +1,30 @@
 """oha's JSON report, read as the figures the sweep's judge reads from httperf (harness/verdict.py),
 so that the cross-check's open-loop runs are judged by exactly the sweep's rules. Pure."""
+import math
+
+# httperf's reply rate is the mean of its samples of replies per 5 s window from the run's start:
+# replies still in flight at the end of the last whole window are not counted, so a step whose
+# replies come late (a queue) shows a lower rate. oha's replies are counted the same way.
+HTTPERF_SAMPLE_S = 5.0
 
 
-def figures(report, offered, planned):
-    """The judge's figures for `planned` requests sent by oha at `offered` req/s (-n, -q).
+def sampled_reply_rate(reply_ends, total_s, sample_s=HTTPERF_SAMPLE_S):
+    """Replies per second as httperf samples them: those that ended within the run's whole sample
+    windows, over their length; over the whole run when it was shorter than one window."""
+    windows = math.floor(total_s / sample_s)
+    if windows < 1:
+        return len(reply_ends) / total_s if total_s else 0.0
+    sampled_s = windows * sample_s
+    return sum(1 for end in reply_ends if end <= sampled_s) / sampled_s
+
+
+def figures(report, offered, planned, reply_ends):
+    """The judge's figures for `planned` requests sent by oha at `offered` req/s (-n, -q);
+    `reply_ends`: when each reply ended, in seconds from the run's start (oha's --db-url).
 
     oha reports the whole run's wall time, including the tail after the last request was sent: as for
     httperf, the slowest request (at most the timeout) is taken off to get the window in which the
-    requests were issued; its rate tells whether oha kept its schedule. Replies are counted over the
-    schedule (planned / offered), or that window when longer."""
+    requests were issued; its rate tells whether oha kept its schedule."""
     summary = report["summary"]
     codes = {int(code): count for code, count in report.get("statusCodeDistribution", {}).items()}
     errors = report.get("errorDistribution", {})
@@ -16,7 +32,6 @@ def figures(report, offered, planned):
     issued = replies + sum(errors.values())
     total_s = summary["total"]
     tail_s = summary.get("slowest") or 0.0
-    window_s = max(total_s - tail_s, 1e-9)
     latency = report.get("latencyPercentiles", {})
 
     def status(low):
@@ -31,7 +46,7 @@ def figures(report, offered, planned):
         "test_duration_s": total_s,
         "conn_time_max_ms": tail_s * 1000,
         "request_rate": issued / total_s if total_s else 0.0,
-        "reply_rate": replies / max(planned / offered, window_s),
+        "reply_rate": sampled_reply_rate(reply_ends, total_s),
         **{f"p{name[1:]}_ms": round(seconds * 1000, 2) for name, seconds in latency.items()
            if name in ("p50", "p90", "p99") and seconds is not None},
     }

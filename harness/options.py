@@ -43,6 +43,7 @@ class Options:
     warmup_cap_s: float = DEFAULTS["warmup_cap_s"]
     warmup_windows: int = DEFAULTS["warmup_windows"]
     warmup_tolerance: float = DEFAULTS["warmup_tolerance"]
+    jit_warmup_s: float = DEFAULTS["jit_warmup_s"]
     recovery_wait_s: float = DEFAULTS["recovery_wait_s"]
     max_steps: int = DEFAULTS["max_steps"]
     max_confirm_steps: int = DEFAULTS["max_confirm_steps"]

@@ -15,9 +15,15 @@ def steady(windows, count, tolerance):
     return len(last) == count and min(last) > 0 and max(last) <= min(last) * (1 + tolerance)
 
 
-def warm_up(cell, options):
-    """Closed-loop windows until steady or the cap; the curve, whether it got steady, and the
-    median of the last windows. None when warm-up is off."""
+def warm_enough(windows, elapsed_s, options, at_least_s=0):
+    """Pure: steady (harness options' warmup_windows and warmup_tolerance), and warmed at least
+    at_least_s: a JVM's windows can agree while its compiler still has minutes of work ahead."""
+    return steady(windows, options.warmup_windows, options.warmup_tolerance) and elapsed_s >= at_least_s
+
+
+def warm_up(cell, options, at_least_s=0):
+    """Closed-loop windows until steady (and at least at_least_s) or the cap; the curve, whether it
+    got steady, and the median of the last windows. None when warm-up is off."""
     if not options.warmup_cap_s:
         return None
     profile = PROFILES[cell.key.workload]
@@ -27,7 +33,7 @@ def warm_up(cell, options):
                                      options.client_cpus, cell.directory)
         windows.append(result["replies_per_s"])
         non2xx += result["non2xx"]
-        done = steady(windows, options.warmup_windows, options.warmup_tolerance)
+        done = warm_enough(windows, time.monotonic() - started, options, at_least_s)
         if done or time.monotonic() - started + profile.warmup_window_s > options.warmup_cap_s:
             break
     return {"windows": windows, "window_s": profile.warmup_window_s, "steady": done,
@@ -36,11 +42,11 @@ def warm_up(cell, options):
             "non2xx": non2xx, "command": result["command"]}
 
 
-def probe(cell, options):
+def probe(cell, options, at_least_s=0):
     """The cell's steady closed-loop capacity in replies/s (kept in cell.json, so a resumed cell keeps
     its plan), or None when the plan is not seeded by one (no warm-up, the linear plan, errors)."""
     if cell.state.warmup is None:
-        warmup = warm_up(cell, options)
+        warmup = warm_up(cell, options, at_least_s)
         if warmup is None:
             return None
         cell.update(warmup=warmup, probe={key: warmup[key] for key in ("replies_per_s", "non2xx")})

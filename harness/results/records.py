@@ -17,6 +17,9 @@ WRONG_ANSWER = "wrong-answer"  # the target's answer differed from the database:
 UNREACHABLE = "unreachable"    # the target never answered: not measured
 LOWER_BOUND_STATUSES = (CLIENT_BOUND, PLAN_LIMIT)
 
+# A server's peak resident memory over a step: the figure that marks a server's columns.
+RSS_SUFFIX = "_rss_peak_mb"
+
 # The role of a step outside the plan: the reply time at low load.
 BASELINE = "baseline"
 
@@ -76,9 +79,15 @@ class Step:
     def reply_time_ms(self):
         return reply_time_ms(self.figures)
 
+    @property
+    def servers(self):
+        """The lab servers sampled during the step: those with a peak memory figure (the harness's
+        own figures, such as other processes' CPU, have none)."""
+        return [name[:-len(RSS_SUFFIX)] for name in self.figures if name.endswith(RSS_SUFFIX)]
+
     def server_total(self, suffix):
         """A server figure summed over every lab server (e.g. suffix "_cpu_s")."""
-        return sum(value for name, value in self.figures.items() if name.endswith(suffix) and value)
+        return sum(self.figures.get(f"{server}{suffix}") or 0.0 for server in self.servers)
 
 
 @dataclass
@@ -173,7 +182,7 @@ def summarize(key, steps, restarts, round_=1, unmeasured=None):
     row.reply_ms_low, row.reply_ms_saturation = lowest.reply_time_ms, best.reply_time_ms
     row.p50_ms_saturation, row.p99_ms_saturation = best.figures.get("p50_ms"), best.figures.get("p99_ms")
     row.server_cpu_s_saturation = round(best.server_total("_cpu_s"), 2)
-    row.server_rss_mb_saturation = round(best.server_total("_rss_peak_mb"), 1)
+    row.server_rss_mb_saturation = round(best.server_total(RSS_SUFFIX), 1)
     if overload is not None and (ceiling is None or overload < ceiling):
         row.status, row.overload_offered = LOCATED, overload
     elif ceiling is not None:

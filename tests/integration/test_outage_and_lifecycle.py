@@ -1,5 +1,8 @@
-"""Servers going away: the apps answer 503 while the database is down; down/up leave nothing behind."""
-from stack import registry
+"""Servers going away: the apps answer 503 while the database is down; down/up leave nothing behind;
+Apache sheds the workers an overload grew."""
+import subprocess
+
+from stack import lifecycle, registry
 
 from .conftest import send
 
@@ -31,3 +34,24 @@ def test_stop_leaves_no_process_and_start_again_works(stack):
     assert apache.start().startswith("apache: up")
     assert "already running" in apache.start()
     assert send(registry.request("php", "single")).status == 200
+
+
+def test_apache_sheds_the_workers_an_overload_grew_and_keeps_answering(stack):
+    apache = stack["apache"]
+    request = registry.request("php", "large", engine="myisam")
+    # 48 connections at once on the 2.35 MB page: prefork has to start workers for them.
+    subprocess.run(["wrk", "-t1", "-c48", "-d4s", "-H", "Connection: close", request.url],
+                   capture_output=True, timeout=60, check=True)
+    grown = len(apache.processes())
+    assert grown > apache.start_servers + 1, grown
+    parent = apache.pid()
+    note = apache.recycle()
+    assert f"({grown} -> " in note
+    assert len(apache.processes()) <= apache.start_servers + 1
+    assert apache.pid() == parent  # a graceful restart, not a new server
+    assert send(registry.request("php", "single")).status == 200
+
+
+def test_servers_without_workers_to_shed_say_so():
+    assert lifecycle.SERVERS["tomcat"].recycle() is None
+    assert lifecycle.SERVERS["mariadb"].recycle() is None

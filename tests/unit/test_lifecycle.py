@@ -31,7 +31,7 @@ def test_rendered_server_xml_binds_loopback_and_disables_the_shutdown_port(tmp_p
 
 def test_render_can_restrict_the_file_to_its_owner(tmp_path):
     target = tmp_path / "secret.conf"
-    values = {key: "x" for key in ("RUN", "PORT", "PIDFILE", "ERROR_LOG", "USER_LINES", "WORKERS", "LISTEN_BACKLOG",
+    values = {key: "x" for key in ("RUN", "PORT", "PIDFILE", "ERROR_LOG", "USER_LINES", "WORKERS", "START_SERVERS", "LISTEN_BACKLOG",
                                    "DOCROOT", "DB_HOST", "DB_PORT", "DB_NAME", "DB_USER", "DB_PASSWORD")}
     server.render("httpd.conf.in", values, target, mode=0o600)
     assert oct(target.stat().st_mode & 0o777) == "0o600"
