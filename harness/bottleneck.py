@@ -39,8 +39,9 @@ def cpu_shares(step):
 def telling_steps(summary, steps):
     """The saturation step, then the latest try at the overload rate (the lowest failing one above)."""
     judged = [step for step in steps if step.role != BASELINE and step.reply_rate is not None]
+    # saturation.tsv keeps the reply rate to two decimals.
     saturation = [step for step in judged if step.offered_rate == summary.saturation_offered
-                  and step.reply_rate == summary.saturation_rps]
+                  and round(step.reply_rate, 2) == summary.saturation_rps]
     latest = latest_verdicts((step.offered_rate, step.verdict) for step in judged)
     overload = [step for step in judged if step.offered_rate == summary.overload_offered
                 and latest.get(step.offered_rate) == FAIL]

@@ -11,7 +11,7 @@ VERDICTS = (INVALID, PASS, FAIL, DISTURBED)
 # The status of one cell.
 LOCATED = "located"            # a passing step with a failing one just above it
 CLIENT_BOUND = "client-bound"  # the client ran out first: the figure is a lower bound
-PLAN_LIMIT = "plan-limit"      # the plan ran out first: the figure is a lower bound
+PLAN_LIMIT = "plan-limit"      # the plan stopped first (steps, confirmations, maximum): a lower bound
 NO_PASS = "no-pass"            # not even the lowest rate passed
 WRONG_ANSWER = "wrong-answer"  # the target's answer differed from the database: not measured
 UNREACHABLE = "unreachable"    # the target never answered: not measured
@@ -189,5 +189,7 @@ def summarize(key, steps, restarts, round_=1, unmeasured=None):
         row.status = CLIENT_BOUND
         row.note = f">= {row.saturation_rps} req/s, client-bound at {ceiling:g} req/s offered"
     else:
-        row.status, row.note = PLAN_LIMIT, f">= {row.saturation_rps} req/s; raise the plan's maximum"
+        row.status, row.note = PLAN_LIMIT, (f">= {row.saturation_rps} req/s; no rate above it failed on its latest "
+                                            "try before the plan stopped (its step budget, max_confirm_steps or "
+                                            "the linear plan's maximum)")
     return row

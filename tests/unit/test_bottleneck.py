@@ -4,7 +4,7 @@ import dataclasses
 
 from harness.bottleneck import ACCEPT_QUEUE, CLIENT, CPU, DATABASE, POOL, UNEXPLAINED, bottleneck
 from harness.results import store
-from harness.results.records import CLIENT_BOUND, NO_PASS, CellKey
+from harness.results.records import CLIENT_BOUND, NO_PASS, PLAN_LIMIT, CellKey
 from stack.settings import ROOT
 
 RUN = store.load_run(ROOT / "tests" / "fixtures" / "results" / "full6")
@@ -63,3 +63,11 @@ def test_an_idle_cpu_with_nothing_exhausted_is_unexplained():
 def test_client_bound_cells_name_the_client_and_unmeasured_ones_nothing():
     assert bottleneck(dataclasses.replace(SUMMARY, status=CLIENT_BOUND), RUN.steps[CELL], 1)[0] == CLIENT
     assert bottleneck(dataclasses.replace(SUMMARY, status=NO_PASS), RUN.steps[CELL], 1) == ("", "")
+
+
+def test_the_saturation_step_is_found_by_its_rate_as_saturation_tsv_rounds_it():
+    # A reply rate httperf did not sample (replies over the duration) has more than two decimals.
+    steps = [dataclasses.replace(step, figures={**step.figures, "reply_rate": SUMMARY.saturation_rps + 0.0031})
+             if step.offered_rate == SUMMARY.saturation_offered else step for step in RUN.steps[CELL]]
+    name, why = bottleneck(dataclasses.replace(SUMMARY, status=PLAN_LIMIT, overload_offered=None), steps, 1)
+    assert name == CPU and "at 4746 req/s offered" in why
