@@ -31,9 +31,9 @@ def cpu_pct(step, server_cores):
 
 
 def cpu_shares(step):
-    """Each server's CPU seconds over the step, busiest first."""
+    """Each server's CPU seconds over the step, busiest first (a server idle in this cell left out)."""
     used = {name: step.figures.get(f"{name}_cpu_s") or 0.0 for name in step.servers}
-    return sorted(((seconds, name) for name, seconds in used.items() if seconds > 0), reverse=True)
+    return sorted(((seconds, name) for name, seconds in used.items() if seconds >= 0.05), reverse=True)
 
 
 def telling_steps(summary, steps):
