@@ -1,5 +1,6 @@
 """Servers going away: the apps answer 503 while the database is down; down/up leave nothing behind;
 Apache sheds the workers an overload grew."""
+import re
 import subprocess
 
 from stack import lifecycle, registry
@@ -46,7 +47,9 @@ def test_apache_sheds_the_workers_an_overload_grew_and_keeps_answering(stack):
     assert grown > apache.start_servers + 1, grown
     parent = apache.pid()
     note = apache.recycle()
-    assert f"({grown} -> " in note
+    # prefork may still be adding or retiring a worker between the count and the recycle.
+    before, after = map(int, re.search(r"\((\d+) -> (\d+) processes\)", note).groups())
+    assert before > apache.start_servers + 1 and after <= apache.start_servers + 1, note
     assert len(apache.processes()) <= apache.start_servers + 1
     assert apache.pid() == parent  # a graceful restart, not a new server
     assert send(registry.request("php", "single")).status == 200
