@@ -109,6 +109,9 @@ def oha_run(cell, rate, watched):
     """One open-loop run at `rate`, the sweep's step length and timeout, judged by the sweep's rules."""
     options = watched.options
     profile = PROFILES[cell.key.workload]
+    # As after a sweep's failing step: the wrk ladder's 64 connections grew Apache's prefork pool,
+    # and oha would otherwise measure that pool, not the server the sweep measured.
+    recycled = lifecycle.SERVERS[cell.server].recycle()
     timeout_s = load.step_timeout(rate, profile.timeout_s, options.fd_budget)
     planned = max(options.min_requests_per_step, round(rate * options.duration_s))
     descriptors = resource.getrlimit(resource.RLIMIT_NOFILE)[0] - 100
@@ -126,6 +129,7 @@ def oha_run(cell, rate, watched):
     if shared:
         verdict, reason = DISTURBED, f"{shared}; not judged (would have been: {verdict}, {reason})"
     return {"rate": rate, "timeout_s": timeout_s, "requests": planned, "verdict": verdict, "reason": reason,
+            "recycled": recycled,
             "figures": {**(measured or {}), **watch_figures}, "raw": str(raw.relative_to(cell.directory))}
 
 
