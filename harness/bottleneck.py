@@ -54,7 +54,8 @@ def bottleneck(summary, steps, server_cores, limits=Limits()):
         return CLIENT, "the load generator could not keep its schedule above the last passing rate"
     if summary.status not in (LOCATED, PLAN_LIMIT):
         return "", ""
-    for step in telling_steps(summary, steps):
+    told = telling_steps(summary, steps)
+    for step in told:
         where = f"at {step.offered_rate:g} req/s offered"
         busy = cpu_pct(step, server_cores)
         if busy >= limits.busy_cpu_pct:
@@ -63,7 +64,7 @@ def bottleneck(summary, steps, server_cores, limits=Limits()):
             name = DATABASE if shares and shares[0][1] == "mariadb" else CPU
             return name, f"servers' CPU {busy:.0f} % busy {where} ({split})"
     evidence = []
-    for step in telling_steps(summary, steps):
+    for step in told:
         where = f"at {step.offered_rate:g} req/s offered, servers' CPU {cpu_pct(step, server_cores):.0f} % busy"
         if step.figures.get("pool_waiting_max", 0) > 0:
             evidence.append((POOL, f"up to {step.figures['pool_waiting_max']:.0f} requests waited for a "
@@ -76,5 +77,5 @@ def bottleneck(summary, steps, server_cores, limits=Limits()):
                                            f"at a full listen queue {where}"))
     if evidence:
         return evidence[0]
-    busiest = max((cpu_pct(step, server_cores) for step in telling_steps(summary, steps)), default=0.0)
+    busiest = max((cpu_pct(step, server_cores) for step in told), default=0.0)
     return UNEXPLAINED, f"saturated with the servers' CPU at most {busiest:.0f} % busy and nothing else exhausted"
