@@ -31,8 +31,9 @@ class AdaptivePlan:
     """Ramp geometrically until the first step that does not pass, then bisect between the highest
     pass and the lowest non-pass above it until they are within `precision`. Then no single step
     decides: the bracket's two ends are each run once more (the failure above first). When a repeat
-    disagrees, its verdict counts and the search goes on from the bracket it leaves, for at most
-    max_confirm_steps steps after the bracket first closed. An invalid (client-bound) step is a ceiling like a failure, but it is not repeated,
+    disagrees, its verdict counts and the search goes on from the bracket it leaves; after
+    max_confirm_steps steps past the bracket's first closing nothing more is repeated, but a bracket a
+    repeat left open is still closed again, so no cell ends on a pass with nothing above it. An invalid (client-bound) step is a ceiling like a failure, but it is not repeated,
     and a cell whose ceiling is client-bound is reported as a lower bound, never as a saturation
     point."""
 
@@ -58,8 +59,7 @@ class AdaptivePlan:
         if len(history) >= self.max_steps:
             return None
         closed = self.first_closed(history)
-        if closed is not None and len(history) - closed >= self.max_confirm_steps:
-            return None
+        confirms_spent = closed is not None and len(history) - closed >= self.max_confirm_steps
         tries = Counter(rate for rate, _ in history)
         low, high = self.bracket(history)
         if high is None:
@@ -73,7 +73,7 @@ class AdaptivePlan:
         else:
             candidate = round_rate((low * high) ** 0.5)
             if self.converged(low, high) or candidate in (low, high):
-                return self.repeat(history, tries, low, high)
+                return None if confirms_spent else self.repeat(history, tries, low, high)
         return None if candidate in tries else candidate
 
     def converged(self, low, high):
@@ -81,8 +81,8 @@ class AdaptivePlan:
 
     def first_closed(self, history):
         """How many steps it took the bracket to close first; None while it never has. Repeats
-        and the search they start get at most max_confirm_steps after that: near saturation a
-        noisy server flips verdicts, and chasing every flip would cost without end."""
+        get at most max_confirm_steps after that: near saturation a noisy server flips verdicts,
+        and chasing every flip would cost without end."""
         for count in range(2, len(history) + 1):
             low, high = self.bracket(history[:count])
             if low is not None and high is not None and (

@@ -57,11 +57,25 @@ def test_a_lucky_pass_is_repeated_and_the_bracket_moves_down():
     assert AdaptivePlan.bracket(history) == (979, 1006)
 
 
-def test_the_steps_after_the_bracket_first_closed_are_capped():
-    # As above, with the default cap of 4: the search reopened by the repeat stops after 4 more steps.
+def test_the_repeats_after_the_bracket_first_closed_are_capped():
+    # As above, with the default cap of 4: the search reopened by the repeat repeats nothing after
+    # 4 more steps, only closes its bracket.
     history = run(AdaptivePlan(start=1700, factor=1.25), 2000, noise={(1700, 1): FAIL})
-    assert len(history) == 5 + 4 and history[5] == (1700, PASS)
-    assert AdaptivePlan.bracket(history) == (1901, 2010)
+    assert history[5:] == [(1700, PASS), (2125, FAIL), (1901, PASS), (2010, FAIL), (1955, PASS)]
+    assert AdaptivePlan.bracket(history) == (1955, 2010)
+
+
+def test_a_bracket_a_capped_repeat_left_open_is_still_closed():
+    # Run full14, servlet MyISAM single-row: the repeat of the failure at 1,004 passed, the ramp's
+    # 1,255 passed, and the cap of 2 ended the cell there with nothing above it (wrk: 1,626).
+    recorded = [(803, PASS), (1004, FAIL), (898, PASS), (950, PASS), (977, PASS), (1004, PASS), (1255, PASS)]
+    plan = AdaptivePlan(start=803, factor=1.25, max_confirm_steps=2)
+    assert plan.next_rate(recorded) == 1569
+    history = run(plan, 1400, noise={(1004, 1): FAIL})
+    assert history[:7] == recorded
+    low, high = AdaptivePlan.bracket(history)
+    assert low <= 1400 < high <= low * 1.05
+    assert repeated(history) == [1004], "past the cap nothing more is repeated"
 
 
 def test_adaptive_stops_at_a_client_bound_ceiling_without_a_failure():
