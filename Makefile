@@ -46,11 +46,12 @@ saturation-sweep: up ## the main job: set up, start servers, import if needed, s
 	@$(MAKE) --no-print-directory sweep
 	@$(MAKE) --no-print-directory plots
 
-sweep: ## run the sweep on running servers (APPS= ENGINES= WORKLOADS= MODE= DURATION= PRECISION= RUN= QUICK=1)
+sweep: ## run the sweep on running servers (ROUNDS= SEED= APPS= ENGINES= WORKLOADS= MODE= DURATION= PRECISION= RUN= QUICK=1)
 	@$(PYTHON) httperf-scripts/sweep.py $(if $(MODE),--mode $(MODE)) \
 	  $(if $(APPS),--apps "$(APPS)") $(if $(ENGINES),--engines "$(ENGINES)") \
 	  $(if $(WORKLOADS),--workloads "$(WORKLOADS)") $(if $(DURATION),--duration $(DURATION)) \
-	  $(if $(PRECISION),--precision $(PRECISION)) $(if $(RUN),--run $(RUN)) $(if $(QUICK),--quick)
+	  $(if $(PRECISION),--precision $(PRECISION)) $(if $(RUN),--run $(RUN)) $(if $(QUICK),--quick) \
+	  $(if $(ROUNDS),--rounds $(ROUNDS)) $(if $(SEED),--seed $(SEED))
 
 crosscheck: ## second opinions on a run (RUN=; default the latest) on running servers: wrk and oha -> crosscheck.tsv
 	@bash stack/install-oha.sh

@@ -1,9 +1,10 @@
-"""One cell of a run: an app x engine x workload with its request, its server, its folder, its state
-and its steps. It saves itself after every change, so an interrupted run resumes where it stopped."""
+"""One measurement of a cell in a run: an app x engine x workload in one round, with its request, its
+server, its folder, its state and its steps. It saves itself after every change, so an interrupted
+run resumes where it stopped."""
 from datetime import datetime, timezone
 
 from harness import load
-from harness.results.records import BASELINE, DISTURBED, CellState, summarize
+from harness.results.records import BASELINE, DISTURBED, CellState, Visit, summarize
 from harness.results.store import (read_cell_state, read_steps, write_atomically, write_cell_state,
                                    write_steps)
 from stack import registry
@@ -14,14 +15,16 @@ def now():
 
 
 class Cell:
-    def __init__(self, files, key, round_=1):
+    def __init__(self, files, key, round_=1, replica=1):
         self.key = key
-        self.directory = files.cell(key)
-        self.state_path, self.steps_path = files.cell_state(key), files.cell_steps(key)
+        self.visit = Visit(key, round_, replica)
+        self.directory = files.cell(key, round_, replica)
+        self.state_path = files.cell_state(key, round_, replica)
+        self.steps_path = files.cell_steps(key, round_, replica)
         self.request = registry.request(key.app, key.workload, engine=key.engine)
         self.server = registry.server_of(key.app)
         self.state = read_cell_state(self.state_path) or CellState(key.app, key.engine, key.workload,
-                                                                   round=round_)
+                                                                   round=round_, replica=replica)
         self.steps = read_steps(self.steps_path)
 
     def save(self):
@@ -69,4 +72,4 @@ class Cell:
     def summary(self):
         unmeasured = self.state.not_measured
         return summarize(self.key, self.steps, self.state.restarts, self.state.round,
-                         (unmeasured["status"], unmeasured["note"]) if unmeasured else None)
+                         (unmeasured["status"], unmeasured["note"]) if unmeasured else None, self.state.replica)

@@ -18,7 +18,7 @@ import os
 import resource
 import statistics
 import sys
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 
 from harness import load, monitors, probe
@@ -26,6 +26,7 @@ from harness.cell import Cell
 from harness.oha_output import figures as oha_figures
 from harness.options import PROFILES, RESULTS, SWEEP, Options
 from harness.results.records import DISTURBED, INVALID, LOCATED, PASS
+from harness.results.rounds import cell_figures
 from harness.results.store import ResultsError, RunFiles, latest_run, load_run, tsv_text, write_atomically
 from harness.verdict import Thresholds, judge
 from stack import lab, lifecycle, settings
@@ -161,6 +162,14 @@ def row_of(summary, result):
     return row
 
 
+def sweep_figure(figures):
+    """The figure a cell's rounds add up to (their median), with its representative round's status and
+    offered rate, which oha's rates scale."""
+    if figures.median is None:
+        return figures.representative
+    return replace(figures.representative, saturation_rps=round(figures.median.estimate, 2))
+
+
 def run_options(manifest):
     """The run's own options (step length, timeouts, thresholds), so that oha is judged by the rules
     that judged the sweep; today's for what the run did not record."""
@@ -192,13 +201,15 @@ def main(argv):
     monitors.pin_harness(options.client_cpus)
     monitors.pin_servers(options.server_cpus)
     files, rows, measured = RunFiles(run.directory), [], {}
-    for index, summary in enumerate(run.saturation, start=1):
+    cells = list(cell_figures(run).values())
+    for index, figures in enumerate(cells, start=1):
+        summary = sweep_figure(figures)
         cell = Cell(files, summary.key)
         result = measure(cell, summary, options)
         measured[summary.key.name] = result
         rows.append(row_of(summary, result))
         row = rows[-1]
-        print(f"crosscheck {index}/{len(run.saturation)} {summary.key}: sweep {summary.saturation_rps} req/s, "
+        print(f"crosscheck {index}/{len(cells)} {summary.key}: sweep {summary.saturation_rps} req/s, "
               f"wrk {row['wrk_rps']} req/s at {row['wrk_connections']} connections -> {row['sweep_over_wrk']}; "
               f"oha {row.get('oha_below_rate', '-')}: {row.get('oha_below_verdict', '-')}, "
               f"{row.get('oha_above_rate', '-')}: {row.get('oha_above_verdict', '-')}", flush=True)

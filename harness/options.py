@@ -3,6 +3,7 @@ httperf-scripts/sweep.json, CPU pinning from stack/settings.py, the selection fr
 command line overrides them. Nothing here is a literal of its own."""
 import argparse
 import json
+import random
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -47,6 +48,9 @@ class Options:
     recovery_wait_s: float = DEFAULTS["recovery_wait_s"]
     max_steps: int = DEFAULTS["max_steps"]
     max_confirm_steps: int = DEFAULTS["max_confirm_steps"]
+    rounds: int = DEFAULTS["rounds"]
+    aa_control: str = DEFAULTS["aa_control"]
+    seed: int = 0
     min_requests_per_step: int = DEFAULTS["min_requests_per_step"]
     baseline_share: float = DEFAULTS["baseline_share"]
     fd_budget: int = DEFAULTS["fd_budget"]
@@ -67,6 +71,14 @@ class Options:
         return [CellKey(app, engine, workload) for app in self.apps for engine in self.engines
                 for workload in self.workloads]
 
+    @property
+    def control(self):
+        """The A/A control cell, when it is one of the run's cells."""
+        if not self.aa_control:
+            return None
+        key = CellKey(*self.aa_control.split("/"))
+        return key if key in self.cells else None
+
     def as_manifest(self):
         return {**asdict(self), "apps": list(self.apps), "engines": list(self.engines),
                 "workloads": list(self.workloads), "presets": list(self.presets)}
@@ -84,6 +96,9 @@ def parser(description):
     arguments.add_argument("--mode", choices=("adaptive", "linear"), default=DEFAULTS["mode"])
     arguments.add_argument("--duration", type=float, default=None, help=SWEEP["options_about"]["duration_s"])
     arguments.add_argument("--precision", type=float, default=None, help=SWEEP["options_about"]["precision"])
+    arguments.add_argument("--rounds", type=int, default=None, help=SWEEP["options_about"]["rounds"])
+    arguments.add_argument("--seed", type=int, default=None, help="the seed of the rounds' random order "
+                           "(default: drawn at random and kept in the manifest; a resumed run keeps its own)")
     arguments.add_argument("--run", default=None, help="run id (re-use one to resume it)")
     arguments.add_argument("--quick", action="store_true", help="the quick preset of sweep.json: "
                            + ", ".join(f"{key}={value}" for key, value in SWEEP["presets"]["quick"].items()))
@@ -104,8 +119,9 @@ def from_argv(argv, description):
                              f"{', '.join(registry.REGISTRY[kind])}")
     presets = ("quick",) if args.quick else ()
     values = {key: value for preset in presets for key, value in SWEEP["presets"][preset].items()}
-    values.update({key: value for key, value in (("duration_s", args.duration), ("precision", args.precision))
-                   if value})
+    values.update({key: value for key, value in (("duration_s", args.duration), ("precision", args.precision),
+                                                 ("rounds", args.rounds)) if value})
+    values["seed"] = random.SystemRandom().randrange(1, 10**6) if args.seed is None else args.seed
     options = Options(apps=args.apps, engines=args.engines, workloads=args.workloads, mode=args.mode,
                       presets=presets, **values)
     run_id = args.run or datetime.now().strftime("%Y%m%d-%H%M%S") + ("-quick" if args.quick else "")

@@ -9,10 +9,16 @@ from harness.step import take_step
 from stack import lifecycle
 
 
-def plan_for(options, workload, seed):
+def plan_for(options, workload, seed, earlier=None):
+    """The cell's plan: linear; or adaptive, near the earlier rounds' figure when there is one, else
+    near the probe's estimate, else blind from the profile's start."""
     profile = PROFILES[workload]
     if options.mode == "linear":
         return LinearPlan(profile.linear_step, profile.linear_step, profile.linear_max)
+    if earlier:
+        return AdaptivePlan(start=max(0.5, PLAN["round_start_share"] * earlier), factor=PLAN["round_factor"],
+                            precision=options.precision, max_steps=options.max_steps,
+                            max_confirm_steps=options.max_confirm_steps)
     if seed:
         return AdaptivePlan(start=max(0.5, PLAN["probed_start_share"] * seed), factor=PLAN["probed_factor"],
                             precision=options.precision, max_steps=options.max_steps,
@@ -21,8 +27,9 @@ def plan_for(options, workload, seed):
                         max_steps=options.max_steps, max_confirm_steps=options.max_confirm_steps)
 
 
-def measure_cell(cell, options, guard, progress):
-    """Run a cell's remaining steps; `progress(cell, step)` is told of each one."""
+def measure_cell(cell, options, guard, progress, earlier=None):
+    """Run a cell's remaining steps; `progress(cell, step)` is told of each one. `earlier`: the
+    cell's figure in the rounds before this one (None in round 1)."""
     if cell.state.done:
         return
     if not guard.ready(cell):
@@ -35,7 +42,7 @@ def measure_cell(cell, options, guard, progress):
             return
         cell.update(verification=verdict)
     seed = probe(cell, options, guard.jit_minimum(cell))
-    plan = plan_for(options, cell.key.workload, seed)
+    plan = plan_for(options, cell.key.workload, seed, earlier)
 
     def step(rate, role="", duration_s=None):
         """One judged step at this rate: a disturbed one is redone, at most max_redos times."""
@@ -48,8 +55,9 @@ def measure_cell(cell, options, guard, progress):
             guard.settle(cell)
         return taken
 
-    if seed and not cell.has_baseline:
-        step(round_rate(max(0.5, options.baseline_share * seed)), BASELINE, options.duration_s / 2)
+    expected = earlier or seed
+    if expected and not cell.has_baseline:
+        step(round_rate(max(0.5, options.baseline_share * expected)), BASELINE, options.duration_s / 2)
     history = cell.history
     while (rate := plan.next_rate(history)) is not None:
         if not guard.ready(cell):

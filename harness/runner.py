@@ -1,6 +1,10 @@
-"""The run: every cell of the options in turn, its summary written after each, progress with an ETA,
-and the manifest that makes the run traceable. Re-running a run id resumes it."""
+"""The run: round after round, every cell in the round's interleaved order (harness/schedule.py), its
+summary written after each, progress with an ETA, and the manifest that makes the run traceable.
+Between rounds the servers restart, so that every round samples a fresh JVM and process layout.
+Re-running a run id resumes it, with the seed it started with."""
+import dataclasses
 import json
+import statistics
 import time
 
 from harness import inventory, monitors
@@ -11,6 +15,7 @@ from harness.procedure import measure_cell
 from harness.progress import describe, estimate_eta, step_line
 from harness.results.manifest import FORMAT_VERSION
 from harness.results.store import RunFiles, read_summaries, write_atomically, write_summaries
+from harness.schedule import schedule
 from stack import lifecycle, registry, settings
 
 
@@ -20,15 +25,22 @@ def say_now(text):
 
 class Runner:
     def __init__(self, options, run_id, results_dir=None, say=say_now):
-        self.options = options
         self.run_id = run_id
         self.files = RunFiles((results_dir or RESULTS) / run_id)
+        self.options = self.resumed_seed(options)
         self.say = say
         self.guard = Guard(options, self.say)
         self.step_walls, self.cell_walls = [], []
         self.cells_left = 0
         self.last_step_end = None
         self.quiet = None
+
+    def resumed_seed(self, options):
+        """A resumed run keeps the seed it started with, so its rounds keep their order."""
+        if not self.files.manifest.exists():
+            return options
+        seed = json.loads(self.files.manifest.read_text()).get("options", {}).get("seed")
+        return dataclasses.replace(options, seed=seed) if seed else options
 
     def write_manifest(self, finished=False):
         path = self.files.manifest
@@ -80,7 +92,28 @@ class Runner:
         self.step_walls.append(ended - (self.last_step_end or ended - step.wall_s))
         self.last_step_end = ended
         eta = estimate_eta(self.cells_left, self.cell_walls, len(cell.steps), self.step_walls)
-        self.say(step_line(f"cell {self.index}/{len(self.options.cells)} {cell.key}", step, eta))
+        self.say(step_line(f"cell {self.index}/{len(self.visits)} {cell.visit}", step, eta))
+
+    def begin_round(self, visit, cell):
+        """Before a round's first measurement (round 2 on): restart every server, unless a resumed
+        round has begun already."""
+        if visit.round == 1 or any(self.files.cell_state(each.key, each.round, each.replica).exists()
+                                   for each in self.visits if each.round == visit.round):
+            return
+        self.say(f"round {visit.round}/{self.options.rounds}: restarting the servers for a fresh process layout")
+        for name in lifecycle.SERVERS:
+            try:
+                message = lifecycle.restart(name, self.options.server_cpus)
+            except lifecycle.LabError as error:
+                message = f"restart failed: {error} (the cell's readiness check recovers it)"
+            cell.event(f"round {visit.round} begins: restarted {name}: {message}")
+
+    @staticmethod
+    def earlier_figure(summaries, visit):
+        """The median of the cell's figures in earlier rounds, which seeds its plan; None in round 1."""
+        figures = [row.saturation_rps for seen, row in summaries.items()
+                   if seen.key == visit.key and seen.round < visit.round and row.saturation_rps]
+        return statistics.median(figures) if figures else None
 
     def run(self):
         self.files.directory.mkdir(parents=True, exist_ok=True)
@@ -89,27 +122,31 @@ class Runner:
         self.quiet = self.check_quiet()
         self.write_manifest()
         self.warn_of_other_knobs()
-        summaries = {row.key: row for row in read_summaries(self.files.saturation)}
+        summaries = {row.visit: row for row in read_summaries(self.files.saturation)}
         options = self.options
-        self.say(f"sweep {self.run_id}: {len(options.cells)} cells, mode {options.mode}, "
-                 f"{options.duration_s:g} s steps, precision {options.precision:.0%}; "
-                 f"httperf on CPUs {options.client_cpus}, servers on {options.server_cpus}; "
-                 f"results in {self.files.directory}")
-        for index, key in enumerate(options.cells, start=1):
+        self.visits = schedule(options.cells, options.rounds, options.seed, options.control)
+        self.say(f"sweep {self.run_id}: {len(options.cells)} cells x {options.rounds} round(s)"
+                 f"{f', {options.control} measured twice a round (A/A control)' if options.control else ''}, "
+                 f"seed {options.seed}, mode {options.mode}, {options.duration_s:g} s steps, precision "
+                 f"{options.precision:.0%}; httperf on CPUs {options.client_cpus}, servers on "
+                 f"{options.server_cpus}; results in {self.files.directory}")
+        for index, visit in enumerate(self.visits, start=1):
             self.index = index
-            self.cells_left = len(options.cells) - self.index
-            cell = Cell(self.files, key)
+            self.cells_left = len(self.visits) - self.index
+            cell = Cell(self.files, visit.key, visit.round, visit.replica)
             if cell.state.done:
-                self.say(f"cell {self.index}/{len(options.cells)} {key}: done in an earlier invocation "
+                self.say(f"cell {self.index}/{len(self.visits)} {visit}: done in an earlier invocation "
                          f"({len(cell.steps)} steps), kept")
+            else:
+                self.begin_round(visit, cell)
             started, steps_before = time.monotonic(), len(self.step_walls)
             self.last_step_end = None
-            measure_cell(cell, options, self.guard, self.progress)
+            measure_cell(cell, options, self.guard, self.progress, self.earlier_figure(summaries, visit))
             if len(self.step_walls) > steps_before:
                 self.cell_walls.append(time.monotonic() - started)
-            summaries[key] = cell.summary()
-            write_summaries(self.files.saturation, [summaries[each] for each in options.cells if each in summaries])
-            self.say(f"== {key}: {describe(summaries[key])}")
+            summaries[visit] = cell.summary()
+            write_summaries(self.files.saturation, [summaries[each] for each in self.visits if each in summaries])
+            self.say(f"== {visit}: {describe(summaries[visit])}")
         self.write_manifest(finished=True)
         self.say(f"sweep {self.run_id} finished: {self.files.saturation}")
-        return [summaries[key] for key in options.cells]
+        return [summaries[visit] for visit in self.visits]

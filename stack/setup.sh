@@ -40,6 +40,14 @@ if [ ${#missing[@]} -gt 0 ]; then
     || die "apt-get install ${missing[*]} failed; see the messages above"
 fi
 
+# The harness's Python packages (scipy, for the rounds' intervals), from PyPI.
+if ! python3 -c 'import scipy' 2>/dev/null; then
+  say "installing harness/requirements.txt for $(command -v python3)"
+  python3 -m pip install --quiet --disable-pip-version-check -r harness/requirements.txt 2>&1 \
+      | grep -v "Running pip as the 'root' user" \
+    || python3 -c 'import scipy' || die "could not install harness/requirements.txt with pip"
+fi
+
 # The tests' Python packages (pytest; zeep, a WSDL-driven SOAP client), from PyPI.
 if ! python3 -c 'import pytest, zeep' 2>/dev/null; then
   say "installing tests/requirements.txt for $(command -v python3)"

@@ -78,21 +78,23 @@ def bars_page(view, rows, output, data):
 
 
 def figure_pages(view, out, data):
-    """The rate figures: apps overlaid, engines compared, every cell."""
-    run, summaries = view.run, view.summaries
+    """The rate figures: apps overlaid, engines compared (each cell's representative round), and
+    every cell with all its rounds overlaid."""
+    summaries = view.summaries
     series_files = {}
-    for key, summary in summaries.items():
-        series_files[key] = data / f"{key.name}.tsv"
-        series_files[key].write_text(series_text(summary, run.steps[key]))
+    for key in summaries:
+        for visit, steps in view.measurements(key):
+            series_files[visit] = data / f"{key.name}-round-{visit.round}-{visit.replica}.tsv"
+            series_files[visit].write_text(series_text(measured_row(view, visit), steps))
 
-    def offered(keys):
-        return [point[0] for key in keys for block in points(run.steps[key]) for point in block]
+    def offered(visits):
+        return [point[0] for visit in visits for block in points(view.run.steps[visit]) for point in block]
 
     figures = []
 
-    def draw(name, heading, keys, line):
-        rates_figure(out / name, heading, [(series_files[key], *line(key)) for key in keys],
-                     spans_decades(offered(keys)))
+    def draw(name, heading, visits, line):
+        rates_figure(out / name, heading, [(series_files[visit], *line(visit)) for visit in visits],
+                     spans_decades(offered(visits)))
         figures.append(out / name)
 
     engines, workloads = view.present("engines"), view.present("workloads")
@@ -101,19 +103,37 @@ def figure_pages(view, out, data):
             keys = [key for key in summaries if (key.engine, key.workload) == (engine, workload)]
             keys.sort(key=lambda key: view.apps.index(key.app))
             draw(f"apps-{workload}-{engine}.pdf", f"All apps: {workload_title(workload)}, {engine_title(engine)}",
-                 keys, lambda key: (view.title(key.app), view.colour(key.app), 1))
+                 [summaries[key].visit for key in keys],
+                 lambda visit: (view.title(visit.key.app), view.colour(visit.key.app), 1))
     for app in view.apps:
         for workload in workloads:
             keys = [key for engine in engines for key in summaries if (key.app, key.engine, key.workload)
                     == (app, engine, workload)]
             draw(f"engines-{app}-{workload}.pdf",
-                 f"{view.title(app)}: MyISAM against InnoDB, {workload_title(workload)}", keys,
-                 lambda key: (engine_title(key.engine), view.colour(key.app), ENGINE_DASH.get(key.engine, 1)))
+                 f"{view.title(app)}: MyISAM against InnoDB, {workload_title(workload)}",
+                 [summaries[key].visit for key in keys],
+                 lambda visit: (engine_title(visit.key.engine), view.colour(visit.key.app),
+                                ENGINE_DASH.get(visit.key.engine, 1)))
     for key, summary in summaries.items():
+        visits = [visit for visit, _ in view.measurements(key)]
+        rounds = f", {len(visits)} measurements" if len(visits) > 1 else ""
         draw(f"cell-{key.name}.pdf", f"{view.title(key.app)}, {engine_title(key.engine)}, "
-             f"{workload_title(key.workload)}: {summary.status}", [key],
-             lambda key: (view.title(key.app), view.colour(key.app), 1))
+             f"{workload_title(key.workload)}: {summary.status}{rounds}", visits,
+             lambda visit: (measurement_title(view, visit, len(visits)), view.colour(visit.key.app),
+                            visits.index(visit) + 1))
     return figures
+
+
+def measured_row(view, visit):
+    return next(row for row in view.run.saturation if row.visit == visit)
+
+
+def measurement_title(view, visit, count):
+    if count == 1:
+        return view.title(visit.key.app)
+    figure = measured_row(view, visit).saturation_rps
+    return (f"round {visit.round}" + (" (A/A repeat)" if visit.replica > 1 else "")
+            + (f": {figure:,.1f} req/s" if figure else ": none passed"))
 
 
 def make_report(run_dir):

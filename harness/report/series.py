@@ -63,7 +63,8 @@ def throughput_text(row):
 
 
 def bars_text(view, rows, workload):
-    """bars.gp data for one workload: apps grouped by engine, one bar per app in registry order."""
+    """bars.gp data for one workload: apps grouped by engine, one bar per app in registry order, with
+    the median's interval over the rounds (NaN with one round)."""
     located, bounds, groups = [], [], []
     x = 0
     for engine in view.present("engines"):
@@ -75,13 +76,15 @@ def bars_text(view, rows, workload):
             row = next((row for row in group if row["app"] == app), None)
             if row is not None and number(row["saturation_rps"]) is not None:
                 study = number(row["study_2006_rps"])
+                low, high = number(row.get("median_low")), number(row.get("median_high"))
                 line = (f"{x}\t{number(row['saturation_rps']):g}\t{int(view.colour(app)[1:], 16)}\t"
-                        f"{throughput_text(row)}\t{'NaN' if study is None else f'{study:g}'}")
+                        f"{throughput_text(row)}\t{'NaN' if study is None else f'{study:g}'}\t"
+                        f"{'NaN' if low is None else f'{low:g}'}\t{'NaN' if high is None else f'{high:g}'}")
                 (bounds if row["lower_bound"] else located).append(line)
             x += 1
         groups.append(f"{(first + x - 1) / 2:g}\t{engine_title(engine)}")
         x += 1
-    blank = "NaN\tNaN\t0\t-\tNaN"
+    blank = "NaN\tNaN\t0\t-\tNaN\tNaN\tNaN"
     return "\n\n\n".join("\n".join(block) if block else blank for block in (located, bounds, groups)) + "\n"
 
 

@@ -1,13 +1,16 @@
 """The saturation table of a run, beside the 2006 study's figures: summary.tsv and summary.md rows,
 and the report's title and table pages. Pure: a run's records in, rows and lines out."""
 from harness.bottleneck import bottleneck
+from harness.results.rounds import control_noise, pair_ratios
 from harness.report.series import throughput_text
 from harness.report.view import engine_title, workload_title
 from harness.results.store import cell_text, read_tsv
 from stack.settings import ROOT
 
 STUDY_FILE = ROOT / "plots" / "study-2006.tsv"
-SUMMARY_COLUMNS = ["workload", "engine", "app", "status", "saturation_rps", "lower_bound",
+SUMMARY_COLUMNS = ["workload", "engine", "app", "status", "saturation_rps", "lower_bound", "rounds",
+                   "round_figures", "median_low", "median_high", "median_confidence", "gmean_rps",
+                   "gmean_low", "gmean_high",
                    "saturation_offered", "overload_offered", "reply_ms_low", "reply_ms_saturation",
                    "p50_ms_saturation", "p99_ms_saturation", "server_cpu_pct_saturation",
                    "server_rss_mb_saturation", "ratio_to_fastest", "bottleneck", "bottleneck_why", "study_2006_rps",
@@ -19,24 +22,43 @@ def study_figures(study_rows=None):
     return {(row["workload"], row["engine"], row["app"]): row for row in rows}
 
 
+def interval_columns(figures):
+    """The rounds' columns of a summary row: each round's figure, the median's order-statistic
+    interval and the geometric mean's t-interval (empty where one round gives none)."""
+    median, geometric = figures.median, figures.geometric
+
+    def number(value, digits=2):
+        return "" if value is None else round(value, digits)
+    return {"rounds": len(figures.rows),
+            "round_figures": " ".join(f"{value:g}" for _, value in sorted(figures.figures.items())),
+            "median_low": number(median and median.low), "median_high": number(median and median.high),
+            "median_confidence": number(median and median.confidence, 4),
+            "gmean_rps": number(geometric and geometric.estimate), "gmean_low": number(geometric and geometric.low),
+            "gmean_high": number(geometric and geometric.high)}
+
+
 def summary_rows(view, study):
     """summary.tsv: the saturation table, one row per cell, grouped like the study's Overall tables
-    (workload, then engine, then app), with each app's ratio to the fastest app of its group."""
+    (workload, then engine, then app), with each app's ratio to the fastest app of its group. The
+    throughput is the median over the rounds; the other figures are its representative round's."""
     duration = view.manifest.options.get("duration_s") or 1
-    by_cell = {(row.workload, row.engine, row.app): row for row in view.run.saturation}
+    by_cell = {(key.workload, key.engine, key.app): figures for key, figures in view.cells.items()}
     rows = []
     for workload in view.present("workloads"):
         for engine in view.present("engines"):
             group = [by_cell[(workload, engine, app)] for app in view.apps if (workload, engine, app) in by_cell]
-            fastest = max((row.saturation_rps or 0 for row in group), default=0)
-            for row in group:
+            medians = {figures.key: figures.median.estimate if figures.median else None for figures in group}
+            fastest = max((value or 0 for value in medians.values()), default=0)
+            for figures in group:
+                row, median = figures.representative, medians[figures.key]
                 cpu = row.server_cpu_s_saturation
                 old = study.get((workload, engine, row.app), {})
-                limit, why = bottleneck(row, view.run.steps.get(row.key, []), view.manifest.server_cores)
+                limit, why = bottleneck(row, view.steps_of(row.key), view.manifest.server_cores)
                 rows.append({
                     "workload": workload, "engine": engine, "app": row.app, "status": row.status,
-                    "saturation_rps": cell_text(row.saturation_rps),
+                    "saturation_rps": "" if median is None else cell_text(round(median, 2)),
                     "lower_bound": int(row.lower_bound),
+                    **interval_columns(figures),
                     "saturation_offered": cell_text(row.saturation_offered),
                     "overload_offered": cell_text(row.overload_offered),
                     "reply_ms_low": cell_text(row.reply_ms_low),
@@ -45,8 +67,7 @@ def summary_rows(view, study):
                     "p99_ms_saturation": cell_text(row.p99_ms_saturation),
                     "server_cpu_pct_saturation": "" if cpu is None else round(100 * cpu / duration),
                     "server_rss_mb_saturation": cell_text(row.server_rss_mb_saturation),
-                    "ratio_to_fastest": "" if not row.saturation_rps or not fastest
-                    else round(row.saturation_rps / fastest, 2),
+                    "ratio_to_fastest": "" if not median or not fastest else round(median / fastest, 2),
                     "bottleneck": limit, "bottleneck_why": why,
                     "study_2006_rps": old.get("saturation_rps", ""),
                     "study_2006_reply_ms_low": old.get("response_ms_low", ""),
@@ -61,7 +82,11 @@ def summary_markdown(view, rows):
              f"{manifest.host['cores']} cores, {manifest.host['memory_gib']} GiB; "
              f"{options['mode']} plan, {options['duration_s']:g} s steps, "
              f"precision {options['precision']:.0%}.", "",
-             "Throughput is the highest reply rate among passing steps (req/s); \">=\" marks a lower bound "
+             rounds_sentence(view), "",
+             "Throughput is the highest reply rate among passing steps (req/s), the median over the rounds, "
+             "with each round's figure and the median's distribution-free interval (its confidence beside it: "
+             "three rounds give [min, max] at 75 %, 95 % needs six); the other columns are from the round "
+             "whose figure is the median. \">=\" marks a lower bound "
              "(the client or the plan ran out before the server failed). Reply times are request sent to "
              "last byte, at the lowest passing rate and at saturation; p50 / p99 are the percentiles of connect-to-close "
              "times in httperf's 1 ms bins (failed requests count as lasting the whole timeout). CPU is the servers' CPU time over the "
@@ -74,18 +99,72 @@ def summary_markdown(view, rows):
             if not group:
                 continue
             lines += [f"## {workload_title(workload)}, {engine_title(engine)}", "",
-                      "| app | throughput (req/s) | ratio to fastest | 2006 (req/s) | reply ms low | "
+                      "| app | throughput (req/s) | rounds: interval | ratio to fastest | 2006 (req/s) | reply ms low | "
                       "reply ms at saturation | p50 / p99 ms at saturation | overload at (req/s offered) | "
                       "server CPU % | server RSS MB | bottleneck |",
-                      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+                      "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
             for row in group:
-                lines.append(f"| {view.title(row['app'])} | {throughput_text(row)} | {row['ratio_to_fastest']} | "
+                lines.append(f"| {view.title(row['app'])} | {throughput_text(row)} | {interval_text(row)} | "
+                             f"{row['ratio_to_fastest']} | "
                              f"{row['study_2006_rps'] or '-'} | {row['reply_ms_low']} | "
                              f"{row['reply_ms_saturation']} | {spread_text(row)} | {row['overload_offered'] or '-'} | "
                              f"{row['server_cpu_pct_saturation']} | {row['server_rss_mb_saturation']} | "
                              f"{bottleneck_text(row)} |")
             lines.append("")
-    return "\n".join(lines)
+    return "\n".join(lines + differences_lines(view))
+
+
+def rounds_sentence(view):
+    options = view.manifest.options
+    noise = control_noise(view.run)
+    text = (f"{view.rounds} round(s), seed {options.get('seed', '-')}: every round visits every cell in a fresh "
+            "random order, the apps of one engine and workload next to each other, the servers restarted "
+            "between rounds.")
+    if view.rounds < 2:
+        text += " With one round no figure has an interval and no difference between apps can be called real."
+    if noise:
+        key, ratio = noise
+        text += (f" A/A control: {key} measured twice a round; second / first = {ratio_text(ratio)}, "
+                 "the noise floor of this run.")
+    return text
+
+
+def interval_text(row):
+    """Each round's figure, then the median's interval and its confidence."""
+    if not row["median_low"] and row["median_low"] != 0:
+        return row["round_figures"] or "-"
+    return (f"{row['round_figures']}: [{float(row['median_low']):,.1f}, {float(row['median_high']):,.1f}] "
+            f"at {float(row['median_confidence']):.0%}")
+
+
+def short_interval(row):
+    if not row["median_low"] and row["median_low"] != 0:
+        return "-"
+    return f"{float(row['median_low']):,.0f}-{float(row['median_high']):,.0f} {float(row['median_confidence']):.0%}"
+
+
+def ratio_text(interval):
+    if interval.low is None:
+        return f"{interval.estimate:.2f} (one round: no interval)"
+    return f"{interval.estimate:.2f} [{interval.low:.2f}, {interval.high:.2f}] ({interval.confidence:.0%})"
+
+
+def differences_lines(view):
+    """Per engine x workload, every pair of apps: the geometric mean of their per-round ratios with
+    its 95 % t-interval; a difference is real when the interval excludes 1."""
+    pairs = pair_ratios(view.cells, view.apps)
+    if view.rounds < 2 or not pairs:
+        return []
+    lines = ["## Which differences are real", "",
+             "Each ratio is the geometric mean over the rounds of the faster app's figure over the slower's, "
+             "both measured in the same round, with its 95 % t-interval on the log scale "
+             "(harness/stats.py). Real: the interval excludes 1.", "",
+             "| workload | engine | faster | slower | ratio [95 % interval] | rounds | real |",
+             "|---|---|---|---|---|---:|---|"]
+    for pair in pairs:
+        lines.append(f"| {pair.workload} | {pair.engine} | {view.title(pair.app)} | {view.title(pair.other)} | "
+                     f"{ratio_text(pair.ratio)} | {pair.rounds} | {'yes' if pair.real else 'no'} |")
+    return lines + [""]
 
 
 def bottleneck_text(row):
@@ -110,7 +189,7 @@ def title_lines(view):
             f"plan: {options['mode']}, {options['duration_s']:g} s steps, precision {options['precision']:.0%}, "
             f"at most {options['max_steps']} steps a cell; {warmup_text(options)}",
             f"verdict: {', '.join(f'{key} {value}' for key, value in options['thresholds'].items())}",
-            disturbance_line(view), "", "versions:"]
+            rounds_line(view), disturbance_line(view), "", "versions:"]
     body += [f"  {name:<16} {version}" for name, version in data["versions"].items()]
     body += ["", "settings:"]
     settings = list(data["settings"].items())
@@ -122,6 +201,14 @@ def title_lines(view):
              f"{manifest.run_id}/cells/*/steps.tsv and raw/."]
     return ["Web architectures under load: PHP, servlet, pooled servlet, SOAP",
             f"Saturation sweep {manifest.run_id}"], body
+
+
+def rounds_line(view):
+    options = view.manifest.options
+    noise = control_noise(view.run)
+    planned = options.get("rounds", 1)
+    return (f"rounds: {view.rounds} of {planned} done, seed {options.get('seed', '-')}, interleaved, servers restarted "
+            f"between rounds" + (f"; A/A control {noise[0]}: second / first {ratio_text(noise[1])}" if noise else ""))
 
 
 def warmup_text(options):
@@ -144,16 +231,18 @@ def disturbance_line(view):
 
 
 def table_lines(view, rows):
-    header = (f"{'workload':<8} {'engine':<7} {'app':<15} {'req/s':>11} {'ratio':>6} {'2006':>5} "
+    header = (f"{'workload':<8} {'engine':<7} {'app':<15} {'req/s':>11} {'interval':>19} {'ratio':>6} {'2006':>5} "
               f"{'ms low':>8} {'ms sat':>8} {'overload':>9} {'CPU %':>6} {'RSS MB':>8}  {'status':<12} bottleneck")
     body = [header, "-" * len(header)]
     for row in rows:
         body.append(f"{row['workload']:<8} {row['engine']:<7} {row['app']:<15} {throughput_text(row):>11} "
+                    f"{short_interval(row):>19} "
                     f"{row['ratio_to_fastest']!s:>6} {row['study_2006_rps'] or '-':>5} {row['reply_ms_low']!s:>8} "
                     f"{row['reply_ms_saturation']!s:>8} {row['overload_offered'] or '-':>9} "
                     f"{row['server_cpu_pct_saturation']!s:>6} {row['server_rss_mb_saturation']!s:>8}  {row['status']:<12} "
                     f"{row['bottleneck'] or '-'}")
-    body += ["", "req/s: highest reply rate of a passing step (>= lower bound: client or plan limit, not the server).",
+    body += ["", "req/s: highest reply rate of a passing step, median over the rounds (>= lower bound: client or plan",
+             "limit, not the server). interval: the median's order-statistic interval (3 rounds: min to max, 75 %).",
              "ratio: to the fastest app of the same workload and engine. 2006: the study's figure (other hardware).",
              "ms low / ms sat: reply time at the lowest passing rate / at saturation. overload: lowest failing",
              "offered rate above saturation. CPU %: servers' CPU over the saturation step, % of one core.",

@@ -1,7 +1,9 @@
 """How a run is shown: apps in registry order with a fixed colour each, titles of workloads and
 engines, and which of the run's selection has results. Pure."""
 from dataclasses import dataclass
+from functools import cached_property
 
+from harness.results.rounds import cell_figures
 from harness.results.store import Run
 
 # Colour-blind-safe (Okabe-Ito), taken in registry order, so an app keeps its colour in every figure.
@@ -45,6 +47,24 @@ class View:
         return [value for value in self.manifest.options[kind]
                 if any(getattr(row, attribute) == value for row in self.run.saturation)]
 
+    @cached_property
+    def cells(self):
+        """{CellKey: CellFigures}: each cell's rounds, its median figure and intervals."""
+        return cell_figures(self.run)
+
     @property
     def summaries(self):
-        return {row.key: row for row in self.run.saturation}
+        """{CellKey: the CellSummary of the cell's representative round} (its median figure's)."""
+        return {key: figures.representative for key, figures in self.cells.items()}
+
+    def steps_of(self, key):
+        """The steps of the cell's representative round."""
+        return self.run.steps[self.summaries[key].visit]
+
+    def measurements(self, key):
+        """(Visit, steps) of every measurement of the cell: each round, and the A/A control's repeats."""
+        return [(visit, steps) for visit, steps in sorted(self.run.steps.items()) if visit.key == key]
+
+    @property
+    def rounds(self):
+        return max((row.round for row in self.run.saturation), default=0)

@@ -39,6 +39,18 @@ class CellKey:
         return f"{self.app}/{self.engine}/{self.workload}"
 
 
+@dataclass(frozen=True, order=True)
+class Visit:
+    """One measurement of a cell: its round, and which of the round's measurements of it (the A/A
+    control cell is measured twice a round; every other cell once)."""
+    key: CellKey
+    round: int = 1
+    replica: int = 1
+
+    def __str__(self):
+        return f"{self.key} round {self.round}" + (f" (measurement {self.replica})" if self.replica > 1 else "")
+
+
 def coerce_numbers(record):
     """Numbers as their declared type, so that a record written, read and written again is the same
     text (2 and 2.0 are the same timeout, not the same bytes)."""
@@ -97,6 +109,7 @@ class CellState:
     engine: str
     workload: str
     round: int = 1
+    replica: int = 1
     events: list = field(default_factory=list)
     restarts: int = 0
     gate_checks: int = 0
@@ -137,6 +150,7 @@ class CellSummary:
     disturbed_steps: int = 0
     p50_ms_saturation: float = None
     p99_ms_saturation: float = None
+    replica: int = 1
 
     def __post_init__(self):
         coerce_numbers(self)
@@ -144,6 +158,10 @@ class CellSummary:
     @property
     def key(self):
         return CellKey(self.app, self.engine, self.workload)
+
+    @property
+    def visit(self):
+        return Visit(self.key, self.round, self.replica)
 
     @property
     def lower_bound(self):
@@ -159,11 +177,12 @@ def latest_verdicts(history):
     return latest
 
 
-def summarize(key, steps, restarts, round_=1, unmeasured=None):
+def summarize(key, steps, restarts, round_=1, unmeasured=None, replica=1):
     """The saturation.tsv row a cell's judged steps imply. `unmeasured` is (status, note) for a cell
     whose target never answered or answered wrongly."""
     row = CellSummary(key.app, key.engine, key.workload, NO_PASS, steps=len(steps), restarts=restarts,
-                      round=round_, disturbed_steps=sum(1 for step in steps if step.verdict == DISTURBED))
+                      round=round_, replica=replica,
+                      disturbed_steps=sum(1 for step in steps if step.verdict == DISTURBED))
     if unmeasured:
         row.status, row.note = unmeasured
         return row

@@ -145,22 +145,27 @@ class RunFiles:
     def saturation(self):
         return self.directory / "saturation.tsv"
 
-    def cell(self, key):
-        return self.directory / "cells" / key.name
+    def cell(self, key, round_=1, replica=1):
+        """A measurement's folder: round 1's is the cell's own (as in runs from before rounds), a later
+        round's or a repeat's is a folder inside it."""
+        folder = self.directory / "cells" / key.name
+        if (round_, replica) == (1, 1):
+            return folder
+        return folder / (f"round-{round_}" + (f"-measurement-{replica}" if replica > 1 else ""))
 
-    def cell_steps(self, key):
-        return self.cell(key) / "steps.tsv"
+    def cell_steps(self, key, round_=1, replica=1):
+        return self.cell(key, round_, replica) / "steps.tsv"
 
-    def cell_state(self, key):
-        return self.cell(key) / "cell.json"
+    def cell_state(self, key, round_=1, replica=1):
+        return self.cell(key, round_, replica) / "cell.json"
 
 
 @dataclass
 class Run:
     directory: Path
     manifest: Manifest
-    saturation: list   # CellSummary per measured cell, in sweep order
-    steps: dict        # CellKey -> [Step]
+    saturation: list   # CellSummary per finished measurement (cell, round, repeat), in sweep order
+    steps: dict        # Visit -> [Step]
 
 
 def load_run(directory):
@@ -170,7 +175,7 @@ def load_run(directory):
     saturation = read_summaries(files.saturation)
     if not saturation:
         raise ResultsError(f"{directory} has no saturation.tsv rows yet: no cell has finished")
-    steps = {row.key: read_steps(files.cell_steps(row.key)) for row in saturation}
+    steps = {row.visit: read_steps(files.cell_steps(row.key, row.round, row.replica)) for row in saturation}
     return Run(files.directory, Manifest.read(files.manifest), saturation, steps)
 
 

@@ -27,7 +27,8 @@ def options(app, workload="single", **changes):
     """Two low-rate steps (100 then 200 req/s for single rows: no warm-up, so no probe) with a 5 s
     recovery wait."""
     values = dict(apps=(app,), engines=("myisam",), workloads=(workload,), duration_s=3, precision=0.5,
-                  warmup_cap_s=0, max_steps=2, recovery_wait_s=5, client_cpus="none", server_cpus="none")
+                  warmup_cap_s=0, max_steps=2, recovery_wait_s=5, client_cpus="none", server_cpus="none",
+                  rounds=1, aa_control="")
     values.update(changes)
     return Options(**values)
 
@@ -220,7 +221,8 @@ def test_the_gate_records_slow_replies_after_a_failed_step_and_waits_for_them_to
 def sweep_process(tmp_path, run_id):
     return subprocess.Popen(
         [sys.executable, "httperf-scripts/sweep.py", "--apps", "php", "--engines", "myisam", "--workloads",
-         "single", "--duration", "3", "--precision", "0.5", "--run", run_id, "--results", str(tmp_path)],
+         "single", "--duration", "3", "--precision", "0.5", "--rounds", "1", "--run", run_id,
+         "--results", str(tmp_path)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "CLIENT_CPUS": "none", "SERVER_CPUS": "none", "PYTHONPATH": str(ROOT)})
 

@@ -8,16 +8,20 @@ import pytest
 from harness import verify
 from harness.options import Options
 from harness.results.manifest import FORMAT_VERSION, Manifest, problems
-from harness.results.records import BASELINE, INVALID, NO_PASS, PASS, VERDICTS, WRONG_ANSWER, CellKey
+from harness.results.records import BASELINE, INVALID, NO_PASS, PASS, VERDICTS, WRONG_ANSWER, CellKey, Visit
 from harness.results.store import RunFiles, read_cell_state, read_steps, read_summaries
 from harness.runner import Runner
 from harness.verdict import Thresholds
+from stack import lifecycle
 
 
 def short(**changes):
+    """A few short steps. Disturbance is not these tests' subject (the fault suite's CPU hog is), so
+    a host that steals CPU (this VM's did: 6-10 % in one step) does not stop their cells."""
     options = dict(apps=("php", "soap"), engines=("myisam",), workloads=("single",), duration_s=2,
                    precision=0.5, warmup_cap_s=6, max_steps=3, recovery_wait_s=20,
-                   client_cpus="none", server_cpus="none")
+                   client_cpus="none", server_cpus="none", rounds=1, aa_control="",
+                   max_steal_pct=100, max_other_pct=100)
     options.update(changes)
     return Options(**options)
 
@@ -40,7 +44,8 @@ def test_a_short_sweep_writes_manifest_steps_and_saturation(stack, tmp_path):
     assert manifest.pinning == {"client_cpus": "none", "server_cpus": "none"}
     assert (manifest.data["settings"]["CLIENT_CPUS"], manifest.data["settings"]["SERVER_CPUS"]) == ("none", "none")
     saturation = read_summaries(files.saturation)
-    assert [(row.app, row.workload, row.round) for row in saturation] == [("php", "single", 1), ("soap", "single", 1)]
+    assert sorted((row.app, row.workload, row.round) for row in saturation) == [("php", "single", 1),
+                                                                               ("soap", "single", 1)]
     for row in saturation:
         assert row.status in ("located", "plan-limit", "client-bound"), row
         # Both serve 800-1,600 single rows/s here; 20 leaves a machine 40 times slower passing.
@@ -77,6 +82,42 @@ def test_rerunning_a_run_id_resumes_without_redoing_steps(stack, tmp_path):
     sweep(tmp_path, "resume", short(apps=("php",), max_steps=3))
     assert (cell / "steps.tsv").read_text().startswith(first)
     assert [step.role for step in read_steps(cell / "steps.tsv")] == [BASELINE, "", "", ""]
+
+
+def test_rounds_restart_the_servers_measure_the_control_twice_and_resume(stack, tmp_path):
+    php = CellKey("php", "myisam", "single")
+    options = short(apps=("php",), max_steps=2, rounds=2, aa_control="php/myisam/single", seed=5)
+    apache = lifecycle.SERVERS["apache"]
+    before = apache.pid()
+    files = sweep(tmp_path, "rounds", options)
+    after = apache.pid()
+    assert after != before, "the servers restart between rounds"
+    rows = read_summaries(files.saturation)
+    assert sorted(row.visit for row in rows) == [row.visit for row in rows] == [
+        Visit(php, 1, 1), Visit(php, 1, 2), Visit(php, 2, 1), Visit(php, 2, 2)]
+    assert files.cell(php, 2, 2) == files.cell(php) / "round-2-measurement-2"
+    for row in rows:
+        steps = read_steps(files.cell_steps(php, row.round, row.replica))
+        assert steps and all(step.round == row.round for step in steps)
+        assert row.saturation_rps, row
+    round_two = read_cell_state(files.cell_state(php, 2, 1))
+    assert any("round 2 begins: restarted apache" in event for event in round_two.events)
+    assert Manifest.read(files.manifest).options["seed"] == 5
+    # Interrupted in round 2: resuming keeps the run's seed, finishes the interrupted measurement
+    # after its saved steps, redoes nothing else and does not restart the servers of a begun round.
+    interrupted = files.cell_steps(php, 2, 2)
+    kept = {visit: files.cell_steps(php, visit.round, visit.replica).read_text() for visit in
+            (Visit(php, 1, 1), Visit(php, 1, 2), Visit(php, 2, 1))}
+    saved = interrupted.read_text()
+    state = json.loads(files.cell_state(php, 2, 2).read_text())
+    del state["done"]
+    files.cell_state(php, 2, 2).write_text(json.dumps(state))
+    sweep(tmp_path, "rounds", short(apps=("php",), max_steps=3, rounds=2, aa_control="php/myisam/single", seed=99))
+    assert apache.pid() == after
+    assert Manifest.read(files.manifest).options["seed"] == 5
+    assert interrupted.read_text().startswith(saved) and len(read_steps(interrupted)) > len(saved.splitlines()) - 1
+    for visit, text in kept.items():
+        assert files.cell_steps(php, visit.round, visit.replica).read_text() == text
 
 
 def test_a_step_the_client_cannot_drive_is_invalid_not_saturation(stack, tmp_path):

@@ -23,51 +23,51 @@ def idle_servers(steps, **figures):
 
 def test_every_recorded_cell_ran_out_of_server_cpu_with_the_busy_share_named():
     for summary in RUN.saturation:
-        name, why = bottleneck(summary, RUN.steps[summary.key], server_cores=1)
+        name, why = bottleneck(summary, RUN.steps[summary.visit], server_cores=1)
         assert name == CPU, (summary.key, why)
-    name, why = bottleneck(SUMMARY, RUN.steps[CELL], server_cores=1)
+    name, why = bottleneck(SUMMARY, RUN.steps[SUMMARY.visit], server_cores=1)
     assert why.startswith("servers' CPU 94 % busy at 4746 req/s offered (Tomcat 3.8 s, mariadbd 1.9 s")
 
 
 def test_the_same_cpu_seconds_on_two_server_cores_are_not_a_cpu_bottleneck():
     # full6 predates the network and pool columns: nothing else can explain it.
-    name, why = bottleneck(SUMMARY, RUN.steps[CELL], server_cores=2)
+    name, why = bottleneck(SUMMARY, RUN.steps[SUMMARY.visit], server_cores=2)
     assert name == UNEXPLAINED
     assert "at most 49 % busy" in why  # the failing step above saturation: 98 % of one core
 
 
 def test_the_database_when_mariadbd_used_most_of_a_busy_cpu():
     steps = [dataclasses.replace(step, figures={**step.figures, "mariadb_cpu_s": 4.0, "tomcat_cpu_s": 1.7})
-             for step in RUN.steps[CELL]]
+             for step in RUN.steps[SUMMARY.visit]]
     name, why = bottleneck(SUMMARY, steps, server_cores=1)
     assert name == DATABASE and "(mariadbd 4.0 s, Tomcat 1.7 s)" in why
 
 
 def test_requests_waiting_for_the_pool_explain_an_idle_cpu():
-    name, why = bottleneck(SUMMARY, idle_servers(RUN.steps[CELL], pool_waiting_max=12.0), server_cores=1)
+    name, why = bottleneck(SUMMARY, idle_servers(RUN.steps[SUMMARY.visit], pool_waiting_max=12.0), server_cores=1)
     assert name == POOL and why.startswith("up to 12 requests waited for a connection at 4746 req/s offered")
 
 
 def test_refused_connections_and_full_listen_queues_explain_an_idle_cpu():
-    name, _ = bottleneck(SUMMARY, idle_servers(RUN.steps[CELL], db_refused_max_connections=40.0), server_cores=1)
+    name, _ = bottleneck(SUMMARY, idle_servers(RUN.steps[SUMMARY.visit], db_refused_max_connections=40.0), server_cores=1)
     assert name == DATABASE
-    name, why = bottleneck(SUMMARY, idle_servers(RUN.steps[CELL], tcp_listen_overflows=900.0), server_cores=1)
+    name, why = bottleneck(SUMMARY, idle_servers(RUN.steps[SUMMARY.visit], tcp_listen_overflows=900.0), server_cores=1)
     assert name == ACCEPT_QUEUE and "900 connections dropped" in why
 
 
 def test_an_idle_cpu_with_nothing_exhausted_is_unexplained():
-    name, why = bottleneck(SUMMARY, idle_servers(RUN.steps[CELL], tcp_listen_overflows=0.0), server_cores=1)
+    name, why = bottleneck(SUMMARY, idle_servers(RUN.steps[SUMMARY.visit], tcp_listen_overflows=0.0), server_cores=1)
     assert name == UNEXPLAINED and "at most 33 %" in why
 
 
 def test_client_bound_cells_name_the_client_and_unmeasured_ones_nothing():
-    assert bottleneck(dataclasses.replace(SUMMARY, status=CLIENT_BOUND), RUN.steps[CELL], 1)[0] == CLIENT
-    assert bottleneck(dataclasses.replace(SUMMARY, status=NO_PASS), RUN.steps[CELL], 1) == ("", "")
+    assert bottleneck(dataclasses.replace(SUMMARY, status=CLIENT_BOUND), RUN.steps[SUMMARY.visit], 1)[0] == CLIENT
+    assert bottleneck(dataclasses.replace(SUMMARY, status=NO_PASS), RUN.steps[SUMMARY.visit], 1) == ("", "")
 
 
 def test_the_saturation_step_is_found_by_its_rate_as_saturation_tsv_rounds_it():
     # A reply rate httperf did not sample (replies over the duration) has more than two decimals.
     steps = [dataclasses.replace(step, figures={**step.figures, "reply_rate": SUMMARY.saturation_rps + 0.0031})
-             if step.offered_rate == SUMMARY.saturation_offered else step for step in RUN.steps[CELL]]
+             if step.offered_rate == SUMMARY.saturation_offered else step for step in RUN.steps[SUMMARY.visit]]
     name, why = bottleneck(dataclasses.replace(SUMMARY, status=PLAN_LIMIT, overload_offered=None), steps, 1)
     assert name == CPU and "at 4746 req/s offered" in why

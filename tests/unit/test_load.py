@@ -54,6 +54,10 @@ def test_options_come_from_sweep_json_and_the_command_line_overrides_them(monkey
     default, _, _ = options.from_argv([], "test")
     assert default.apps == tuple(registry.apps()) and default.duration_s == options.DEFAULTS["duration_s"]
     assert default.as_manifest()["presets"] == [] and len(default.cells) == len(registry.apps()) * 4
+    assert (default.rounds, str(default.control)) == (options.DEFAULTS["rounds"], options.DEFAULTS["aa_control"])
+    assert (chosen.rounds, chosen.control) == (1, None), "the quick preset: one round, no A/A control"
+    explicit, _, _ = options.from_argv(["--seed", "7", "--rounds", "5"], "test")
+    assert (explicit.seed, explicit.rounds) == (7, 5) and default.seed > 0, "a seed is drawn when none is given"
 
 
 def test_an_unknown_engine_is_refused_with_the_registry_choices():

@@ -48,7 +48,8 @@ def test_points_split_client_bound_steps_from_judged_ones_in_order_of_offered_ra
 
 
 def test_each_plotted_point_names_the_raw_httperf_output_it_comes_from(view):
-    for key, steps in view.run.steps.items():
+    for visit, steps in view.run.steps.items():
+        key = visit.key
         blocks = series.series_text(view.summaries[key], steps).split("\n\n\n")
         assert len(blocks) == 3
         named = [line.split("\t")[4] for line in "\n".join(blocks).splitlines()
@@ -60,7 +61,7 @@ def test_each_plotted_point_names_the_raw_httperf_output_it_comes_from(view):
 
 def test_the_saturation_point_is_the_passing_step_the_sweep_reported(view):
     for summary in view.run.saturation:
-        point = series.saturation_point(summary, view.run.steps[summary.key])
+        point = series.saturation_point(summary, view.run.steps[summary.visit])
         assert point[3] == "pass" and point[1] == pytest.approx(summary.saturation_rps, abs=0.01)
 
 

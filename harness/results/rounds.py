@@ -1,0 +1,97 @@
+"""What a run's rounds add up to: per cell its figure over the rounds with intervals, per pair of apps
+in a block the ratio of their figures with its interval, and the A/A control's noise floor. Pure: a
+loaded run in, records out; the statistics are harness/stats.py's.
+
+A cell's figure is the median of its rounds' figures. The round whose figure is that median (the
+lower one for an even count) is the cell's representative: its steps are the ones the report draws
+for the cell beside other cells, and its status, reply times and bottleneck are the cell's.
+"""
+from dataclasses import dataclass
+from itertools import combinations
+
+from harness.stats import geometric_interval, median_interval, ratio_interval
+
+
+@dataclass
+class CellFigures:
+    rows: list                  # the cell's CellSummary of each round (first measurements), by round
+    representative: object      # the CellSummary whose figure is the median
+    median: object = None       # Interval over the rounds' figures; None when no round has one
+    geometric: object = None
+
+    @property
+    def key(self):
+        return self.representative.key
+
+    @property
+    def figures(self):
+        """{round: figure} of the rounds that have one."""
+        return {row.round: row.saturation_rps for row in self.rows if row.saturation_rps}
+
+
+def cell_figures(run):
+    """{CellKey: CellFigures} in the order the cells were first measured."""
+    cells = {}
+    for row in run.saturation:
+        if row.replica == 1:
+            cells.setdefault(row.key, []).append(row)
+    return {key: figures_of(sorted(rows, key=lambda row: row.round)) for key, rows in cells.items()}
+
+
+def figures_of(rows):
+    measured = sorted((row for row in rows if row.saturation_rps), key=lambda row: row.saturation_rps)
+    if not measured:
+        return CellFigures(rows, rows[0])
+    values = [row.saturation_rps for row in measured]
+    return CellFigures(rows, measured[(len(measured) - 1) // 2], median_interval(values), geometric_interval(values))
+
+
+@dataclass(frozen=True)
+class PairRatio:
+    engine: str
+    workload: str
+    app: str
+    other: str
+    rounds: int
+    ratio: object               # Interval of app's figure / other's, paired within rounds
+
+    @property
+    def real(self):
+        """The difference is real when its interval excludes 1 (needs two rounds or more)."""
+        return self.ratio.excludes(1.0)
+
+
+def pair_ratios(cells, app_order):
+    """Every pair of apps inside an engine x workload block, the faster app first (by median),
+    with the geometric mean of their per-round ratios and its interval."""
+    pairs = []
+    blocks = {}
+    for key, figures in cells.items():
+        blocks.setdefault((key.engine, key.workload), {})[key.app] = figures
+    for (engine, workload), by_app in blocks.items():
+        apps = [app for app in app_order if app in by_app and by_app[app].median]
+        for app, other in combinations(apps, 2):
+            if by_app[app].median.estimate < by_app[other].median.estimate:
+                app, other = other, app
+            mine, theirs = by_app[app].figures, by_app[other].figures
+            shared = sorted(set(mine) & set(theirs))
+            if shared:
+                pairs.append(PairRatio(engine, workload, app, other, len(shared),
+                                       ratio_interval([(mine[number], theirs[number]) for number in shared])))
+    return pairs
+
+
+def control_noise(run):
+    """The A/A control: (cell, Interval of its second figure / its first, paired by round), or None
+    when the run had no control (or no round measured it twice)."""
+    repeats = {row.round: row for row in run.saturation if row.replica == 2 and row.saturation_rps}
+    if not repeats:
+        return None
+    key = next(iter(repeats.values())).key
+    firsts = {row.round: row for row in run.saturation
+              if row.key == key and row.replica == 1 and row.saturation_rps}
+    shared = sorted(set(repeats) & set(firsts))
+    if not shared:
+        return None
+    return key, ratio_interval([(repeats[number].saturation_rps, firsts[number].saturation_rps)
+                                for number in shared])

@@ -1,0 +1,89 @@
+"""Intervals for figures measured in several rounds. Pure: numbers in, numbers out.
+
+Two views of one cell's rounds: the median with a distribution-free interval from order statistics
+(no assumption about the shape of the rounds' spread, but a wide interval for few rounds: three
+rounds give [min, max] at 75 % confidence, 95 % needs six), and the geometric mean with a
+t-interval on the log scale (saturation throughputs are positive and spread by ratios, so their
+logarithms are the nearer to normal). Two apps are compared by the geometric mean of their
+per-round ratios (paired within a round, so that what shifted a whole round cancels out), and a
+difference is called real only when that interval excludes 1.
+"""
+import math
+import statistics
+from dataclasses import dataclass
+
+from scipy import stats as scipy_stats
+
+CONFIDENCE = 0.95
+
+
+@dataclass(frozen=True)
+class Interval:
+    estimate: float
+    low: float = None     # None when one value cannot give an interval
+    high: float = None
+    confidence: float = None
+
+    @property
+    def half_width(self):
+        """Half the interval's width relative to the estimate (0.1: about +-10 %)."""
+        if self.low is None:
+            return None
+        return (self.high - self.low) / 2 / self.estimate
+
+    def excludes(self, value):
+        return self.low is not None and not self.low <= value <= self.high
+
+
+def median_coverage(n, k):
+    """The probability that [x_(k), x_(n-k+1)] of n sorted values holds the median of their
+    distribution: 1 - 2 P(Binomial(n, 1/2) <= k - 1)."""
+    return 1 - 2 * scipy_stats.binom.cdf(k - 1, n, 0.5)
+
+
+def median_interval(values, confidence=CONFIDENCE):
+    """The median, and the narrowest symmetric order-statistic interval that covers the median with
+    at least `confidence`; with too few values for that, [min, max] and the confidence it has."""
+    ordered = sorted(values)
+    n = len(ordered)
+    if n == 0:
+        raise ValueError("no values")
+    median = statistics.median(ordered)
+    if n == 1:
+        return Interval(median)
+    k = 1
+    while k + 1 <= n // 2 and median_coverage(n, k + 1) >= confidence:
+        k += 1
+    return Interval(median, ordered[k - 1], ordered[n - k], round(float(median_coverage(n, k)), 4))
+
+
+def geometric_interval(values, confidence=CONFIDENCE):
+    """The geometric mean and its t-interval on the log scale (Student's t, n - 1 degrees of
+    freedom). Values must be positive."""
+    if not values or min(values) <= 0:
+        raise ValueError(f"geometric interval of non-positive or no values: {values}")
+    logs = [math.log(value) for value in values]
+    centre = statistics.fmean(logs)
+    if len(logs) == 1:
+        return Interval(math.exp(centre))
+    spread = scipy_stats.t.ppf((1 + confidence) / 2, len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
+    return Interval(math.exp(centre), math.exp(centre - spread), math.exp(centre + spread), confidence)
+
+
+def ratio_interval(pairs, confidence=CONFIDENCE):
+    """The geometric mean of a/b over (a, b) pairs measured in the same round, with its interval."""
+    return geometric_interval([a / b for a, b in pairs], confidence)
+
+
+def rounds_for(values, relative_half_width, confidence=CONFIDENCE):
+    """How many rounds a geometric t-interval needs to be within +-relative_half_width (0.10: the
+    interval's ends within 10 % of the estimate), at the spread these values show; None when they
+    show none to go on (fewer than two values)."""
+    if len(values) < 2:
+        return None
+    spread = statistics.stdev(math.log(value) for value in values)
+    target = math.log(1 + relative_half_width)
+    n = 2
+    while scipy_stats.t.ppf((1 + confidence) / 2, n - 1) * spread / math.sqrt(n) > target:
+        n += 1
+    return n

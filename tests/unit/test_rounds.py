@@ -1,0 +1,70 @@
+"""What a run's rounds add up to, on a real recorded two-round run (tests/fixtures/results/rounds2:
+PHP and the plain servlet, MyISAM single rows, seed 42, PHP also the A/A control) and on that run
+cut short after its first round, as an interrupted run is."""
+import dataclasses
+import math
+
+import pytest
+
+from harness.report import tables
+from harness.report.view import View
+from harness.results.records import CellKey
+from harness.results.rounds import cell_figures, control_noise, pair_ratios
+from harness.results.store import load_run
+from harness.schedule import schedule
+from stack.settings import ROOT
+
+RUN = load_run(ROOT / "tests" / "fixtures" / "results" / "rounds2")
+PHP, SERVLET = CellKey("php", "myisam", "single"), CellKey("servlet", "myisam", "single")
+
+
+def test_the_recorded_run_followed_its_seeds_schedule():
+    options = RUN.manifest.options
+    assert [row.visit for row in RUN.saturation] == schedule([PHP, SERVLET], 2, options["seed"], PHP)
+    assert all(steps and all(step.round == visit.round for step in steps) for visit, steps in RUN.steps.items())
+
+
+def test_a_cells_figure_is_the_median_of_its_rounds_and_its_representative_the_median_round():
+    cells = cell_figures(RUN)
+    php = cells[PHP]
+    assert php.figures == {1: 1403.62, 2: 1465.5}
+    assert php.median.estimate == pytest.approx((1403.62 + 1465.5) / 2)
+    assert (php.median.low, php.median.high, php.median.confidence) == (1403.62, 1465.5, 0.5)
+    assert php.geometric.estimate == pytest.approx(math.sqrt(1403.62 * 1465.5))
+    assert php.representative.round == 1 and php.representative.replica == 1
+    assert cells[SERVLET].representative.saturation_rps == 901.48
+
+
+def test_app_pairs_are_ratios_paired_by_round():
+    (pair,) = pair_ratios(cell_figures(RUN), ["php", "servlet"])
+    assert (pair.app, pair.other, pair.rounds) == ("php", "servlet", 2)
+    assert pair.ratio.estimate == pytest.approx(math.sqrt(1403.62 / 1060.52 * 1465.5 / 901.48))
+    assert not pair.real, "two rounds cannot make a 1.3x and a 1.6x ratio real: t(0.975, 1) = 12.7"
+
+
+def test_the_control_gives_the_noise_floor():
+    key, ratio = control_noise(RUN)
+    assert key == PHP
+    assert ratio.estimate == pytest.approx(math.sqrt(1482.0 / 1403.62 * 1590.6 / 1465.5))
+
+
+def test_an_interrupted_run_reports_the_rounds_it_finished():
+    first_round = dataclasses.replace(RUN, saturation=[row for row in RUN.saturation if row.round == 1])
+    view = View(first_round)
+    rows = tables.summary_rows(view, {})
+    assert [(row["app"], row["saturation_rps"], row["rounds"]) for row in rows] == [
+        ("php", "1403.62", 1), ("servlet", "1060.52", 1)]
+    markdown = tables.summary_markdown(view, rows)
+    assert "With one round no figure has an interval" in markdown and "differences are real" not in markdown
+
+
+def test_the_summary_states_rounds_intervals_and_differences():
+    view = View(RUN)
+    rows = tables.summary_rows(view, {})
+    php = rows[0]
+    assert (php["rounds"], php["round_figures"], php["median_low"], php["median_high"]) == (
+        2, "1403.62 1465.5", 1403.62, 1465.5)
+    markdown = tables.summary_markdown(view, rows)
+    assert "2 round(s), seed 42" in markdown and "A/A control: php/myisam/single" in markdown
+    assert "| single | myisam | PHP (Apache + mod_php) | Servlet (connection per request) |" in markdown
+    assert any(line.startswith("rounds: 2 of 2 done, seed 42") for line in tables.title_lines(view)[1])
