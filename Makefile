@@ -10,7 +10,7 @@ export PYTHONPATH := $(CURDIR)$(if $(PYTHONPATH),:$(PYTHONPATH))
 LAB := $(PYTHON) -m stack.lab
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build up saturation-sweep sweep crosscheck plots down status import test test-java test-faults test-unit clean distclean
+.PHONY: help setup build up saturation-sweep sweep crosscheck plots compare down status import test test-java test-faults test-unit clean distclean
 
 help: ## list the targets
 	@echo "The web architecture lab: PHP, servlet, pooled servlet and SOAP against MyISAM and InnoDB."
@@ -59,6 +59,10 @@ crosscheck: ## second opinions on a run (RUN=; default the latest) on running se
 
 plots: ## PDFs, report.pdf and summary.md/.tsv of a run's saved results (RUN=; default the latest)
 	@$(PYTHON) plots/report.py $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
+
+compare: ## two runs side by side, with their ratios and intervals (RUN=a RUN2=b)
+	@test -n "$(RUN)" -a -n "$(RUN2)" || { echo "compare: name both runs: make compare RUN=a RUN2=b"; exit 2; }
+	@$(PYTHON) plots/compare.py "$(RUN)" "$(RUN2)" $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
 test: build test-java ## Java unit tests, then Python unit, integration (hostile input, lockdown, a short sweep) and fault tests
 	@$(PYTHON) -m pytest -q tests

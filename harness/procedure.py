@@ -18,7 +18,7 @@ def plan_for(options, workload, seed, earlier=None):
     if earlier:
         return AdaptivePlan(start=max(0.5, PLAN["round_start_share"] * earlier), factor=PLAN["round_factor"],
                             precision=options.precision, max_steps=options.max_steps,
-                            max_confirm_steps=options.max_confirm_steps)
+                            max_confirm_steps=PLAN["round_confirm_steps"])
     if seed:
         return AdaptivePlan(start=max(0.5, PLAN["probed_start_share"] * seed), factor=PLAN["probed_factor"],
                             precision=options.precision, max_steps=options.max_steps,

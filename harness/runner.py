@@ -30,7 +30,7 @@ class Runner:
         self.options = self.resumed_seed(options)
         self.say = say
         self.guard = Guard(options, self.say)
-        self.step_walls, self.cell_walls = [], []
+        self.step_walls, self.cell_walls = [], {}  # cell_walls: round -> seconds per measured cell
         self.cells_left = 0
         self.last_step_end = None
         self.quiet = None
@@ -91,8 +91,15 @@ class Runner:
         ended = time.monotonic()
         self.step_walls.append(ended - (self.last_step_end or ended - step.wall_s))
         self.last_step_end = ended
-        eta = estimate_eta(self.cells_left, self.cell_walls, len(cell.steps), self.step_walls)
+        eta = estimate_eta(self.cells_left, self.typical_cell_walls(cell.visit.round), len(cell.steps),
+                           self.step_walls)
         self.say(step_line(f"cell {self.index}/{len(self.visits)} {cell.visit}", step, eta))
+
+    def typical_cell_walls(self, round_):
+        """The cell walls that best predict the cells left: this round's, else the latest round's (a
+        first round searches from scratch, later ones start near its figures and take less)."""
+        measured = [number for number in sorted(self.cell_walls) if number <= round_]
+        return self.cell_walls[measured[-1]] if measured else []
 
     def begin_round(self, visit, cell):
         """Before a round's first measurement (round 2 on): restart every server, unless a resumed
@@ -143,7 +150,7 @@ class Runner:
             self.last_step_end = None
             measure_cell(cell, options, self.guard, self.progress, self.earlier_figure(summaries, visit))
             if len(self.step_walls) > steps_before:
-                self.cell_walls.append(time.monotonic() - started)
+                self.cell_walls.setdefault(visit.round, []).append(time.monotonic() - started)
             summaries[visit] = cell.summary()
             write_summaries(self.files.saturation, [summaries[each] for each in self.visits if each in summaries])
             self.say(f"== {visit}: {describe(summaries[visit])}")

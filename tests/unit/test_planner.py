@@ -1,7 +1,9 @@
 """The rate plans converge within their precision and never repeat a rate."""
 import pytest
 
+from harness.options import Options
 from harness.planner import AdaptivePlan, LinearPlan, round_rate
+from harness.procedure import plan_for
 from harness.verdict import FAIL, INVALID, PASS
 
 
@@ -106,3 +108,12 @@ def test_linear_is_the_studys_plan():
 
 def test_linear_stops_at_its_maximum():
     assert [rate for rate, _ in run(LinearPlan(10, 10, 30), capacity=1000)] == [10, 20, 30]
+
+
+@pytest.mark.parametrize("capacity", [900, 1000, 1100])
+def test_a_later_round_finds_its_own_pass_and_fail_near_the_earlier_figure_in_few_steps(capacity):
+    plan = plan_for(Options(apps=("php",)), "single", seed=1600, earlier=1000)
+    history = run(plan, capacity)
+    low, high = AdaptivePlan.bracket(history)
+    assert low <= capacity < high <= low * 1.05
+    assert len(history) <= 5 and repeated(history) == [], "the rounds are the repeats"
