@@ -1,6 +1,7 @@
 """Faults during a sweep, on the real stack. Each scenario injects one fault into a short sweep and
 checks that the sweep finishes, records what happened and loses no finished step."""
 import csv
+import dataclasses
 import json
 import os
 import signal
@@ -18,6 +19,7 @@ from harness.options import Options
 from harness.planner import LinearPlan
 from harness.results.records import DISTURBED, FAIL, INVALID, PASS
 from harness.runner import Runner
+from harness.schedule import schedule
 from stack import lab, registry
 from stack.settings import ROOT
 from tests.integration.conftest import fetch
@@ -196,7 +198,7 @@ def test_a_cpu_hog_during_a_step_makes_it_disturbed_and_redone(stack, tmp_path, 
 def test_the_gate_records_slow_replies_after_a_failed_step_and_waits_for_them_to_settle(
         stack, tmp_path, monkeypatch):
     plans = iter([LinearPlan(start=5000, step=5000, maximum=5000)])  # far past the servlet's capacity
-    monkeypatch.setattr(procedure, "plan_for", lambda chosen, workload, seed: next(plans))
+    monkeypatch.setattr(procedure, "plan_for", lambda chosen, workload, seed, earlier=None: next(plans))
     original, stalls = step_module.gate_check, []
 
     def stalled_once(cell, rate, chosen, number):
@@ -278,10 +280,11 @@ def test_soap_large_far_past_saturation_leaves_tomcat_up_for_the_next_cell(stack
     overload = LinearPlan(start=25, step=25, maximum=25)
     plans = iter([overload])
     original = procedure.plan_for
-    monkeypatch.setattr(procedure, "plan_for",
-                        lambda chosen, workload, seed: next(plans, None) or original(chosen, workload, seed))
-    sweep(options("soap", "large", apps=("soap", "pooled-servlet"), duration_s=6, max_steps=3),
-          "soap-overload", tmp_path)
+    monkeypatch.setattr(procedure, "plan_for", lambda chosen, workload, seed, earlier=None:
+                        next(plans, None) or original(chosen, workload, seed, earlier))
+    chosen = options("soap", "large", apps=("soap", "pooled-servlet"), duration_s=6, max_steps=3)
+    soap_first = next(seed for seed in range(100) if schedule(chosen.cells, 1, seed)[0].key.app == "soap")
+    sweep(dataclasses.replace(chosen, seed=soap_first), "soap-overload", tmp_path)
     overloaded, _ = cell(tmp_path / "soap-overload", "soap", "large")
     assert len(overloaded) == 1 and float(overloaded[0]["offered_rate"]) == 25
     assert overloaded[0]["verdict"] in (FAIL, INVALID)

@@ -9,7 +9,7 @@ from harness import verify
 from harness.options import Options
 from harness.results.manifest import FORMAT_VERSION, Manifest, problems
 from harness.results.records import BASELINE, INVALID, NO_PASS, PASS, VERDICTS, WRONG_ANSWER, CellKey, Visit
-from harness.results.store import RunFiles, read_cell_state, read_steps, read_summaries
+from harness.results.store import RunFiles, read_cell_state, read_steps, read_summaries, write_steps
 from harness.runner import Runner
 from harness.verdict import Thresholds
 from stack import lifecycle
@@ -103,19 +103,21 @@ def test_rounds_restart_the_servers_measure_the_control_twice_and_resume(stack, 
     round_two = read_cell_state(files.cell_state(php, 2, 1))
     assert any("round 2 begins: restarted apache" in event for event in round_two.events)
     assert Manifest.read(files.manifest).options["seed"] == 5
-    # Interrupted in round 2: resuming keeps the run's seed, finishes the interrupted measurement
-    # after its saved steps, redoes nothing else and does not restart the servers of a begun round.
+    # Interrupted in round 2 before its last step: resuming keeps the run's seed, takes that step
+    # after the saved ones, redoes nothing else and does not restart the servers of a begun round.
     interrupted = files.cell_steps(php, 2, 2)
     kept = {visit: files.cell_steps(php, visit.round, visit.replica).read_text() for visit in
             (Visit(php, 1, 1), Visit(php, 1, 2), Visit(php, 2, 1))}
+    finished = read_steps(interrupted)
+    write_steps(interrupted, finished[:-1])
     saved = interrupted.read_text()
     state = json.loads(files.cell_state(php, 2, 2).read_text())
     del state["done"]
     files.cell_state(php, 2, 2).write_text(json.dumps(state))
-    sweep(tmp_path, "rounds", short(apps=("php",), max_steps=3, rounds=2, aa_control="php/myisam/single", seed=99))
+    sweep(tmp_path, "rounds", short(apps=("php",), max_steps=2, rounds=2, aa_control="php/myisam/single", seed=99))
     assert apache.pid() == after
     assert Manifest.read(files.manifest).options["seed"] == 5
-    assert interrupted.read_text().startswith(saved) and len(read_steps(interrupted)) > len(saved.splitlines()) - 1
+    assert interrupted.read_text().startswith(saved) and len(read_steps(interrupted)) == len(finished)
     for visit, text in kept.items():
         assert files.cell_steps(php, visit.round, visit.replica).read_text() == text
 
