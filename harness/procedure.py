@@ -2,34 +2,37 @@
 baseline step at low load, and the plan's steps until the plan is done."""
 from harness import verify
 from harness.options import PLAN, PROFILES
-from harness.planner import AdaptivePlan, LinearPlan, round_rate
+from harness.planner import AdaptivePlan, LinearPlan, expected_capacity, round_rate
 from harness.probe import probe
 from harness.results.records import BASELINE, DISTURBED, PASS, UNREACHABLE, WRONG_ANSWER
 from harness.step import take_step
 from stack import lifecycle
 
 
-def plan_for(options, workload, seed, earlier=None):
-    """The cell's plan: linear; or adaptive, near the earlier rounds' figure when there is one, else
-    near the probe's estimate, else blind from the profile's start."""
+def plan_for(options, workload, seed, earlier=()):
+    """The cell's plan: linear; or adaptive, near what the earlier rounds found when there are any
+    (`earlier`: their (figure, probe) pairs), else near the probe's estimate (`seed`), else blind from
+    the profile's start. With several rounds no step is repeated: the rounds are the repeats, and a
+    figure is their median, so no single step decides it."""
     profile = PROFILES[workload]
     if options.mode == "linear":
         return LinearPlan(profile.linear_step, profile.linear_step, profile.linear_max)
+    confirm_steps = options.max_confirm_steps if options.rounds == 1 else 0
     if earlier:
-        return AdaptivePlan(start=max(0.5, PLAN["round_start_share"] * earlier), factor=PLAN["round_factor"],
-                            precision=options.precision, max_steps=options.max_steps,
-                            max_confirm_steps=PLAN["round_confirm_steps"])
+        return AdaptivePlan(start=max(0.5, PLAN["round_start_share"] * expected_capacity(earlier, seed)),
+                            factor=PLAN["round_factor"], precision=options.precision,
+                            max_steps=options.max_steps, max_confirm_steps=confirm_steps)
     if seed:
         return AdaptivePlan(start=max(0.5, PLAN["probed_start_share"] * seed), factor=PLAN["probed_factor"],
                             precision=options.precision, max_steps=options.max_steps,
-                            max_confirm_steps=options.max_confirm_steps)
+                            max_confirm_steps=confirm_steps)
     return AdaptivePlan(start=profile.start, factor=PLAN["blind_factor"], precision=options.precision,
-                        max_steps=options.max_steps, max_confirm_steps=options.max_confirm_steps)
+                        max_steps=options.max_steps, max_confirm_steps=confirm_steps)
 
 
-def measure_cell(cell, options, guard, progress, earlier=None):
+def measure_cell(cell, options, guard, progress, earlier=()):
     """Run a cell's remaining steps; `progress(cell, step)` is told of each one. `earlier`: the
-    cell's figure in the rounds before this one (None in round 1)."""
+    (figure, probe) pairs of the cell's rounds before this one (none in round 1)."""
     if cell.state.done:
         return
     if not guard.ready(cell):
@@ -55,7 +58,7 @@ def measure_cell(cell, options, guard, progress, earlier=None):
             guard.settle(cell)
         return taken
 
-    expected = earlier or seed
+    expected = expected_capacity(earlier, seed) if earlier else seed
     if expected and not cell.has_baseline:
         step(round_rate(max(0.5, options.baseline_share * expected)), BASELINE, options.duration_s / 2)
     history = cell.history

@@ -4,7 +4,6 @@ Between rounds the servers restart, so that every round samples a fresh JVM and 
 Re-running a run id resumes it, with the seed it started with."""
 import dataclasses
 import json
-import statistics
 import time
 
 from harness import inventory, monitors
@@ -14,7 +13,7 @@ from harness.options import PROFILES, RESULTS, SWEEP
 from harness.procedure import measure_cell
 from harness.progress import describe, estimate_eta, step_line
 from harness.results.manifest import FORMAT_VERSION
-from harness.results.store import RunFiles, read_summaries, write_atomically, write_summaries
+from harness.results.store import RunFiles, read_cell_state, read_summaries, write_atomically, write_summaries
 from harness.schedule import schedule
 from stack import lifecycle, registry, settings
 
@@ -115,12 +114,16 @@ class Runner:
                 message = f"restart failed: {error} (the cell's readiness check recovers it)"
             cell.event(f"round {visit.round} begins: restarted {name}: {message}")
 
-    @staticmethod
-    def earlier_figure(summaries, visit):
-        """The median of the cell's figures in earlier rounds, which seeds its plan; None in round 1."""
-        figures = [row.saturation_rps for seen, row in summaries.items()
-                   if seen.key == visit.key and seen.round < visit.round and row.saturation_rps]
-        return statistics.median(figures) if figures else None
+    def earlier_rounds(self, summaries, visit):
+        """(figure, probe) of the cell's measurements in earlier rounds that found a figure; they
+        seed its plan (none in round 1)."""
+        pairs = []
+        for seen, row in summaries.items():
+            if seen.key == visit.key and seen.round < visit.round and row.saturation_rps:
+                state = read_cell_state(self.files.cell_state(seen.key, seen.round, seen.replica))
+                probe = (state.probe or {}).get("replies_per_s") if state else None
+                pairs.append((row.saturation_rps, probe))
+        return pairs
 
     def run(self):
         self.files.directory.mkdir(parents=True, exist_ok=True)
@@ -148,7 +151,7 @@ class Runner:
                 self.begin_round(visit, cell)
             started, steps_before = time.monotonic(), len(self.step_walls)
             self.last_step_end = None
-            measure_cell(cell, options, self.guard, self.progress, self.earlier_figure(summaries, visit))
+            measure_cell(cell, options, self.guard, self.progress, self.earlier_rounds(summaries, visit))
             if len(self.step_walls) > steps_before:
                 self.cell_walls.setdefault(visit.round, []).append(time.monotonic() - started)
             summaries[visit] = cell.summary()
