@@ -13,12 +13,17 @@ def round_rate(rate):
     return round(rate, 1) if rate < 10 else float(round(rate))
 
 
-def expected_capacity(earlier, probe=None):
+def expected_capacity(earlier, probe=None, max_scale=1.4):
     """A later round's estimate of a cell's saturation point, from its earlier rounds' (figure, probe)
     pairs: each figure scaled by how this round's warm-up estimate compares with that round's (a
     fresh JVM or process layout moves both alike: in run rounds1 the probes of 7 of 8 cells moved
-    the same way as their figures, by 0.72-1.40x), their median; without probes, the median figure."""
-    scaled = [figure * probe / earlier_probe for figure, earlier_probe in earlier if probe and earlier_probe]
+    the same way as their figures, by 0.72-1.40x), their median; without probes, the median figure.
+    The scale is held within 1/max_scale..max_scale: a warm-up that moved further was a JVM still
+    compiling (run rounds2: SOAP's first cell after a restart plateaued at 324 req/s for 30 s, a
+    quarter of round 1's probe, then passed 740), not a different server."""
+    def scale(earlier_probe):
+        return min(max_scale, max(1 / max_scale, probe / earlier_probe))
+    scaled = [figure * scale(earlier_probe) for figure, earlier_probe in earlier if probe and earlier_probe]
     return statistics.median(scaled or [figure for figure, _ in earlier])
 
 

@@ -19,7 +19,8 @@ def plan_for(options, workload, seed, earlier=()):
         return LinearPlan(profile.linear_step, profile.linear_step, profile.linear_max)
     confirm_steps = options.max_confirm_steps if options.rounds == 1 else 0
     if earlier:
-        return AdaptivePlan(start=max(0.5, PLAN["round_start_share"] * expected_capacity(earlier, seed)),
+        expected = expected_capacity(earlier, seed, PLAN["round_probe_scale_max"])
+        return AdaptivePlan(start=max(0.5, PLAN["round_start_share"] * expected),
                             factor=PLAN["round_factor"], precision=options.precision,
                             max_steps=options.max_steps, max_confirm_steps=confirm_steps)
     if seed:
@@ -58,7 +59,7 @@ def measure_cell(cell, options, guard, progress, earlier=()):
             guard.settle(cell)
         return taken
 
-    expected = expected_capacity(earlier, seed) if earlier else seed
+    expected = expected_capacity(earlier, seed, PLAN["round_probe_scale_max"]) if earlier else seed
     if expected and not cell.has_baseline:
         step(round_rate(max(0.5, options.baseline_share * expected)), BASELINE, options.duration_s / 2)
     history = cell.history

@@ -152,7 +152,9 @@ def ratio_text(interval):
 def differences_lines(view):
     """Per engine x workload, every pair of apps: the geometric mean of their per-round ratios with
     its 95 % t-interval; a difference is real when the interval excludes 1."""
-    pairs = pair_ratios(view.cells, view.apps)
+    workloads, engines = view.present("workloads"), view.present("engines")
+    pairs = sorted(pair_ratios(view.cells, view.apps),
+                   key=lambda pair: (workloads.index(pair.workload), engines.index(pair.engine)))
     if view.rounds < 2 or not pairs:
         return []
     lines = ["## Which differences are real", "",

@@ -127,6 +127,13 @@ def test_a_later_round_scales_the_earlier_figures_by_its_own_warm_up():
     assert expected_capacity([(1000, None), (1200, None)]) == 1100
 
 
+def test_a_warm_up_far_off_the_earlier_ones_scales_by_no_more_than_the_limit():
+    # Run rounds2, SOAP MyISAM single rows: round 1 found 953 after a probe of 1,185; round 2's first
+    # cell after the restart plateaued at 324 (a JVM still compiling), and passed 740 thirteen ramps later.
+    assert expected_capacity([(953.0, 1184.75)], 323.77, max_scale=1.4) == pytest.approx(953.0 / 1.4)
+    assert expected_capacity([(10.0, 5.0)], 50.0, max_scale=1.4) == pytest.approx(14.0)
+
+
 def test_only_a_single_round_run_confirms_its_brackets():
     single = plan_for(Options(apps=("php",), rounds=1), "single", seed=1000)
     several = plan_for(Options(apps=("php",), rounds=3), "single", seed=1000)
