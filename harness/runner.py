@@ -12,7 +12,7 @@ from harness.guard import Guard
 from harness.options import PROFILES, RESULTS, SWEEP
 from harness.procedure import measure_cell
 from harness.progress import describe, estimate_eta, step_line
-from harness.results.manifest import FORMAT_VERSION
+from harness.results.manifest import FORMAT_VERSION, Manifest
 from harness.results.store import RunFiles, read_cell_state, read_summaries, write_atomically, write_summaries
 from harness.schedule import schedule
 from stack import lifecycle, registry, settings
@@ -28,7 +28,7 @@ class Runner:
         self.files = RunFiles((results_dir or RESULTS) / run_id)
         self.options = self.resumed_seed(options)
         self.say = say
-        self.guard = Guard(options, self.say)
+        self.guard = Guard(self.options, self.say)
         self.step_walls, self.cell_walls = [], {}  # cell_walls: round -> seconds per measured cell
         self.cells_left = 0
         self.last_step_end = None
@@ -38,7 +38,7 @@ class Runner:
         """A resumed run keeps the seed it started with, so its rounds keep their order."""
         if not self.files.manifest.exists():
             return options
-        seed = json.loads(self.files.manifest.read_text()).get("options", {}).get("seed")
+        seed = Manifest.read(self.files.manifest).options.get("seed")
         return dataclasses.replace(options, seed=seed) if seed else options
 
     def write_manifest(self, finished=False):

@@ -85,7 +85,7 @@ def figure_pages(view, out, data):
     for key in summaries:
         for visit, steps in view.measurements(key):
             series_files[visit] = data / f"{key.name}-round-{visit.round}-{visit.replica}.tsv"
-            series_files[visit].write_text(series_text(measured_row(view, visit), steps))
+            series_files[visit].write_text(series_text(view.measured_rows[visit], steps))
 
     def offered(visits):
         return [point[0] for visit in visits for block in points(view.run.steps[visit]) for point in block]
@@ -124,14 +124,10 @@ def figure_pages(view, out, data):
     return figures
 
 
-def measured_row(view, visit):
-    return next(row for row in view.run.saturation if row.visit == visit)
-
-
 def measurement_title(view, visit, count):
     if count == 1:
         return view.title(visit.key.app)
-    figure = measured_row(view, visit).saturation_rps
+    figure = view.measured_rows[visit].saturation_rps
     return (f"round {visit.round}" + (" (A/A repeat)" if visit.replica > 1 else "")
             + (f": {figure:,.1f} req/s" if figure else ": none passed"))
 

@@ -131,14 +131,14 @@ def rounds_sentence(view):
 
 def interval_text(row):
     """Each round's figure, then the median's interval and its confidence."""
-    if not row["median_low"] and row["median_low"] != 0:
+    if row["median_low"] == "":
         return row["round_figures"] or "-"
     return (f"{row['round_figures']}: [{float(row['median_low']):,.1f}, {float(row['median_high']):,.1f}] "
             f"at {float(row['median_confidence']):.0%}")
 
 
 def short_interval(row):
-    if not row["median_low"] and row["median_low"] != 0:
+    if row["median_low"] == "":
         return "-"
     return f"{float(row['median_low']):,.0f}-{float(row['median_high']):,.0f} {float(row['median_confidence']):.0%}"
 

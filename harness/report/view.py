@@ -57,6 +57,11 @@ class View:
         """{CellKey: the CellSummary of the cell's representative round} (its median figure's)."""
         return {key: figures.representative for key, figures in self.cells.items()}
 
+    @cached_property
+    def measured_rows(self):
+        """{Visit: its CellSummary}: every measurement's own row."""
+        return {row.visit: row for row in self.run.saturation}
+
     def steps_of(self, key):
         """The steps of the cell's representative round."""
         return self.run.steps[self.summaries[key].visit]
