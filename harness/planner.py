@@ -92,7 +92,8 @@ class AdaptivePlan:
         return None if candidate in tries else candidate
 
     def converged(self, low, high):
-        return high <= low * (1 + self.precision)
+        # Rounded like the rates themselves: a ramp by exactly 1 + precision must count as converged.
+        return high <= round_rate(low * (1 + self.precision))
 
     def first_closed(self, history):
         """How many steps it took the bracket to close first; None while it never has. Repeats

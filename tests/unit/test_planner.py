@@ -31,7 +31,7 @@ def test_adaptive_converges_within_precision(capacity, start):
     history = run(plan, capacity)
     low, high = AdaptivePlan.bracket(history)
     assert low <= capacity < high
-    assert high <= low * 1.05 or round_rate((low * high) ** 0.5) in (low, high)
+    assert high <= round_rate(low * 1.05) or round_rate((low * high) ** 0.5) in (low, high)
     assert repeated(history) == [low, high], "both ends of the bracket are confirmed by a second try"
     assert len(history) <= 16
 
@@ -112,11 +112,11 @@ def test_linear_stops_at_its_maximum():
 
 @pytest.mark.parametrize("capacity", [900, 1000, 1100])
 def test_a_later_round_finds_its_own_pass_and_fail_near_the_earlier_figure_in_few_steps(capacity):
-    plan = plan_for(Options(apps=("php",), rounds=3), "single", seed=1600, earlier=[(1000, 1600)])
-    history = run(plan, capacity)
+    options = Options(apps=("php",), rounds=3)
+    history = run(plan_for(options, "single", seed=1600, earlier=[(1000, 1600)]), capacity)
     low, high = AdaptivePlan.bracket(history)
-    assert low <= capacity < high <= low * 1.05
-    assert len(history) <= 5 and repeated(history) == [], "the rounds are the repeats"
+    assert low <= capacity < high <= round_rate(low * (1 + options.precision))
+    assert len(history) <= 3 and repeated(history) == [], "the rounds are the repeats"
 
 
 def test_a_later_round_scales_the_earlier_figures_by_its_own_warm_up():
