@@ -1,5 +1,6 @@
 """What a run's rounds add up to: per cell its figure over the rounds with intervals, per pair of apps
-in a block the ratio of their figures with its interval, and the A/A control's noise floor. Pure: a
+in a block the ratio of their figures with its interval, the A/A control's noise floor, and how far
+the rounds spread over the run's cells. Pure: a
 loaded run in, records out; the statistics are harness/stats.py's.
 
 A cell's figure is the median of its rounds' figures. The round whose figure is that median (the
@@ -9,7 +10,7 @@ for the cell beside other cells, and its status, reply times and bottleneck are 
 from dataclasses import dataclass
 from itertools import combinations
 
-from harness.stats import geometric_interval, median_interval, ratio_interval
+from harness.stats import geometric_interval, median_interval, ratio_interval, rounds_for
 
 
 @dataclass
@@ -95,3 +96,29 @@ def control_noise(run):
         return None
     return key, ratio_interval([(repeats[number].saturation_rps, firsts[number].saturation_rps)
                                 for number in shared])
+
+
+@dataclass(frozen=True)
+class RoundSpread:
+    """Over the cells whose rounds give an interval: the geometric interval's half-width at the
+    median cell and at the widest, and how many rounds the median cell's spread needs for +-target."""
+    cells: int
+    median_half_width: float
+    widest_half_width: float
+    widest: object          # CellKey
+    target: float
+    rounds_for_target: int
+
+
+def round_spread(cells, target=0.10):
+    """The RoundSpread of cell_figures' cells; None when no cell has two rounds (the median cell is
+    the lower middle one for an even count, as a cell's representative round is)."""
+    spreads = sorted((figures.geometric.half_width, key, list(figures.figures.values()))
+                     for key, figures in cells.items()
+                     if figures.geometric is not None and figures.geometric.half_width is not None)
+    if not spreads:
+        return None
+    median_width, _, median_figures = spreads[(len(spreads) - 1) // 2]
+    widest_width, widest, _ = spreads[-1]
+    return RoundSpread(len(spreads), median_width, widest_width, widest, target,
+                       rounds_for(median_figures, target))

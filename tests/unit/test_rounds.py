@@ -9,7 +9,7 @@ import pytest
 from harness.report import tables
 from harness.report.view import View
 from harness.results.records import CellKey
-from harness.results.rounds import cell_figures, control_noise, pair_ratios
+from harness.results.rounds import cell_figures, control_noise, pair_ratios, round_spread
 from harness.results.store import load_run
 from harness.schedule import schedule
 from stack.settings import ROOT
@@ -48,6 +48,17 @@ def test_the_control_gives_the_noise_floor():
     assert ratio.estimate == pytest.approx(math.sqrt(1482.0 / 1403.62 * 1590.6 / 1465.5))
 
 
+def test_the_rounds_spread_is_the_median_cells_interval_and_the_rounds_it_would_need():
+    spread = round_spread(cell_figures(RUN))
+    # Two rounds: the log-scale interval is t(0.975, 1) = 12.706 times |ln(a / b)| / 2 either side.
+    php, servlet = (12.706 * abs(math.log(a / b)) / 2 for a, b in ((1465.5, 1403.62), (1060.52, 901.48)))
+    assert spread.cells == 2 and spread.widest == SERVLET
+    assert spread.median_half_width == pytest.approx(math.sinh(php), rel=1e-4)
+    assert spread.widest_half_width == pytest.approx(math.sinh(servlet), rel=1e-4)
+    # PHP's rounds differ by 4.4 %: three rounds give t(0.975, 2) 4.303 x 0.0305 / sqrt(3) = 7.6 % < ln 1.1.
+    assert spread.rounds_for_target == 3
+
+
 def test_an_interrupted_run_reports_the_rounds_it_finished():
     first_round = dataclasses.replace(RUN, saturation=[row for row in RUN.saturation if row.round == 1])
     view = View(first_round)
@@ -56,6 +67,7 @@ def test_an_interrupted_run_reports_the_rounds_it_finished():
         ("php", "1403.62", 1), ("servlet", "1060.52", 1)]
     markdown = tables.summary_markdown(view, rows)
     assert "With one round no figure has an interval" in markdown and "differences are real" not in markdown
+    assert "rounds' spread" not in markdown
 
 
 def test_the_summary_states_rounds_intervals_and_differences():
@@ -66,5 +78,6 @@ def test_the_summary_states_rounds_intervals_and_differences():
         2, "1403.62 1465.5", 1403.62, 1465.5)
     markdown = tables.summary_markdown(view, rows)
     assert "2 round(s), seed 42" in markdown and "A/A control: php/myisam/single" in markdown
+    assert "±28% at the median cell of 2 and ±123% at the widest (servlet/myisam/single)" in markdown
     assert "| single | myisam | PHP (Apache + mod_php) | Servlet (connection per request) |" in markdown
     assert any(line.startswith("rounds: 2 of 2 done, seed 42") for line in tables.title_lines(view)[1])
