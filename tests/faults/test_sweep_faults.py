@@ -227,7 +227,9 @@ def sweep_process(tmp_path, run_id):
          "single", "--duration", "3", "--precision", "0.5", "--rounds", "1", "--run", run_id,
          "--results", str(tmp_path)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "CLIENT_CPUS": "none", "SERVER_CPUS": "none", "PYTHONPATH": str(ROOT)})
+        env={**os.environ, "CLIENT_CPUS": "none", "SERVER_CPUS": "none", "PYTHONPATH": str(ROOT)},
+        # A shell's background job ignores SIGINT, and so would this sweep, inherited: Ctrl-C is the point.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def wait_for(condition, seconds=60):
