@@ -9,6 +9,12 @@ from harness.step import take_step
 from stack import lifecycle
 
 
+def expected_figure(seed, earlier):
+    """What the cell should reach: what its earlier rounds found, scaled by this round's warm-up
+    estimate (`seed`); in round 1 the estimate itself."""
+    return expected_capacity(earlier, seed, PLAN["round_probe_scale_max"]) if earlier else seed
+
+
 def plan_for(options, workload, seed, earlier=()):
     """The cell's plan: linear; or adaptive, near what the earlier rounds found when there are any
     (`earlier`: their (figure, probe) pairs), else near the probe's estimate (`seed`), else blind from
@@ -19,8 +25,7 @@ def plan_for(options, workload, seed, earlier=()):
         return LinearPlan(profile.linear_step, profile.linear_step, profile.linear_max)
     confirm_steps = options.max_confirm_steps if options.rounds == 1 else 0
     if earlier:
-        expected = expected_capacity(earlier, seed, PLAN["round_probe_scale_max"])
-        return AdaptivePlan(start=max(0.5, PLAN["round_start_share"] * expected),
+        return AdaptivePlan(start=max(0.5, PLAN["round_start_share"] * expected_figure(seed, earlier)),
                             factor=PLAN["round_factor"], precision=options.precision,
                             max_steps=options.max_steps, max_confirm_steps=confirm_steps)
     if seed:
@@ -59,7 +64,7 @@ def measure_cell(cell, options, guard, progress, earlier=()):
             guard.settle(cell)
         return taken
 
-    expected = expected_capacity(earlier, seed, PLAN["round_probe_scale_max"]) if earlier else seed
+    expected = expected_figure(seed, earlier)
     if expected and not cell.has_baseline:
         step(round_rate(max(0.5, options.baseline_share * expected)), BASELINE, options.duration_s / 2)
     history = cell.history

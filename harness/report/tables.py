@@ -1,7 +1,7 @@
 """The saturation table of a run, beside the 2006 study's figures: summary.tsv and summary.md rows,
 and the report's title and table pages. Pure: a run's records in, rows and lines out."""
 from harness.bottleneck import bottleneck
-from harness.results.rounds import cell_figures, control_noise, pair_ratios, round_spread
+from harness.results.rounds import control_noise, pair_ratios, round_spread
 from harness.report.series import throughput_text
 from harness.report.view import engine_title, workload_title
 from harness.results.store import cell_text, read_tsv
@@ -126,7 +126,7 @@ def rounds_sentence(view):
         key, ratio = noise
         text += (f" A/A control: {key} measured twice a round; second / first = {ratio_text(ratio)}, "
                  "the noise floor of this run.")
-    spread = round_spread(cell_figures(view.run))
+    spread = round_spread(view.cells)
     if spread:
         text += (f" The rounds' spread: the geometric 95 % interval's half-width is "
                  f"±{spread.median_half_width:.0%} at the median cell of {spread.cells} and "
