@@ -10,7 +10,7 @@ import time
 from harness import load, step
 from harness.probe import warm_up
 from harness.results.records import BASELINE, PASS
-from stack import lifecycle, registry
+from stack import lifecycle
 
 
 def settled(reply_ms, baseline_ms, factor, floor_ms):
@@ -32,18 +32,6 @@ class Guard:
     def __init__(self, options, say):
         self.options = options
         self.say = say
-        self.warmed = set()  # (app, server pid): apps warmed since their server started
-
-    def jit_minimum(self, cell):
-        """How long the cell's warm-up must last at least: jit_warmup_s for the first cell of an app
-        whose server compiles as it runs (a JVM) since that server (re)started, else 0."""
-        if not registry.jit(cell.key.app):
-            return 0
-        running = (cell.key.app, lifecycle.SERVERS[cell.server].pid())
-        if running in self.warmed:
-            return 0
-        self.warmed.add(running)
-        return self.options.jit_warmup_s
 
     def ready(self, cell):
         """True when the cell's target answers (recovering it when it does not)."""
@@ -107,7 +95,7 @@ class Guard:
             cell.event(f"restarted {name}: {message}")
         if cell.server in names and load.answers(cell.request, timeout_s=10):
             # A restarted server (a JVM runs interpreted) is warmed again, or the next steps measure the JIT.
-            warmup = warm_up(cell, self.options, self.jit_minimum(cell))
+            warmup = warm_up(cell, self.options)
             if warmup:
                 cell.event(f"warm-up after the restart: {warmup['windows']} replies/s in {warmup['window_s']:g} s "
-                           f"windows, {'steady' if warmup['steady'] else 'NOT steady'}")
+                           f"windows, {'warm' if warmup['steady'] else 'NOT warm'}")

@@ -4,8 +4,10 @@ window to window: one short probe measured the JIT as often as the server."""
 import statistics
 import time
 
-from harness import load
+from harness import jit, load
+from harness.jit import compiler_quiet
 from harness.options import PROFILES
+from stack import lifecycle, registry
 
 
 def steady(windows, count, tolerance):
@@ -15,44 +17,59 @@ def steady(windows, count, tolerance):
     return len(last) == count and min(last) > 0 and max(last) <= min(last) * (1 + tolerance)
 
 
-def warm_enough(windows, elapsed_s, options, at_least_s=0):
-    """Pure: steady (harness options' warmup_windows and warmup_tolerance), and warmed at least
-    at_least_s: a JVM's windows can agree while its compiler still has minutes of work ahead."""
-    return steady(windows, options.warmup_windows, options.warmup_tolerance) and elapsed_s >= at_least_s
+def warm_enough(windows, compile_seconds, options, window_s):
+    """Pure: steady (harness options' warmup_windows and warmup_tolerance), and on a JIT server
+    (`compile_seconds` sampled around each window, else None) its compiler quiet over those windows
+    (jit_quiet_share): a JVM's windows can agree while its compiler still has minutes of work ahead."""
+    if not steady(windows, options.warmup_windows, options.warmup_tolerance):
+        return False
+    return compile_seconds is None or compiler_quiet(compile_seconds, window_s, options.warmup_windows,
+                                                     options.jit_quiet_share)
 
 
-def warm_up(cell, options, at_least_s=0):
-    """Closed-loop windows until steady (and at least at_least_s) or the cap; the curve, whether it
-    got steady, and the median of the last windows. None when warm-up is off."""
+def warm_up(cell, options):
+    """Closed-loop windows until warm (steady, and on a JIT server its compiler quiet) or the cap;
+    the curve, whether it got warm, and the median of the last windows. None when warm-up is off."""
     if not options.warmup_cap_s:
         return None
     profile = PROFILES[cell.key.workload]
+    window_s = profile.warmup_window_s
+    pid = lifecycle.SERVERS[cell.server].pid() if registry.jit(cell.key.app) else None
+    compiled = [jit.compile_seconds(pid, options.client_cpus)] if pid else None
+    if compiled == [None]:
+        cell.event("the JVM's compile time cannot be read (jstat); warm-up judged by its windows alone")
+        compiled = None
+    cap_s = options.jit_warmup_cap_s if compiled else options.warmup_cap_s
     windows, non2xx, started = [], 0, time.monotonic()
     while True:
-        result = load.wrk_throughput(cell.request, profile.warmup_window_s, profile.probe_connections,
+        result = load.wrk_throughput(cell.request, window_s, profile.probe_connections,
                                      options.client_cpus, cell.directory)
         windows.append(result["replies_per_s"])
         non2xx += result["non2xx"]
-        done = warm_enough(windows, time.monotonic() - started, options, at_least_s)
-        if done or time.monotonic() - started + profile.warmup_window_s > options.warmup_cap_s:
+        if compiled:
+            compiled.append(jit.compile_seconds(pid, options.client_cpus))
+        done = warm_enough(windows, compiled, options, window_s)
+        if done or time.monotonic() - started + window_s > cap_s:
             break
-    return {"windows": windows, "window_s": profile.warmup_window_s, "steady": done,
+    return {"windows": windows, "window_s": window_s, "steady": done,
             "seconds": round(time.monotonic() - started, 1), "connections": profile.probe_connections,
             "replies_per_s": round(statistics.median(windows[-options.warmup_windows:]), 2),
-            "non2xx": non2xx, "command": result["command"]}
+            "compile_s": compiled, "non2xx": non2xx, "command": result["command"]}
 
 
-def probe(cell, options, at_least_s=0):
+def probe(cell, options):
     """The cell's steady closed-loop capacity in replies/s (kept in cell.json, so a resumed cell keeps
     its plan), or None when the plan is not seeded by one (no warm-up, the linear plan, errors)."""
     if cell.state.warmup is None:
-        warmup = warm_up(cell, options, at_least_s)
+        warmup = warm_up(cell, options)
         if warmup is None:
             return None
         cell.update(warmup=warmup, probe={key: warmup[key] for key in ("replies_per_s", "non2xx")})
         if not warmup["steady"]:
-            cell.event(f"not steady after {warmup['seconds']:g} s of warm-up (last windows "
-                       f"{warmup['windows'][-options.warmup_windows:]} replies/s); measured anyway")
+            compiler = (f", compiler's cumulative seconds {warmup['compile_s'][-options.warmup_windows - 1:]}"
+                        if warmup["compile_s"] else "")
+            cell.event(f"not warm after {warmup['seconds']:g} s of warm-up (last windows "
+                       f"{warmup['windows'][-options.warmup_windows:]} replies/s{compiler}); measured anyway")
     if options.mode == "linear" or cell.state.probe is None:
         return None
     result = cell.state.probe

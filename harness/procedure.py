@@ -50,7 +50,7 @@ def measure_cell(cell, options, guard, progress, earlier=()):
             cell.not_measured(WRONG_ANSWER, f"the answer differs from the database: {verdict}; not measured")
             return
         cell.update(verification=verdict)
-    seed = probe(cell, options, guard.jit_minimum(cell))
+    seed = probe(cell, options)
     plan = plan_for(options, cell.key.workload, seed, earlier)
 
     def step(rate, role="", duration_s=None):

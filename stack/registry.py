@@ -52,7 +52,8 @@ def server_of(app_name):
 
 
 def jit(app_name):
-    """Whether the app's server compiles its code as it runs (a JVM): its first cell warms longer."""
+    """Whether the app's server compiles its code as it runs (a JVM): its cells warm until its
+    compiler is quiet (harness/jit.py)."""
     return REGISTRY["servers"][server_of(app_name)].get("jit", False)
 
 

@@ -1,20 +1,33 @@
-"""When a cell counts as warmed up: windows that agree, on a curve recorded here, and for the first
-cell of a JVM app, a minimum time."""
-from types import SimpleNamespace
+"""When a cell counts as warmed up: windows that agree, and on a JIT server a quiet compiler, on
+curves recorded here."""
+from pathlib import Path
 
-from harness.guard import Guard
+from harness.jit import compiler_quiet, parse_compile_seconds
 from harness.options import Options
 from harness.probe import steady, warm_enough
-from harness.results.records import CellKey
-from stack import lifecycle, registry
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "jvm"
 
 # The plain servlet after a Tomcat restart, wrk at 16 connections, consecutive 2 s windows (req/s).
 AFTER_RESTART = [232.47, 260.69, 360.94, 329.61, 426.57, 487.42, 702.16, 938.38, 1081.87, 920.85, 1040.77,
                  1103.66, 1149.81, 1053.28, 1037.37, 1052.95]
 
+# The same after another restart, 5 s windows, and the JVM's cumulative compile seconds (jstat -compiler)
+# read after each window; the first window is left out, so that a reading precedes every window.
+SERVLET_5S = [273, 427, 671, 712, 625, 696, 806, 913, 907, 1015, 1153, 1179, 1210, 1264, 1264, 1336, 1391,
+              1454, 1526, 1526, 1695, 1575, 1597, 1494, 1539]
+SERVLET_COMPILE_S = [13.16, 23.07, 32.96, 38.75, 43.97, 49.24, 54.74, 60.04, 65.14, 70.10, 75.50, 80.70, 86.21,
+                     91.23, 96.46, 101.76, 106.50, 111.62, 112.78, 112.78, 112.96, 112.96, 113.44, 113.44,
+                     113.45, 113.51]
+
 
 def first_steady(windows, count=3, tolerance=0.1):
     return next(index for index in range(1, len(windows) + 1) if steady(windows[:index], count, tolerance))
+
+
+def first_warm(windows, compile_seconds, options, window_s):
+    return next(index for index in range(1, len(windows) + 1)
+                if warm_enough(windows[:index], compile_seconds and compile_seconds[:index + 1], options, window_s))
 
 
 def test_a_jvm_warming_up_is_steady_only_once_its_windows_level_off():
@@ -28,27 +41,23 @@ def test_fewer_windows_than_asked_or_a_zero_window_are_never_steady():
     assert steady([100, 105, 109.9], 3, 0.1) and not steady([100, 105, 110.1], 3, 0.1)
 
 
-def test_a_jit_server_s_first_cell_warms_on_after_its_windows_agree():
-    options = Options(apps=("servlet",), warmup_windows=3, warmup_tolerance=0.1)
-    agreeing = AFTER_RESTART[:14]  # steady at 28 s of 2 s windows
-    assert warm_enough(agreeing, 28.0, options)
-    assert not warm_enough(agreeing, 28.0, options, at_least_s=30)
-    assert warm_enough(AFTER_RESTART, 32.0, options, at_least_s=30)
-    assert not warm_enough(AFTER_RESTART[:8], 60.0, options, at_least_s=30)  # still climbing
+def test_jstat_s_compile_time_is_read_from_its_time_column():
+    assert parse_compile_seconds((FIXTURES / "jstat-compiler.txt").read_text()) == 121.73
+    assert parse_compile_seconds("") is None
+    assert parse_compile_seconds("sun.jvmstat.monitor.MonitorException: 999999 not found\n") is None
 
 
-def test_only_the_first_cell_of_a_jvm_app_since_its_server_started_warms_longer(monkeypatch):
-    tomcat_pid = [4242]
-    monkeypatch.setattr(lifecycle.SERVERS["tomcat"], "pid", lambda: tomcat_pid[0])
-    monkeypatch.setattr(lifecycle.SERVERS["apache"], "pid", lambda: 77)
-    guard = Guard(Options(apps=("php", "servlet"), jit_warmup_s=30), say=print)
+def test_the_compiler_is_quiet_when_it_worked_at_most_its_share_of_the_last_windows():
+    assert compiler_quiet([100.0, 100.2, 100.4, 100.7], window_s=5, count=3, share=0.05)  # 0.7 s of 15
+    assert not compiler_quiet([100.0, 100.2, 100.4, 100.8], window_s=5, count=3, share=0.05)
+    assert not compiler_quiet([100.0, 100.0, 100.0], window_s=5, count=3, share=0.05)  # too few readings
+    assert not compiler_quiet([None, 100.0, 100.0, 100.0], window_s=5, count=3, share=0.05)
 
-    def cell(app):
-        return SimpleNamespace(key=CellKey(app, "myisam", "single"), server=registry.server_of(app))
 
-    assert guard.jit_minimum(cell("servlet")) == 30
-    assert guard.jit_minimum(cell("servlet")) == 0
-    assert guard.jit_minimum(cell("pooled-servlet")) == 30
-    assert guard.jit_minimum(cell("php")) == 0
-    tomcat_pid[0] = 5151  # restarted: compiled code is gone
-    assert guard.jit_minimum(cell("servlet")) == 30
+def test_a_jvm_is_warm_only_once_its_compiler_is_quiet_not_on_a_plateau_of_its_windows():
+    options = Options(apps=("servlet",), warmup_windows=3, warmup_tolerance=0.1, jit_quiet_share=0.05)
+    # By its windows alone the servlet was steady 65 s in, at 1,153-1,210 req/s, while its compiler
+    # still worked full time; it is warm at 120 s, near 1,600.
+    assert first_warm(SERVLET_5S, None, options, 5) == 13
+    assert first_warm(SERVLET_5S, SERVLET_COMPILE_S, options, 5) == 23
+    assert SERVLET_5S[22] == 1597 and SERVLET_5S[12] == 1210
