@@ -18,6 +18,7 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  make \1\t/' | expand -t 26
 	@echo
 	@$(LAB) ports
+	@$(LAB) sets
 	@echo "Knobs (any can be set here, e.g. make up APACHE_WORKERS=64): stack/settings.py (servers),"
 	@echo "httperf-scripts/sweep.json (the sweep), contract/targets.json (the apps)."
 
@@ -46,8 +47,8 @@ saturation-sweep: up ## the main job: set up, start servers, import if needed, s
 	@$(MAKE) --no-print-directory sweep
 	@$(MAKE) --no-print-directory plots
 
-sweep: ## run the sweep on running servers (ROUNDS= SEED= APPS= ENGINES= WORKLOADS= MODE= DURATION= PRECISION= RUN= QUICK=1)
-	@$(PYTHON) httperf-scripts/sweep.py $(if $(MODE),--mode $(MODE)) \
+sweep: ## run the sweep on running servers (SET= APPS= ROUNDS= SEED= ENGINES= WORKLOADS= MODE= DURATION= PRECISION= RUN= QUICK=1)
+	@$(PYTHON) httperf-scripts/sweep.py $(if $(MODE),--mode $(MODE)) $(if $(SET),--set "$(SET)") \
 	  $(if $(APPS),--apps "$(APPS)") $(if $(ENGINES),--engines "$(ENGINES)") \
 	  $(if $(WORKLOADS),--workloads "$(WORKLOADS)") $(if $(DURATION),--duration $(DURATION)) \
 	  $(if $(PRECISION),--precision $(PRECISION)) $(if $(RUN),--run $(RUN)) $(if $(QUICK),--quick) \

@@ -64,6 +64,7 @@ class Options:
     gate_pause_s: float = DEFAULTS["gate_pause_s"]
     client_cpus: str = field(default_factory=lambda: settings.knob("CLIENT_CPUS"))
     server_cpus: str = field(default_factory=lambda: settings.knob("SERVER_CPUS"))
+    app_set: str = registry.DEFAULT_SET
     presets: tuple = ()
     thresholds: Thresholds = Thresholds()
 
@@ -91,7 +92,10 @@ def listed(text):
 
 def parser(description):
     arguments = argparse.ArgumentParser(description=description)
-    arguments.add_argument("--apps", type=listed, default=tuple(registry.apps()))
+    arguments.add_argument("--set", dest="app_set", default=None,
+                           help=f"a named selection of apps: {', '.join(registry.sets())} (default "
+                                f"{registry.DEFAULT_SET}; other sets run one round unless --rounds says otherwise)")
+    arguments.add_argument("--apps", type=listed, default=None, help="these apps of the set only")
     arguments.add_argument("--engines", type=listed, default=tuple(registry.REGISTRY["engines"]))
     arguments.add_argument("--workloads", type=listed, default=tuple(registry.REGISTRY["workloads"]))
     arguments.add_argument("--mode", choices=("adaptive", "linear"), default=DEFAULTS["mode"])
@@ -108,11 +112,24 @@ def parser(description):
     return arguments
 
 
+def chosen_apps(app_set, apps):
+    """The set's apps (the default set's when none is named), narrowed to `apps` when given; without
+    a named set, `apps` may name any registry app."""
+    for name in apps or ():
+        registry.app(name)
+    members = registry.set_members(app_set or registry.DEFAULT_SET)
+    if not apps:
+        return tuple(members)
+    outside = [name for name in apps if name not in members]
+    if app_set and outside:
+        raise SystemExit(f"{', '.join(outside)} not in set {app_set} ({', '.join(members)})")
+    return tuple(apps)
+
+
 def from_argv(argv, description):
     """(Options, run id, results folder) from the command line."""
     args = parser(description).parse_args(argv)
-    for name in args.apps:
-        registry.app(name)
+    apps = chosen_apps(args.app_set, args.apps)
     for kind, chosen in (("engines", args.engines), ("workloads", args.workloads)):
         unknown = [value for value in chosen if value not in registry.REGISTRY[kind]]
         if unknown:
@@ -120,10 +137,12 @@ def from_argv(argv, description):
                              f"{', '.join(registry.REGISTRY[kind])}")
     presets = ("quick",) if args.quick else ()
     values = {key: value for preset in presets for key, value in SWEEP["presets"][preset].items()}
+    if args.app_set not in (None, registry.DEFAULT_SET):
+        values["rounds"] = 1
     values.update({key: value for key, value in (("duration_s", args.duration), ("precision", args.precision),
                                                  ("rounds", args.rounds)) if value})
     values["seed"] = random.SystemRandom().randrange(1, 10**6) if args.seed is None else args.seed
-    options = Options(apps=args.apps, engines=args.engines, workloads=args.workloads, mode=args.mode,
-                      presets=presets, **values)
+    options = Options(apps=apps, engines=args.engines, workloads=args.workloads, mode=args.mode,
+                      app_set=args.app_set or registry.DEFAULT_SET, presets=presets, **values)
     run_id = args.run or datetime.now().strftime("%Y%m%d-%H%M%S") + ("-quick" if args.quick else "")
     return options, run_id, args.results

@@ -1,6 +1,7 @@
 <?php
 // Shared by single.php and large.php: the contract's parameter rules, the database connection and
-// the HTML shape (contract/README.md). Plain PDO, a new non-persistent connection per request.
+// the HTML shape (contract/README.md). Plain PDO: a new connection per request, or, where Apache
+// sets LAB_DB_PERSISTENT (the php-persistent app), one kept open by each prefork worker.
 declare(strict_types=1);
 
 const TABLES = ['myisam' => 'people_myisam', 'innodb' => 'people_innodb'];
@@ -79,6 +80,7 @@ function connect(): PDO
     return new PDO($dsn, $_SERVER['LAB_DB_USER'], $_SERVER['LAB_DB_PASSWORD'], [
         PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION,
         PDO::ATTR_TIMEOUT => 5,
+        PDO::ATTR_PERSISTENT => ($_SERVER['LAB_DB_PERSISTENT'] ?? '') === '1',
     ]);
 }
 

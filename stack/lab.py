@@ -1,11 +1,11 @@
-"""The lab's command line: `python3 -m stack.lab up|down|status|ports|import [--if-needed]`.
+"""The lab's command line: `python3 -m stack.lab up|down|status|ports|sets|import [--if-needed]`.
 
 The Makefile's up, down, status and import targets call this; the sweep imports the same functions.
 """
 import hashlib
 import sys
 
-from stack import lifecycle, settings
+from stack import lifecycle, registry, settings
 from stack.lifecycle import LabError
 from stack.settings import ROOT
 
@@ -90,6 +90,9 @@ def main(argv):
         "ports": lambda: ["Ports: " + ", ".join(f"{server.name} {server.port}" for server in lifecycle.SERVERS.values())
                           + f" (all on {settings.BIND_ADDRESS})."],
         "import": lambda: import_data(if_needed="--if-needed" in argv[1:]),
+        "sets": lambda: ["Sets of apps (make saturation-sweep SET=name; APPS= narrows one):"]
+                        + [f"  {name:10} {', '.join(members)}" + (" (default)" if name == registry.DEFAULT_SET else "")
+                           for name, members in registry.sets().items()],
     }
     if not argv or argv[0] not in commands:
         print(f"usage: python3 -m stack.lab {'|'.join(commands)} [--if-needed]", file=sys.stderr)

@@ -36,8 +36,23 @@ def load():
 REGISTRY = load()
 
 
+DEFAULT_SET = "study"
+
+
 def apps():
     return list(REGISTRY["apps"])
+
+
+def sets():
+    """The named selections of apps: the registry's, and `all` (every app)."""
+    return {**REGISTRY["sets"], "all": apps()}
+
+
+def set_members(name):
+    try:
+        return list(sets()[name])
+    except KeyError:
+        raise KeyError(f"unknown set {name!r}; the registry has {', '.join(sets())}") from None
 
 
 def app(name):

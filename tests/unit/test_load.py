@@ -52,8 +52,9 @@ def test_options_come_from_sweep_json_and_the_command_line_overrides_them(monkey
     assert chosen.apps == ("php",) and chosen.presets == ("quick",) and run_id.endswith("-quick")
     assert chosen.duration_s == 4 and chosen.precision == quick["precision"] and chosen.client_cpus == "none"
     default, _, _ = options.from_argv([], "test")
-    assert default.apps == tuple(registry.apps()) and default.duration_s == options.DEFAULTS["duration_s"]
-    assert default.as_manifest()["presets"] == [] and len(default.cells) == len(registry.apps()) * 4
+    study = tuple(registry.set_members("study"))
+    assert default.apps == study and default.duration_s == options.DEFAULTS["duration_s"]
+    assert default.as_manifest()["presets"] == [] and len(default.cells) == len(study) * 4
     assert (default.rounds, str(default.control)) == (options.DEFAULTS["rounds"], options.DEFAULTS["aa_control"])
     assert (chosen.rounds, chosen.control) == (1, None), "the quick preset: one round, no A/A control"
     explicit, _, _ = options.from_argv(["--seed", "7", "--rounds", "5"], "test")
@@ -63,3 +64,19 @@ def test_options_come_from_sweep_json_and_the_command_line_overrides_them(monkey
 def test_an_unknown_engine_is_refused_with_the_registry_choices():
     with pytest.raises(SystemExit, match="unknown engines aria; the registry has myisam, innodb"):
         options.from_argv(["--engines", "aria"], "test")
+
+
+def test_a_set_names_the_apps_apps_narrows_it_and_other_sets_run_one_round():
+    assert registry.set_members("study") == ["php", "servlet", "pooled-servlet", "soap"]
+    assert registry.set_members("all") == registry.apps()
+    pooling, _, _ = options.from_argv(["--set", "pooling"], "test")
+    assert pooling.apps == tuple(registry.set_members("pooling")) and pooling.rounds == 1
+    assert pooling.as_manifest()["app_set"] == "pooling"
+    narrowed, _, _ = options.from_argv(["--set", "pooling", "--apps", "php-persistent", "--rounds", "3"], "test")
+    assert (narrowed.apps, narrowed.rounds) == (("php-persistent",), 3)
+    anywhere, _, _ = options.from_argv(["--apps", "php-persistent"], "test")
+    assert anywhere.apps == ("php-persistent",) and anywhere.rounds == options.DEFAULTS["rounds"]
+    with pytest.raises(SystemExit, match="soap not in set pooling"):
+        options.from_argv(["--set", "pooling", "--apps", "soap"], "test")
+    with pytest.raises(KeyError, match="unknown set 'fastest'"):
+        options.from_argv(["--set", "fastest"], "test")

@@ -9,7 +9,7 @@ def test_every_app_names_a_known_server_and_both_workloads():
         app = registry.app(name)
         assert app["server"] in registry.REGISTRY["servers"], name
         assert set(app["workloads"]) == set(registry.REGISTRY["workloads"]), name
-        assert (registry.ROOT / name).is_dir(), f"app {name} has no folder"
+        assert (registry.ROOT / app.get("folder", name)).is_dir(), f"app {name} has no folder"
 
 
 def test_path_parameters_are_percent_encoded():
@@ -35,4 +35,5 @@ def test_unknown_app_is_a_clear_error():
 
 def test_app_traits_come_from_the_registry():
     assert {name: registry.app(name)["connections"] for name in registry.apps()} == {
-        "php": "per-request", "servlet": "per-request", "pooled-servlet": "pooled", "soap": "per-request"}
+        "php": "per-request", "php-persistent": "per-worker", "servlet": "per-request", "pooled-servlet": "pooled",
+        "soap": "per-request"}
