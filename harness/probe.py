@@ -5,7 +5,6 @@ import statistics
 import time
 
 from harness import jit, load
-from harness.jit import compiler_quiet
 from harness.options import PROFILES
 from stack import lifecycle, registry
 
@@ -23,8 +22,8 @@ def warm_enough(windows, compile_seconds, options, window_s):
     (jit_quiet_share): a JVM's windows can agree while its compiler still has minutes of work ahead."""
     if not steady(windows, options.warmup_windows, options.warmup_tolerance):
         return False
-    return compile_seconds is None or compiler_quiet(compile_seconds, window_s, options.warmup_windows,
-                                                     options.jit_quiet_share)
+    return compile_seconds is None or jit.compiler_quiet(compile_seconds, window_s, options.warmup_windows,
+                                                         options.jit_quiet_share)
 
 
 def warm_up(cell, options):

@@ -19,7 +19,7 @@ def short(**changes):
     """A few short steps. Disturbance is not these tests' subject (the fault suite's CPU hog is), so
     a host that steals CPU (this VM's did: 6-10 % in one step) does not stop their cells."""
     options = dict(apps=("php", "soap"), engines=("myisam",), workloads=("single",), duration_s=2,
-                   precision=0.5, warmup_cap_s=6, max_steps=3, recovery_wait_s=20,
+                   precision=0.5, warmup_cap_s=6, jit_warmup_cap_s=6, max_steps=3, recovery_wait_s=20,
                    client_cpus="none", server_cpus="none", rounds=1, aa_control="",
                    max_steal_pct=100, max_other_pct=100)
     options.update(changes)
