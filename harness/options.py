@@ -70,8 +70,9 @@ class Options:
 
     @property
     def cells(self):
-        return [CellKey(app, engine, workload) for app in self.apps for engine in self.engines
-                for workload in self.workloads]
+        return [CellKey(app, engine, workload) for app in self.apps
+                for engine in registry.engines_of(app, self.engines)
+                for workload in registry.workloads_of(app, self.workloads)]
 
     @property
     def control(self):

@@ -87,8 +87,8 @@ def main(argv):
         "up": lambda: lifecycle.up(settings.cpus("SERVER_CPUS")),
         "down": lifecycle.down,
         "status": lambda: [server.status() for server in lifecycle.SERVERS.values()],
-        "ports": lambda: ["Ports: " + ", ".join(f"{server.name} {server.port}" for server in lifecycle.SERVERS.values())
-                          + f" (all on {settings.BIND_ADDRESS})."],
+        "ports": lambda: ["Ports: " + ", ".join(f"{server.name} {server.port}" for server in lifecycle.SERVERS.values()
+                                                if server.port_knob) + f" (all on {settings.BIND_ADDRESS})."],
         "import": lambda: import_data(if_needed="--if-needed" in argv[1:]),
         "sets": lambda: ["Sets of apps (make saturation-sweep SET=name; APPS= narrows one):"]
                         + [f"  {name:10} {', '.join(members)}" + (" (default)" if name == registry.DEFAULT_SET else "")

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from stack import settings
-from stack.server import LabError, Server, cmdline, detached, render
+from stack.server import LabError, Server, cmdline, detached, parent_of, read_pid, render
 from stack.settings import LOG, ROOT, RUN, VAR
 
 class MariaDB(Server):
@@ -69,26 +69,63 @@ class AppServer(Server):
     needs = ("mariadb",)
 
 
+def as_user_lines(directive, separator=" "):
+    """The lines that make a server's workers run as APACHE_USER when the lab is started by root
+    (httpd and PHP-FPM refuse root workers); none otherwise."""
+    if os.geteuid() != 0:
+        return ""
+    user = settings.knob("APACHE_USER")
+    return "\n".join(f"{name}{separator}{user}" for name in directive)
+
+
+def readable_docroot(docroot):
+    """The PHP folder itself when the workers' user can read it; else (a checkout under a 0700 home
+    directory) a read-only copy in a folder of its own under /tmp that they can read."""
+    if os.geteuid() != 0:
+        return docroot
+    user = settings.knob("APACHE_USER")
+    probe = subprocess.run(["runuser", "-u", user, "--", "test", "-r", str(docroot / "single.php")])
+    if probe.returncode == 0:
+        return docroot
+    staged = Path("/tmp") / f"lab-php-{hashlib.sha1(str(ROOT).encode()).hexdigest()[:10]}"
+    shutil.rmtree(staged, ignore_errors=True)
+    shutil.copytree(docroot, staged)
+    for path in (staged, *staged.iterdir()):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    print(f"{user} cannot read {docroot}; the PHP pages are served from a copy in {staged}", flush=True)
+    return staged
+
+
+DOCROOT = ROOT / "php"
+
+
 class Apache(AppServer):
+    """The mod_php instance (prefork). Its siblings differ in the runtime part of the config."""
     name = "apache"
     port_knob = "APACHE_PORT"
     binary_marker = "apache2"
-    config = RUN / "httpd.conf"
+    runtime_template = "httpd-mod_php.conf.in"
     # Workers at start and after each recycle; prefork then adds more as the load needs them.
     start_servers = 10
 
+    @property
+    def config(self):
+        return RUN / f"{self.name}.conf"
+
+    def runtime_values(self):
+        return {"START_SERVERS": self.start_servers, "WORKERS": settings.int_knob("APACHE_WORKERS")}
+
     def prepare(self):
         db = settings.db_settings()
-        user_lines = ""
-        docroot = ROOT / "php"
-        if os.geteuid() == 0:
-            user = settings.knob("APACHE_USER")
-            user_lines = f"User {user}\nGroup {user}"
-            docroot = self.readable_docroot(user, docroot)
+        docroot = readable_docroot(DOCROOT)
+        runtime_conf = RUN / f"{self.name}-runtime.conf"
+        runtime_dir = RUN / f"{self.name}.d"
+        runtime_dir.mkdir(parents=True, exist_ok=True)
+        render(self.runtime_template, {"DOCROOT": docroot, **self.runtime_values()}, runtime_conf)
         render("httpd.conf.in", {
             "RUN": RUN, "PORT": self.port, "PIDFILE": self.pidfile, "ERROR_LOG": self.log,
-            "USER_LINES": user_lines, "WORKERS": settings.int_knob("APACHE_WORKERS"),
-            "START_SERVERS": self.start_servers,
+            "RUNTIME_DIR": runtime_dir, "RUNTIME_CONF": runtime_conf,
+            "USER_LINES": as_user_lines(("User", "Group")),
             "LISTEN_BACKLOG": settings.int_knob("APACHE_LISTEN_BACKLOG"),
             "DOCROOT": docroot,
             "DB_HOST": db["db.host"], "DB_PORT": db["db.port"], "DB_NAME": db["db.name"],
@@ -97,22 +134,7 @@ class Apache(AppServer):
         check = subprocess.run(["/usr/sbin/apache2", "-t", "-f", str(self.config)],
                                capture_output=True, text=True)
         if check.returncode:
-            raise LabError(f"apache: bad configuration {self.config}:\n{check.stderr.strip()}")
-
-    @staticmethod
-    def readable_docroot(user, docroot):
-        """The PHP folder itself when Apache's workers can read it; else (a checkout under a 0700
-        home directory) a read-only copy in a folder of its own under /tmp that they can read."""
-        probe = subprocess.run(["runuser", "-u", user, "--", "test", "-r", str(docroot / "single.php")])
-        if probe.returncode == 0:
-            return docroot
-        staged = Path("/tmp") / f"lab-php-{hashlib.sha1(str(ROOT).encode()).hexdigest()[:10]}"
-        shutil.rmtree(staged, ignore_errors=True)
-        shutil.copytree(docroot, staged)
-        for path in (staged, *staged.iterdir()):
-            path.chmod(0o755 if path.is_dir() else 0o644)
-        print(f"apache: {user} cannot read {docroot}; serving a copy from {staged}", flush=True)
-        return staged
+            raise LabError(f"{self.name}: bad configuration {self.config}:\n{check.stderr.strip()}")
 
     def recycle(self):
         """A graceful restart (SIGUSR1): every worker exits after its current request and prefork
@@ -130,7 +152,7 @@ class Apache(AppServer):
         while time.monotonic() < deadline and len(self.processes()) > self.start_servers + 1:
             time.sleep(0.1)
         self.wait_until_answers(10)
-        return f"apache: workers recycled by a graceful restart ({before} -> {len(self.processes())} processes)"
+        return f"{self.name}: workers recycled by a graceful restart ({before} -> {len(self.processes())} processes)"
 
     def launch(self, cpus):
         return detached(["/usr/sbin/apache2", "-f", str(self.config), "-k", "start"], self.log,
@@ -138,6 +160,67 @@ class Apache(AppServer):
 
     def owns(self, pid):
         return str(self.config) in cmdline(pid)
+
+
+class PhpFpm(AppServer):
+    """The PHP-FPM pool behind the event Apache: a fixed number of PHP workers on a Unix socket."""
+    name = "php-fpm"
+    port_knob = ""
+    binary_marker = "php-fpm"
+    config = RUN / "php-fpm.conf"
+    socket_path = RUN / "php-fpm.sock"
+
+    @property
+    def endpoint(self):
+        return str(self.socket_path)
+
+    def prepare(self):
+        render("php-fpm.conf.in", {
+            "PIDFILE": self.pidfile, "ERROR_LOG": self.log, "SOCKET": self.socket_path,
+            "USER_LINES": as_user_lines(("user", "group", "listen.owner", "listen.group"), " = "),
+            "LISTEN_BACKLOG": settings.int_knob("APACHE_LISTEN_BACKLOG"),
+            "WORKERS": settings.int_knob("PHP_FPM_WORKERS"),
+        }, self.config)
+        check = subprocess.run([settings.PHP_FPM, "-t", "--fpm-config", str(self.config)],
+                               capture_output=True, text=True)
+        if check.returncode:
+            raise LabError(f"php-fpm: bad configuration {self.config}:\n{check.stderr.strip()}")
+
+    def launch(self, cpus):
+        return detached([settings.PHP_FPM, "--nodaemonize", "--fpm-config", str(self.config)], self.log,
+                        cpus=cpus)
+
+    def answers(self):
+        try:
+            with socket.socket(socket.AF_UNIX) as conn:
+                conn.settimeout(2)
+                conn.connect(str(self.socket_path))
+            return True
+        except OSError:
+            return False
+
+    def owns(self, pid):
+        """The master names its config; the workers ("php-fpm: pool lab") are its children."""
+        if str(self.config) in cmdline(pid):
+            return True
+        master = read_pid(self.pidfile)
+        return bool(master) and parent_of(pid) == master and self.binary_marker in cmdline(pid) \
+            and str(self.config) in cmdline(master)
+
+
+class FpmApache(Apache):
+    """The event-MPM Apache in front of PHP-FPM (mod_php needs prefork: it cannot share the first)."""
+    name = "apache-fpm"
+    port_knob = "APACHE_FPM_PORT"
+    needs = ("mariadb", "php-fpm")
+    runtime_template = "httpd-php-fpm.conf.in"
+
+    def runtime_values(self):
+        return {"FPM_SOCKET": PhpFpm.socket_path}
+
+    def recycle(self):
+        """Event-MPM threads and a static FPM pool do not grow into the steps after an overload."""
+        return None
 
 
 class Tomcat(AppServer):
@@ -195,7 +278,9 @@ def write_app_config():
         out.write("\n".join(lines) + "\n")
 
 
-SERVERS = {server.name: server for server in (MariaDB(), Apache(), Tomcat())}
+SERVERS = {server.name: server for server in (MariaDB(), Apache(), PhpFpm(), FpmApache(), Tomcat())}
+# The order they start in (each after the servers it needs); they stop in the reverse.
+ORDER = list(SERVERS)
 
 
 def with_needs(name):
@@ -205,11 +290,11 @@ def with_needs(name):
 
 def up(cpus=None):
     write_app_config()
-    return [SERVERS[name].start(cpus) for name in ("mariadb", "apache", "tomcat")]
+    return [SERVERS[name].start(cpus) for name in ORDER]
 
 
 def down():
-    return [SERVERS[name].stop() for name in ("tomcat", "apache", "mariadb")]
+    return [SERVERS[name].stop() for name in reversed(ORDER)]
 
 
 def restart(name, cpus=None):

@@ -66,6 +66,29 @@ def server_of(app_name):
     return app(app_name)["server"]
 
 
+# The engine of a cell whose app reads no database (a baseline): measured once, not per engine.
+NO_ENGINE = "none"
+
+
+def reads_database(app_name):
+    return app(app_name)["kind"] != "baseline"
+
+
+def engines_of(app_name, chosen):
+    """The engines an app's cells run on, of those chosen: all of them, or none for a baseline."""
+    return tuple(chosen) if reads_database(app_name) else (NO_ENGINE,)
+
+
+def workloads_of(app_name, chosen):
+    """The chosen workloads the app serves (a baseline serves the single-row page only)."""
+    return tuple(workload for workload in chosen if workload in app(app_name)["workloads"])
+
+
+def baselines_of(app_name):
+    """{"constant": app, "static": app}: the references on the app's own server."""
+    return dict(REGISTRY["servers"][server_of(app_name)].get("baselines", {}))
+
+
 def jit(app_name):
     """Whether the app's server compiles its code as it runs (a JVM): its cells warm until its
     compiler is quiet (harness/jit.py)."""

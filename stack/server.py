@@ -123,6 +123,11 @@ class Server:
     def address(self):
         return settings.BIND_ADDRESS
 
+    @property
+    def endpoint(self):
+        """Where the server listens, for messages (a server without a TCP port names its socket)."""
+        return f"{self.address}:{self.port}"
+
     def pid(self):
         pid = read_pid(self.pidfile)
         if pid and Path(f"/proc/{pid}").exists() and self.owns(pid):
@@ -146,12 +151,12 @@ class Server:
     def start(self, cpus=None):
         if self.pid():
             if self.wait_until_answers(settings.int_knob("START_TIMEOUT")):
-                return f"{self.name}: already running (pid {self.pid()}) on 127.0.0.1:{self.port}"
+                return f"{self.name}: already running (pid {self.pid()}) on {self.endpoint}"
             raise LabError(f"{self.name}: running (pid {self.pid()}) but not answering; "
                            f"see {self.log}\n{log_tail(self.log)}")
         self.pidfile.unlink(missing_ok=True)
-        if not port_is_free(self.port):
-            raise LabError(f"{self.name}: port 127.0.0.1:{self.port} is taken by another process; "
+        if self.port_knob and not port_is_free(self.port):
+            raise LabError(f"{self.name}: port {self.endpoint} is taken by another process; "
                            f"free it or choose another port with {self.port_knob}=...")
         LOG.mkdir(parents=True, exist_ok=True)
         RUN.mkdir(parents=True, exist_ok=True)
@@ -161,12 +166,12 @@ class Server:
         deadline = time.monotonic() + settings.int_knob("START_TIMEOUT")
         while time.monotonic() < deadline:
             if self.pid() and self.answers():
-                return f"{self.name}: up (pid {self.pid()}) on 127.0.0.1:{self.port}"
+                return f"{self.name}: up (pid {self.pid()}) on {self.endpoint}"
             if process is not None and process.poll() not in (None, 0):
                 raise LabError(f"{self.name}: exited with code {process.returncode} while starting; "
                                f"see {self.log}\n{log_tail(self.log)}")
             time.sleep(0.2)
-        raise LabError(f"{self.name}: did not answer on 127.0.0.1:{self.port} within "
+        raise LabError(f"{self.name}: did not answer on {self.endpoint} within "
                        f"{settings.knob('START_TIMEOUT')} s; see {self.log}\n{log_tail(self.log)}")
 
     def wait_until_answers(self, seconds):
@@ -204,9 +209,16 @@ class Server:
     def status(self):
         pid = self.pid()
         if not pid:
-            return f"{self.name:8} stopped"
+            return f"{self.name:10} stopped"
         state = "answering" if self.answers() else "NOT answering"
-        return f"{self.name:8} running pid {pid}, 127.0.0.1:{self.port}, {state}; log {self.log}"
+        return f"{self.name:10} running pid {pid}, {self.endpoint}, {state}; log {self.log}"
+
+
+def parent_of(pid):
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def is_zombie(pid):

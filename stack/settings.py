@@ -46,11 +46,16 @@ DEFAULTS = {
     "MARIADB_PORT": "13306",
     "APACHE_PORT": "18080",
     "TOMCAT_PORT": "18081",
+    # The second Apache (event MPM), in front of PHP-FPM.
+    "APACHE_FPM_PORT": "18082",
     "TOMCAT_VERSION": "9.0.104",
     # The cross-check's open-loop load generator (crates.io), built by stack/install-oha.sh.
     "OHA_VERSION": "1.16.0",
     # Apache prefork: one process per concurrent request, each with its own DB connection.
     "APACHE_WORKERS": "150",
+    # PHP-FPM's static pool: PHP workers behind the event Apache, each with one persistent PDO
+    # connection; see README for the measurement that chose it.
+    "PHP_FPM_WORKERS": "16",
     # Tomcat's HTTP connector: worker threads and the accept backlog beyond them. The backlog is
     # Apache's (511), not Tomcat's default 100, so that both web servers queue the same bursts: at
     # 100, a GC pause at ~5,000 new connections/s overflowed the queue, each dropped SYN waited a
@@ -96,14 +101,19 @@ def knobs():
 
 
 def max_connections():
-    """Every Apache worker plus every Tomcat thread plus the pool may each hold one connection."""
-    return int_knob("APACHE_WORKERS") + int_knob("TOMCAT_THREADS") + int_knob("POOL_SIZE") + 20
+    """Every Apache worker, PHP-FPM worker and Tomcat thread, and the pool, may each hold one connection."""
+    return (int_knob("APACHE_WORKERS") + int_knob("PHP_FPM_WORKERS") + int_knob("TOMCAT_THREADS")
+            + int_knob("POOL_SIZE") + 20)
 
 
 def cpus(name):
     """A CPU-list knob for taskset, or None for no pinning."""
     value = knob(name)
     return None if value == "none" else value
+
+
+# Debian's php8.2-fpm binary (the package's system service is never started).
+PHP_FPM = "/usr/sbin/php-fpm8.2"
 
 
 def tomcat_home():

@@ -11,7 +11,8 @@ declare -A TOMCAT_SHA512=(
 )
 # The MariaDB server and client without the mariadb-server package's system service; Apache's
 # binary and modules without the apache2 package's service: the lab runs private instances only.
-PACKAGES=(apache2-bin libapache2-mod-php8.2 php8.2-mysql mariadb-server-core mariadb-client-core
+# php8.2-fpm ships a system service of its own: it is installed with service starts refused (below).
+PACKAGES=(apache2-bin libapache2-mod-php8.2 php8.2-fpm php8.2-mysql mariadb-server-core mariadb-client-core
           httperf wrk gnuplot-nox poppler-utils ca-certificates util-linux)
 
 say() { echo "setup: $*"; }
@@ -21,6 +22,17 @@ as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"
   elif command -v sudo >/dev/null; then sudo "$@"
   else die "need root to run '$*' (no sudo here); run 'make setup' as root"; fi
+}
+
+# Debian's maintainer scripts start a package's service through invoke-rc.d, which asks policy-rc.d
+# first; exit code 101 refuses. The lab's policy stands in for the machine's (if any) during the
+# install, and the machine's is put back afterwards.
+POLICY=/usr/sbin/policy-rc.d
+refuse_service_starts() {
+  as_root sh -c "{ [ ! -e $POLICY ] || mv $POLICY $POLICY.lab-saved; } &&
+    printf '#!/bin/sh\\n# the lab: no service starts while it installs packages\\nexit 101\\n' > $POLICY &&
+    chmod 755 $POLICY"
+  trap 'as_root sh -c "rm -f $POLICY; [ ! -e $POLICY.lab-saved ] || mv $POLICY.lab-saved $POLICY"' EXIT
 }
 
 missing=()
@@ -36,6 +48,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   say "installing Debian packages: ${missing[*]}"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq \
     || die "apt-get update failed; check the network or the apt sources"
+  refuse_service_starts
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" \
     || die "apt-get install ${missing[*]} failed; see the messages above"
 fi

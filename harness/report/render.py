@@ -109,6 +109,8 @@ def figure_pages(view, out, data):
         for workload in workloads:
             keys = [key for engine in engines for key in summaries if (key.app, key.engine, key.workload)
                     == (app, engine, workload)]
+            if len(keys) < 2:
+                continue
             draw(f"engines-{app}-{workload}.pdf",
                  f"{view.title(app)}: MyISAM against InnoDB, {workload_title(workload)}",
                  [summaries[key].visit for key in keys],

@@ -7,10 +7,12 @@ from harness.results.rounds import cell_figures
 from harness.results.store import Run
 
 # Colour-blind-safe (Okabe-Ito), taken in registry order, so an app keeps its colour in every figure.
-PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
+# Beyond its eight, Paul Tol's muted colours.
+PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000",
+           "#882255", "#44AA99", "#999933", "#AA4499", "#888888"]
 ENGINE_DASH = {"myisam": 1, "innodb": 2}
 WORKLOAD_TITLES = {"single": "single row by primary key", "large": "16,000 rows by LIKE on the last name"}
-ENGINE_TITLES = {"myisam": "MyISAM", "innodb": "InnoDB"}
+ENGINE_TITLES = {"myisam": "MyISAM", "innodb": "InnoDB", "none": "no database"}
 
 
 def workload_title(workload):
@@ -42,10 +44,12 @@ class View:
         return PALETTE[list(self.manifest.apps).index(app) % len(PALETTE)]
 
     def present(self, kind):
-        """The run's engines or workloads (kind: "engines", "workloads") that have results."""
+        """The run's engines or workloads (kind: "engines", "workloads") that have results, the
+        chosen ones first (then "none", the baselines' engine)."""
         attribute = kind[:-1]
-        return [value for value in self.manifest.options[kind]
-                if any(getattr(row, attribute) == value for row in self.run.saturation)]
+        measured = list(dict.fromkeys(getattr(row, attribute) for row in self.run.saturation))
+        chosen = [value for value in self.manifest.options[kind] if value in measured]
+        return chosen + [value for value in measured if value not in chosen]
 
     @cached_property
     def cells(self):

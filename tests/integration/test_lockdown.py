@@ -25,6 +25,9 @@ def test_every_socket_the_lab_listens_on_is_on_loopback(stack):
     ours = {name: set(server.processes()) for name, server in stack.items()}
     for name, pids in ours.items():
         addresses = [address for address, owners in listening_sockets() if owners & pids]
+        if not stack[name].port_knob:
+            assert not addresses, f"{name} should listen on its Unix socket only: {addresses}"
+            continue
         assert addresses, f"{name} listens on no TCP socket"
         # The JVM binds an IPv6 socket to the IPv4-mapped loopback address: loopback all the same.
         assert all(address.startswith(("127.0.0.1:", "[::ffff:127.0.0.1]:")) for address in addresses), \
@@ -65,12 +68,20 @@ def test_the_app_account_reads_the_tables_and_no_file(stack, db):
     assert not lab.verify(db)
 
 
+def test_the_php_fpm_socket_is_for_apache_s_workers_only(stack):
+    socket_path = stack["php-fpm"].socket_path
+    assert stat.S_ISSOCK(socket_path.stat().st_mode)
+    assert stat.S_IMODE(socket_path.stat().st_mode) & 0o007 == 0
+
+
+@pytest.mark.parametrize("app", ["php", "php-fpm"])
 @pytest.mark.parametrize("path", [
     "/", "/server-status", "/server-info", "/lab.php", "/single.php~", "/single.phps", "/.git/config",
     "/php/", "/icons/", "/manual/", "/cgi-bin/", "/../../etc/passwd", "/single.php/../lab.php",
+    "/nothing.php", "/baseline.php~",
 ])
-def test_apache_serves_the_two_pages_and_nothing_else(stack, path):
-    reply = fetch(registry.port_of("php"), path)
+def test_each_apache_serves_its_pages_and_nothing_else(stack, app, path):
+    reply = fetch(registry.port_of(app), path)
     assert reply.status in (400, 403, 404), (path, reply.status)
     assert "Index of" not in reply.body and "Apache/" not in reply.body and "<?php" not in reply.body
     assert not re.search(r"\d", reply.headers.get("Server", "")), reply.headers.get("Server")

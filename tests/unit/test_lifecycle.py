@@ -12,7 +12,8 @@ def test_max_connections_covers_every_worker_thread_and_pooled_connection(monkey
     monkeypatch.setenv("APACHE_WORKERS", "10")
     monkeypatch.setenv("TOMCAT_THREADS", "20")
     monkeypatch.setenv("POOL_SIZE", "5")
-    assert settings.max_connections() >= 35
+    monkeypatch.setenv("PHP_FPM_WORKERS", "7")
+    assert settings.max_connections() >= 42
 
 
 def test_render_refuses_to_leave_a_placeholder_unfilled(tmp_path):
@@ -31,8 +32,8 @@ def test_rendered_server_xml_binds_loopback_and_disables_the_shutdown_port(tmp_p
 
 def test_render_can_restrict_the_file_to_its_owner(tmp_path):
     target = tmp_path / "secret.conf"
-    values = {key: "x" for key in ("RUN", "PORT", "PIDFILE", "ERROR_LOG", "USER_LINES", "WORKERS", "START_SERVERS", "LISTEN_BACKLOG",
-                                   "DOCROOT", "DB_HOST", "DB_PORT", "DB_NAME", "DB_USER", "DB_PASSWORD")}
+    values = {key: "x" for key in ("RUN", "PORT", "PIDFILE", "ERROR_LOG", "RUNTIME_DIR", "RUNTIME_CONF", "USER_LINES",
+                                   "LISTEN_BACKLOG", "DOCROOT", "DB_HOST", "DB_PORT", "DB_NAME", "DB_USER", "DB_PASSWORD")}
     server.render("httpd.conf.in", values, target, mode=0o600)
     assert oct(target.stat().st_mode & 0o777) == "0o600"
 

@@ -4,12 +4,39 @@ import pytest
 from stack import registry
 
 
-def test_every_app_names_a_known_server_and_both_workloads():
+def test_every_app_names_a_known_server_and_its_workloads():
     for name in registry.apps():
         app = registry.app(name)
         assert app["server"] in registry.REGISTRY["servers"], name
-        assert set(app["workloads"]) == set(registry.REGISTRY["workloads"]), name
+        expected = {"single"} if app["kind"] == "baseline" else set(registry.REGISTRY["workloads"])
+        assert set(app["workloads"]) == expected, name
         assert (registry.ROOT / app.get("folder", name)).is_dir(), f"app {name} has no folder"
+
+
+def test_every_server_names_its_two_baselines_and_they_are_its_own():
+    for server, spec in registry.REGISTRY["servers"].items():
+        references = spec["baselines"]
+        assert set(references) == {"constant", "static"}, server
+        for app in references.values():
+            assert registry.app(app)["kind"] == "baseline" and registry.server_of(app) == server, app
+    assert registry.baselines_of("php-fpm") == {"constant": "constant-php-fpm", "static": "static-apache-fpm"}
+
+
+def test_baselines_run_once_without_an_engine_and_only_the_single_row_page():
+    chosen = ("myisam", "innodb")
+    assert registry.engines_of("php", chosen) == chosen
+    assert registry.engines_of("constant-servlet", chosen) == (registry.NO_ENGINE,)
+    assert registry.workloads_of("static-apache", ("single", "large")) == ("single",)
+    assert registry.workloads_of("soap", ("large",)) == ("large",)
+    assert not registry.reads_database("static-tomcat") and registry.reads_database("php-fpm")
+
+
+def test_the_sets_the_issue_names():
+    sets = registry.sets()
+    assert sets["study"] == ["php", "servlet", "pooled-servlet", "soap"]
+    assert sets["pooling"] == ["php", "php-persistent", "php-fpm", "pooled-servlet"]
+    assert sets["baselines"] == [app for app in registry.apps() if registry.app(app)["kind"] == "baseline"]
+    assert sets["all"] == registry.apps()
 
 
 def test_path_parameters_are_percent_encoded():
@@ -34,6 +61,6 @@ def test_unknown_app_is_a_clear_error():
 
 
 def test_app_traits_come_from_the_registry():
-    assert {name: registry.app(name)["connections"] for name in registry.apps()} == {
-        "php": "per-request", "php-persistent": "per-worker", "servlet": "per-request", "pooled-servlet": "pooled",
-        "soap": "per-request"}
+    assert {name: registry.app(name)["connections"] for name in registry.apps() if registry.reads_database(name)} == {
+        "php": "per-request", "php-persistent": "per-worker", "php-fpm": "per-worker", "servlet": "per-request",
+        "pooled-servlet": "pooled", "soap": "per-request"}

@@ -1,9 +1,7 @@
 package lab.common;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -49,7 +47,7 @@ public abstract class PlayersServlet extends HttpServlet {
     private void single(HttpServletRequest request, HttpServletResponse response)
             throws IOException, InvalidRequest, SQLException {
         PlayerQuery query = PlayerQuery.single(parameter(request, "id"), parameter(request, "engine"));
-        Page page = new Page(response, "single");
+        PlayerPage page = new PlayerPage(response, "single");
         if (query.run(this::connection, page::row) == 0) {
             throw new InvalidRequest(404, "no player with this id");
         }
@@ -59,7 +57,7 @@ public abstract class PlayersServlet extends HttpServlet {
     private void large(HttpServletRequest request, HttpServletResponse response)
             throws IOException, InvalidRequest, SQLException {
         PlayerQuery query = PlayerQuery.large(parameter(request, "name"), parameter(request, "engine"));
-        Page page = new Page(response, "large");
+        PlayerPage page = new PlayerPage(response, "large");
         query.run(this::connection, page::row);
         page.end();
     }
@@ -68,50 +66,7 @@ public abstract class PlayersServlet extends HttpServlet {
         return Contract.single(name, request.getParameterValues(name));
     }
 
-    /** The contract's HTML table, started at its first row (or its end), so errors before it can
-     * still answer with their own status. */
-    private static final class Page {
-        private final HttpServletResponse response;
-        private final String title;
-        private PrintWriter out;
-
-        Page(HttpServletResponse response, String title) {
-            this.response = response;
-            this.title = title;
-        }
-
-        void row(ResultSet rows) throws SQLException, IOException {
-            start();
-            out.print("<tr>");
-            for (int column = 1; column <= Contract.COLUMNS.length; column++) {
-                out.print("<td>");
-                out.print(Html.escape(rows.getString(column)));
-                out.print("</td>");
-            }
-            out.print("</tr>\n");
-        }
-
-        void end() throws IOException {
-            start();
-            out.print("</table>\n</body></html>\n");
-        }
-
-        private void start() throws IOException {
-            if (out != null) {
-                return;
-            }
-            response.setContentType("text/html; charset=utf-8");
-            out = response.getWriter();
-            out.print("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + title
-                + "</title></head><body>\n<table>\n<tr>");
-            for (String column : Contract.COLUMNS) {
-                out.print("<th>" + column + "</th>");
-            }
-            out.print("</tr>\n");
-        }
-    }
-
-    private static void errorPage(HttpServletResponse response, int status, String message) throws IOException {
+    public static void errorPage(HttpServletResponse response, int status, String message) throws IOException {
         response.setStatus(status);
         response.setContentType("text/html; charset=utf-8");
         response.getWriter().print("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + status
