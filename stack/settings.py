@@ -54,8 +54,10 @@ DEFAULTS = {
     # Apache prefork: one process per concurrent request, each with its own DB connection.
     "APACHE_WORKERS": "150",
     # PHP-FPM's static pool: PHP workers behind the event Apache, each with one persistent PDO
-    # connection; see README for the measurement that chose it.
-    "PHP_FPM_WORKERS": "16",
+    # connection. HikariCP's rule, as POOL_SIZE: cores * 2 + 1. Measured with the servers on one
+    # CPU (wrk, new connection per request, 3 x 8 s): 4-8 workers gave 2,100-2,550 single rows/s and
+    # 16-23 pages/s of 16,000 rows; 16-64 workers 1,570-1,970 and 13-18 (more processes, one CPU).
+    "PHP_FPM_WORKERS": str((os.cpu_count() or 2) * 2 + 1),
     # Tomcat's HTTP connector: worker threads and the accept backlog beyond them. The backlog is
     # Apache's (511), not Tomcat's default 100, so that both web servers queue the same bursts: at
     # 100, a GC pause at ~5,000 new connections/s overflowed the queue, each dropped SYN waited a
