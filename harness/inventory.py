@@ -30,6 +30,7 @@ def versions():
     return {
         "httpd": first_line(["/usr/sbin/apache2", "-v"]),
         "php (mod_php)": package_version("libapache2-mod-php8.2"),
+        "php-fpm": package_version("php8.2-fpm"),
         "tomcat": settings.knob("TOMCAT_VERSION"),
         "jdk": first_line(["java", "-version"]),
         "axis": pom_property("axis.version"),

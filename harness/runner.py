@@ -51,7 +51,8 @@ class Runner:
             "profiles": {name: vars(profile) for name, profile in PROFILES.items()},
             "settings": {**settings.knobs(), "CLIENT_CPUS": self.options.client_cpus,
                          "SERVER_CPUS": self.options.server_cpus, "max_connections": settings.max_connections()},
-            "servers": {name: {"address": server.address, "port": server.port, "started_with": server.started_with()}
+            "servers": {name: {"address": server.address, "port": server.port, "endpoint": server.endpoint,
+                               "started_with": server.started_with()}
                         for name, server in lifecycle.SERVERS.items()},
             "pinning": {"client_cpus": self.options.client_cpus, "server_cpus": self.options.server_cpus},
             "versions": inventory.versions(),

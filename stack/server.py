@@ -94,7 +94,8 @@ class Server:
 
     @property
     def port(self):
-        return settings.int_knob(self.port_knob)
+        """The TCP port, or None for a server reached on a Unix socket."""
+        return settings.int_knob(self.port_knob) if self.port_knob else None
 
     @property
     def pidfile(self):
