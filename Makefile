@@ -25,12 +25,12 @@ help: ## list the targets
 setup: ## install packages, Tomcat and the app password (quick no-op when done)
 	@bash stack/setup.sh
 
-build: setup ## build the three Tomcat apps' WARs into target/webapps (Maven)
+build: setup ## build the Tomcat apps' WARs (and Tomcat's baselines) into target/webapps (Maven)
 	@mvn -q -B -Dstyle.color=never -DskipTests package > var/log/build.log 2>&1 \
 	  || { tail -40 var/log/build.log; echo "build failed; full log: var/log/build.log"; exit 1; }
 	@echo "build: $$(ls target/webapps)"
 
-up: build ## start private MariaDB, Apache + mod_php and Tomcat on 127.0.0.1
+up: build ## start private MariaDB, Apache + mod_php, PHP-FPM behind its own Apache, and Tomcat on 127.0.0.1
 	@$(LAB) up
 
 down: ## stop exactly the servers `up` started (safe to run twice)

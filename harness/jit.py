@@ -2,22 +2,16 @@
 two minutes of load after a start before its compiler goes quiet, and its throughput climbs until
 then (the plain servlet: 215 req/s in the first 5 s, a plateau near 650 for a minute, ~1,500 once the
 compiler's cumulative time stopped at 113 s); replies/s windows can agree on that plateau. So a JIT
-server's cell is warm only when its compiler is quiet too, read from the JVM's own counters (jstat)."""
-import subprocess
+server's cell is warm only when its compiler is quiet too, read from the JVM's own counters: the
+hsperfdata file every HotSpot JVM keeps (what jstat reads), read directly, in microseconds: a jstat
+call starts a JVM of its own on the client's CPU, ~0.4 s after every warm-up window."""
+import pwd
+import struct
+from pathlib import Path
 
-from stack.server import pinned
-
-
-def parse_compile_seconds(jstat_output):
-    """Pure: the compiler's cumulative seconds from `jstat -compiler` output (its Time column); None
-    when the output holds no such row."""
-    lines = [line.split() for line in jstat_output.splitlines() if line.strip()]
-    if len(lines) < 2 or "Time" not in lines[0]:
-        return None
-    try:
-        return float(lines[1][lines[0].index("Time")])
-    except (IndexError, ValueError):
-        return None
+# The JVM's performance counters, a memory-mapped file per JVM (-XX:+UsePerfData, HotSpot's default).
+HSPERFDATA = Path("/tmp")
+MAGIC = 0xCAFEC0C0
 
 
 def compiler_quiet(compile_seconds, window_s, count, share):
@@ -28,14 +22,45 @@ def compiler_quiet(compile_seconds, window_s, count, share):
     return compile_seconds[-1] - compile_seconds[-count - 1] <= share * count * window_s
 
 
-def compile_seconds(pid, client_cpus):
-    """The JVM's cumulative compile time now (edge: runs jstat on the client's CPUs); None when it
-    cannot be read (no JDK tools, another user's JVM, the process gone)."""
+def perf_counters(data):
+    """Pure: the long counters ({name: value}) of an hsperfdata file's bytes (format 2.0: a 32-byte
+    prologue, then entries each naming its length, name, type and data offset); {} when the bytes
+    are not such a file."""
+    if len(data) < 32 or struct.unpack_from(">I", data)[0] != MAGIC:
+        return {}
+    order = "<" if data[4] == 1 else ">"
+    entry_offset, entries = struct.unpack_from(order + "ii", data, 24)
+    counters, offset = {}, entry_offset
+    for _ in range(entries):
+        if offset + 20 > len(data):
+            break
+        length, name_offset, vector_length, data_type = struct.unpack_from(order + "iiib", data, offset)
+        data_offset = struct.unpack_from(order + "i", data, offset + 16)[0]
+        if length <= 0:
+            break
+        end = data.find(b"\0", offset + name_offset)
+        name = data[offset + name_offset:end].decode("ascii", errors="replace")
+        if data_type == ord("J") and vector_length == 0:
+            counters[name] = struct.unpack_from(order + "q", data, offset + data_offset)[0]
+        offset += length
+    return counters
+
+
+def compiler_seconds_of(counters):
+    """Pure: the compiler's cumulative seconds (jstat -compiler's Time) from the JVM's counters;
+    None when they lack it."""
+    ticks, frequency = counters.get("java.ci.totalTime"), counters.get("sun.os.hrt.frequency")
+    return None if ticks is None or not frequency else ticks / frequency
+
+
+def compile_seconds(pid):
+    """The JVM's cumulative compile time now (edge: reads its hsperfdata file, named after the user
+    it runs as); None when it cannot be read (-XX:-UsePerfData, the process gone)."""
     if not pid:
         return None
     try:
-        result = subprocess.run(pinned(["jstat", "-compiler", str(pid)], client_cpus),
-                                capture_output=True, text=True, timeout=20)
-    except (OSError, subprocess.TimeoutExpired):
+        owner = pwd.getpwuid(Path(f"/proc/{pid}").stat().st_uid).pw_name
+        data = (HSPERFDATA / f"hsperfdata_{owner}" / str(pid)).read_bytes()
+    except (OSError, KeyError):
         return None
-    return parse_compile_seconds(result.stdout) if result.returncode == 0 else None
+    return compiler_seconds_of(perf_counters(data))

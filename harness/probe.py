@@ -34,9 +34,9 @@ def warm_up(cell, options):
     profile = PROFILES[cell.key.workload]
     window_s = profile.warmup_window_s
     pid = lifecycle.SERVERS[cell.server].pid() if registry.jit(cell.key.app) else None
-    compiled = [jit.compile_seconds(pid, options.client_cpus)] if pid else None
+    compiled = [jit.compile_seconds(pid)] if pid else None
     if compiled == [None]:
-        cell.event("the JVM's compile time cannot be read (jstat); warm-up judged by its windows alone")
+        cell.event("the JVM's compile time cannot be read (hsperfdata); warm-up judged by its windows alone")
         compiled = None
     cap_s = options.jit_warmup_cap_s if compiled else options.warmup_cap_s
     windows, non2xx, started = [], 0, time.monotonic()
@@ -46,7 +46,7 @@ def warm_up(cell, options):
         windows.append(result["replies_per_s"])
         non2xx += result["non2xx"]
         if compiled:
-            compiled.append(jit.compile_seconds(pid, options.client_cpus))
+            compiled.append(jit.compile_seconds(pid))
         done = warm_enough(windows, compiled, options, window_s)
         if done or time.monotonic() - started + window_s > cap_s:
             break

@@ -101,6 +101,8 @@ def figure_pages(view, out, data):
     for workload in workloads:
         for engine in engines:
             keys = [key for key in summaries if (key.engine, key.workload) == (engine, workload)]
+            if not keys:
+                continue
             keys.sort(key=lambda key: view.apps.index(key.app))
             draw(f"apps-{workload}-{engine}.pdf", f"All apps: {workload_title(workload)}, {engine_title(engine)}",
                  [summaries[key].visit for key in keys],

@@ -5,6 +5,7 @@ from harness.results.rounds import control_noise, pair_ratios, round_spread
 from harness.report.series import throughput_text
 from harness.report.view import engine_title, workload_title
 from harness.results.store import cell_text, read_tsv
+from stack.registry import NO_ENGINE
 from stack.settings import ROOT
 
 STUDY_FILE = ROOT / "plots" / "study-2006.tsv"
@@ -13,7 +14,8 @@ SUMMARY_COLUMNS = ["workload", "engine", "app", "status", "saturation_rps", "low
                    "gmean_low", "gmean_high",
                    "saturation_offered", "overload_offered", "reply_ms_low", "reply_ms_saturation",
                    "p50_ms_saturation", "p99_ms_saturation", "server_cpu_pct_saturation",
-                   "server_rss_mb_saturation", "ratio_to_fastest", "bottleneck", "bottleneck_why", "study_2006_rps",
+                   "server_rss_mb_saturation", "ratio_to_fastest", "constant_baseline_fraction",
+                   "static_baseline_fraction", "bottleneck", "bottleneck_why", "study_2006_rps",
                    "study_2006_reply_ms_low"]
 
 
@@ -72,7 +74,31 @@ def summary_rows(view, study):
                     "study_2006_rps": old.get("saturation_rps", ""),
                     "study_2006_reply_ms_low": old.get("response_ms_low", ""),
                 })
-    return rows
+    return with_baseline_fractions(rows, view.manifest.baselines_of)
+
+
+def fraction_text(row, reference):
+    """An app's figure over a baseline's, marked where either figure is only a lower bound (the
+    static file outruns httperf on this machine)."""
+    if reference is None or not row["saturation_rps"] or not reference["saturation_rps"]:
+        return ""
+    fraction = f"{float(row['saturation_rps']) / float(reference['saturation_rps']):.2f}"
+    if row["lower_bound"] and reference["lower_bound"]:
+        return "~" + fraction
+    return ("<= " if reference["lower_bound"] else ">= " if row["lower_bound"] else "") + fraction
+
+
+def with_baseline_fractions(rows, baselines_of):
+    """Pure: each database app's row with its figure as a fraction of its own server's baselines in
+    the same workload (the constant-row page and the static file; blank where the run has none)."""
+    by_cell = {(row["workload"], row["engine"], row["app"]): row for row in rows}
+    result = []
+    for row in rows:
+        references = baselines_of(row["app"]) if row["engine"] != NO_ENGINE else {}
+        result.append({**row, "constant_baseline_fraction": "", "static_baseline_fraction": "",
+                       **{f"{kind}_baseline_fraction": fraction_text(row, by_cell.get((row["workload"], NO_ENGINE, app)))
+                          for kind, app in references.items()}})
+    return result
 
 
 def summary_markdown(view, rows):
@@ -99,19 +125,64 @@ def summary_markdown(view, rows):
             if not group:
                 continue
             lines += [f"## {workload_title(workload)}, {engine_title(engine)}", "",
-                      "| app | throughput (req/s) | rounds: interval | ratio to fastest | 2006 (req/s) | reply ms low | "
+                      "| app | throughput (req/s) | rounds: interval | ratio to fastest | of its server's baseline: "
+                      "constant row / static file | 2006 (req/s) | reply ms low | "
                       "reply ms at saturation | p50 / p99 ms at saturation | overload at (req/s offered) | "
                       "server CPU % | server RSS MB | bottleneck |",
-                      "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+                      "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
             for row in group:
                 lines.append(f"| {view.title(row['app'])} | {throughput_text(row)} | {interval_text(row)} | "
-                             f"{row['ratio_to_fastest']} | "
+                             f"{row['ratio_to_fastest']} | {baseline_text(row)} | "
                              f"{row['study_2006_rps'] or '-'} | {row['reply_ms_low']} | "
                              f"{row['reply_ms_saturation']} | {spread_text(row)} | {row['overload_offered'] or '-'} | "
                              f"{row['server_cpu_pct_saturation']} | {row['server_rss_mb_saturation']} | "
                              f"{bottleneck_text(row)} |")
             lines.append("")
-    return "\n".join(lines + differences_lines(view))
+    return "\n".join(lines + pooling_lines(view, rows) + differences_lines(view))
+
+
+def baseline_text(row):
+    constant, static = row["constant_baseline_fraction"], row["static_baseline_fraction"]
+    return f"{constant or '-'} / {static or '-'}" if constant or static else "-"
+
+
+def pooling_lines(view, rows):
+    """The study's open question in one table: PHP per request against pooled PHP (a persistent
+    connection per prefork worker; PHP-FPM's static pool) and the pooled servlet, every workload and
+    engine, each figure with its interval and its ratio to PHP's."""
+    members = [app for app in view.manifest.set_members("pooling") if app in view.apps]
+    if len(members) < 2:
+        return []
+    groups = [(workload, engine) for workload in view.present("workloads") for engine in view.present("engines")
+              if engine != NO_ENGINE]
+    by_cell = {(row["workload"], row["engine"], row["app"]): row for row in rows}
+    reference = members[0]
+    lines = ["## Does pooling close PHP's gap?", "",
+             f"The 2006 study's open question. Throughput (req/s, median over {view.rounds} round(s), "
+             f"its interval where rounds give one), then the ratio to {view.title(reference)} in the same "
+             "workload and engine; last, each app's single-row figure as a share of its own server's "
+             "constant-row page (no database: what the database and the connection handling cost).", "",
+             "| app | " + " | ".join(f"{'single row' if workload == 'single' else '16,000 rows'}, "
+                                     f"{engine_title(engine)}" for workload, engine in groups)
+             + " | single row: of its server's constant-row page (" + " / ".join(
+                 engine_title(engine) for workload, engine in groups if workload == "single") + ") |",
+             "|---|" + "---:|" * (len(groups) + 1)]
+    for app in members:
+        cells = []
+        for workload, engine in groups:
+            row, base = by_cell.get((workload, engine, app)), by_cell.get((workload, engine, reference))
+            if row is None or not row["saturation_rps"]:
+                cells.append("-")
+                continue
+            text = throughput_text(row) + ("" if row["median_low"] == "" else f" [{short_interval(row)}]")
+            if app != reference and base and base["saturation_rps"]:
+                text += f", {float(row['saturation_rps']) / float(base['saturation_rps']):.2f}x"
+            cells.append(text)
+        shares = [by_cell.get((workload, engine, app), {}).get("constant_baseline_fraction") or "-"
+                  for workload, engine in groups if workload == "single"]
+        cells.append(" / ".join(shares) or "-")
+        lines.append(f"| {view.title(app)} | " + " | ".join(cells) + " |")
+    return lines + [""]
 
 
 def rounds_sentence(view):

@@ -17,7 +17,7 @@ SCHEMA = {
     "options": "the sweep's options: selection, plan, step length, presets applied, thresholds",
     "profiles": "per workload: start rate, httperf timeout, linear plan, probe concurrency",
     "settings": "every knob of stack/settings.py as used (ports, workers, threads, heap, pool, CPUs)",
-    "servers": "per server: the address and port it was bound to",
+    "servers": "per server: the address and port it was bound to (endpoint: or its Unix socket)",
     "pinning": "CPU lists of the load generator and the servers (taskset)",
     "versions": "every component's version",
     "host": "cores, memory, CPU model, kernel TCP settings",
@@ -76,6 +76,16 @@ class Manifest:
 
     def title(self, app):
         return self.apps[app].get("title", app)
+
+    def baselines_of(self, app):
+        """{"constant": app, "static": app}: the references on the app's server, as the run's
+        registry named them (none in runs from before the baselines)."""
+        server = self.apps.get(app, {}).get("server")
+        return dict(self.data["registry"].get("servers", {}).get(server, {}).get("baselines", {}))
+
+    def set_members(self, name):
+        """A named set's apps as the run's registry listed them (empty when it had no such set)."""
+        return list(self.data["registry"].get("sets", {}).get(name, []))
 
 
 def problems(data):

@@ -68,6 +68,16 @@ def test_a_short_sweep_writes_manifest_steps_and_saturation(stack, tmp_path):
     assert "--wsesslog" in (soap_cell / read_steps(soap_cell / "steps.tsv")[0].raw).read_text()
 
 
+def test_a_baseline_runs_once_without_an_engine_and_is_checked_like_an_app(stack, tmp_path):
+    files = sweep(tmp_path, "baseline", short(apps=("constant-php-fpm",), engines=("myisam", "innodb"),
+                                              workloads=("single", "large")))
+    saturation = read_summaries(files.saturation)
+    assert [(row.app, row.engine, row.workload) for row in saturation] == [("constant-php-fpm", "none", "single")]
+    assert saturation[0].saturation_rps > 20
+    state = read_cell_state(files.cell(saturation[0].key) / "cell.json")
+    assert state.verification == "1 rows equal to the database"
+
+
 def test_rerunning_a_run_id_resumes_without_redoing_steps(stack, tmp_path):
     options = short(apps=("php",), max_steps=2)
     files = sweep(tmp_path, "resume", options)

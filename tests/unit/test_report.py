@@ -130,3 +130,28 @@ def test_the_latest_run_is_the_one_started_last(tmp_path):
     assert latest_run(tmp_path).name == "a"
     with pytest.raises(ResultsError, match="make saturation-sweep"):
         latest_run(tmp_path / "b")
+
+
+def summary_row(app, engine, figure, lower_bound=0, workload="single"):
+    return {"workload": workload, "engine": engine, "app": app, "saturation_rps": figure, "lower_bound": lower_bound}
+
+
+def test_an_app_s_figure_is_set_against_its_own_server_s_baselines():
+    references = {"php": {"constant": "constant-php", "static": "static-apache"},
+                  "servlet": {"constant": "constant-servlet", "static": "static-tomcat"}}
+    rows = [summary_row("php", "myisam", "1500"), summary_row("servlet", "innodb", "1200"),
+            summary_row("php", "myisam", "20", workload="large"),
+            summary_row("constant-php", "none", "3000"), summary_row("static-apache", "none", "10000", lower_bound=1),
+            summary_row("constant-servlet", "none", "8000")]
+    fractions = {(row["workload"], row["app"]): (row["constant_baseline_fraction"], row["static_baseline_fraction"])
+                 for row in tables.with_baseline_fractions(rows, lambda app: references.get(app, {}))}
+    assert fractions[("single", "php")] == ("0.50", "<= 0.15")  # the static file outran the client
+    assert fractions[("single", "servlet")] == ("0.15", "")  # no static Tomcat cell in this run
+    assert fractions[("large", "php")] == ("", "")  # baselines serve the single-row page only
+    assert fractions[("single", "constant-php")] == ("", "")
+
+
+def test_a_fraction_of_two_lower_bounds_says_it_is_only_approximate():
+    assert tables.fraction_text(summary_row("a", "myisam", "900", 1), summary_row("b", "none", "1800", 1)) == "~0.50"
+    assert tables.fraction_text(summary_row("a", "myisam", "900", 1), summary_row("b", "none", "1800")) == ">= 0.50"
+    assert tables.fraction_text(summary_row("a", "myisam", ""), summary_row("b", "none", "1800")) == ""

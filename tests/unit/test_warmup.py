@@ -2,7 +2,7 @@
 curves recorded here."""
 from pathlib import Path
 
-from harness.jit import compiler_quiet, parse_compile_seconds
+from harness.jit import compiler_quiet, compiler_seconds_of, perf_counters
 from harness.options import Options
 from harness.probe import steady, warm_enough
 
@@ -41,10 +41,17 @@ def test_fewer_windows_than_asked_or_a_zero_window_are_never_steady():
     assert steady([100, 105, 109.9], 3, 0.1) and not steady([100, 105, 110.1], 3, 0.1)
 
 
-def test_jstat_s_compile_time_is_read_from_its_time_column():
-    assert parse_compile_seconds((FIXTURES / "jstat-compiler.txt").read_text()) == 121.73
-    assert parse_compile_seconds("") is None
-    assert parse_compile_seconds("sun.jvmstat.monitor.MonitorException: 999999 not found\n") is None
+def test_the_compile_time_read_from_a_jvm_s_counters_is_the_one_jstat_printed():
+    # A warm Tomcat's hsperfdata file and `jstat -compiler` of the same idle JVM, recorded together.
+    counters = perf_counters((FIXTURES / "hsperfdata-tomcat").read_bytes())
+    header, values = (line.split() for line in (FIXTURES / "jstat-compiler-same-jvm.txt").read_text().splitlines()[:2])
+    assert round(compiler_seconds_of(counters), 2) == float(values[header.index("Time")])
+    assert counters["sun.ci.totalCompiles"] == int(values[header.index("Compiled")])
+
+
+def test_bytes_that_are_no_jvm_s_counters_give_no_compile_time():
+    assert perf_counters(b"") == {} and perf_counters(b"\0" * 64) == {}
+    assert compiler_seconds_of({}) is None and compiler_seconds_of({"java.ci.totalTime": 5}) is None
 
 
 def test_the_compiler_is_quiet_when_it_worked_at_most_its_share_of_the_last_windows():
