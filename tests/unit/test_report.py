@@ -155,3 +155,22 @@ def test_a_fraction_of_two_lower_bounds_says_it_is_only_approximate():
     assert tables.fraction_text(summary_row("a", "myisam", "900", 1), summary_row("b", "none", "1800", 1)) == "~0.50"
     assert tables.fraction_text(summary_row("a", "myisam", "900", 1), summary_row("b", "none", "1800")) == ">= 0.50"
     assert tables.fraction_text(summary_row("a", "myisam", ""), summary_row("b", "none", "1800")) == ""
+
+
+def test_the_pooling_table_answers_the_study_s_question_from_a_recorded_run():
+    # Run pool3: SET=pooling WORKLOADS=single ROUNDS=3 (its raw httperf outputs left out of the fixture).
+    pooled = View(load_run(ROOT / "tests" / "fixtures" / "results" / "pool3"))
+    lines = tables.pooling_lines(pooled, tables.summary_rows(pooled, tables.study_figures()))
+    assert lines[0] == "## Does pooling close PHP's gap?"
+    header, _, *table = [line for line in lines if line.startswith("|")]
+    assert header.startswith("| app | single row, MyISAM | single row, InnoDB | single row: of its server's")
+    assert [line.split(" | ")[0][2:] for line in table] == [
+        "PHP (Apache + mod_php)", "PHP, persistent PDO (Apache + mod_php)",
+        "PHP-FPM, persistent PDO (Apache event + FastCGI)", "Pooled servlet (HikariCP)"]
+    assert "| 1,569.8 [1,302-1,941 75%] | 1,445.4 [1,394-1,787 75%] |" in table[0]
+    assert "| 2,085.6 [1,754-2,199 75%], 1.33x | 1,933.0 [1,868-2,202 75%], 1.34x |" in table[2]
+    assert table[3].endswith("| - / - |")  # the run measured no baselines
+
+
+def test_a_run_without_the_pooling_set_has_no_pooling_table(view, rows):
+    assert tables.pooling_lines(view, rows) == []
