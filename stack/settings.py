@@ -65,8 +65,9 @@ DEFAULTS = {
     # with no overflow (issue 11's measurements).
     "TOMCAT_THREADS": "200",
     "TOMCAT_ACCEPT_COUNT": "511",
-    # The other listen backlogs: Apache's ListenBacklog (its default) and MariaDB's back_log (its
-    # default for this max_connections, 80 + max_connections / 5). The kernel caps each at somaxconn.
+    # The other listen backlogs: Apache's ListenBacklog (its default; both Apaches, and PHP-FPM's
+    # listen.backlog, whose default is the same 511) and MariaDB's back_log (its default for this
+    # max_connections, 80 + max_connections / 5). The kernel caps each at somaxconn.
     "APACHE_LISTEN_BACKLOG": "511",
     "MARIADB_BACK_LOG": "155",
     "TOMCAT_HEAP": "2g",
