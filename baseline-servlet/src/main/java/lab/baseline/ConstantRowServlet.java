@@ -18,10 +18,7 @@ public class ConstantRowServlet extends HttpServlet {
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        String method = request.getMethod();
-        if (!method.equals("GET") && !method.equals("HEAD")) {
-            response.setHeader("Allow", "GET, HEAD");
-            PlayersServlet.errorPage(response, 405, "method not allowed");
+        if (PlayersServlet.refusedMethod(request, response)) {
             return;
         }
         PlayerPage page = new PlayerPage(response, "single");

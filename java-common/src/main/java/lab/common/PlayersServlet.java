@@ -21,10 +21,7 @@ public abstract class PlayersServlet extends HttpServlet {
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        String method = request.getMethod();
-        if (!method.equals("GET") && !method.equals("HEAD")) {
-            response.setHeader("Allow", "GET, HEAD");
-            errorPage(response, 405, "method not allowed");
+        if (refusedMethod(request, response)) {
             return;
         }
         try {
@@ -66,7 +63,18 @@ public abstract class PlayersServlet extends HttpServlet {
         return Contract.single(name, request.getParameterValues(name));
     }
 
-    public static void errorPage(HttpServletResponse response, int status, String message) throws IOException {
+    /** The contract's pages answer GET and HEAD only: anything else gets its 405, and true. */
+    public static boolean refusedMethod(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        String method = request.getMethod();
+        if (method.equals("GET") || method.equals("HEAD")) {
+            return false;
+        }
+        response.setHeader("Allow", "GET, HEAD");
+        errorPage(response, 405, "method not allowed");
+        return true;
+    }
+
+    private static void errorPage(HttpServletResponse response, int status, String message) throws IOException {
         response.setStatus(status);
         response.setContentType("text/html; charset=utf-8");
         response.getWriter().print("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + status
