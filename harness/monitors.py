@@ -282,8 +282,13 @@ def pin_harness(cpus):
 
 def pin_servers(cpus):
     """Move every running lab server process (all threads) onto cpus; new children inherit it."""
+    for server in lifecycle.SERVERS.values():
+        pin_server(server, cpus)
+
+
+def pin_server(server, cpus):
+    """Move one lab server's processes (all threads) onto cpus."""
     if not cpus or cpus == "none":
         return
-    for server in lifecycle.SERVERS.values():
-        for pid in server.processes():
-            subprocess.run(["taskset", "-a", "-p", "-c", cpus, str(pid)], capture_output=True)
+    for pid in server.processes():
+        subprocess.run(["taskset", "-a", "-p", "-c", cpus, str(pid)], capture_output=True)

@@ -46,6 +46,7 @@ class Options:
     warmup_tolerance: float = DEFAULTS["warmup_tolerance"]
     jit_warmup_cap_s: float = DEFAULTS["jit_warmup_cap_s"]
     jit_quiet_share: float = DEFAULTS["jit_quiet_share"]
+    jvm_warmup_cap_s: float = DEFAULTS["jvm_warmup_cap_s"]
     recovery_wait_s: float = DEFAULTS["recovery_wait_s"]
     max_steps: int = DEFAULTS["max_steps"]
     max_confirm_steps: int = DEFAULTS["max_confirm_steps"]

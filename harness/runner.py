@@ -6,7 +6,7 @@ import dataclasses
 import json
 import time
 
-from harness import inventory, monitors
+from harness import inventory, jvm_warmup, monitors
 from harness.cell import Cell, now
 from harness.guard import Guard
 from harness.options import PROFILES, RESULTS, SWEEP
@@ -31,6 +31,7 @@ class Runner:
         self.guard = Guard(self.options, self.say)
         self.step_walls, self.cell_walls = [], {}  # cell_walls: round -> seconds per measured cell
         self.cells_left = 0
+        self.jvm_warmup_s = 0.0  # the latest round's JVM warm-ups: each round left will take about as long
         self.last_step_end = None
         self.quiet = None
 
@@ -92,7 +93,7 @@ class Runner:
         self.step_walls.append(ended - (self.last_step_end or ended - step.wall_s))
         self.last_step_end = ended
         eta = estimate_eta(self.cells_left, self.typical_cell_walls(cell.visit.round), len(cell.steps),
-                           self.step_walls)
+                           self.step_walls) + (self.options.rounds - cell.visit.round) * self.jvm_warmup_s
         self.say(step_line(f"cell {self.index}/{len(self.visits)} {cell.visit}", step, eta))
 
     def typical_cell_walls(self, round_):
@@ -114,6 +115,28 @@ class Runner:
             except lifecycle.LabError as error:
                 message = f"restart failed: {error} (the cell's readiness check recovers it)"
             cell.event(f"round {visit.round} begins: restarted {name}: {message}")
+
+    def warm_jvms(self, round_, cell):
+        """Before a round's first cell: warm each JIT server once for all its cells, unless this round
+        already did with the same process (a resumed run); also before the next cell once the guard has
+        restarted one (that cell's own warm-up covered only itself)."""
+        if not self.options.jvm_warmup_cap_s:
+            return
+        path = self.files.jvm_warmups
+        records = json.loads(path.read_text()) if path.exists() else []
+        for name, cells in jvm_warmup.servers_of(self.options.cells).items():
+            pid = lifecycle.SERVERS[name].pid()
+            if pid is None or any((record["round"], record["server"], record["pid"]) == (round_, name, pid) for record in records):
+                continue
+            self.say(f"round {round_}/{self.options.rounds}: warming {name} for its {len(cells)} cells until its "
+                     f"compiler is quiet (at most {self.options.jvm_warmup_cap_s:g} s)")
+            record = jvm_warmup.warm_jvm(name, cells, self.options, self.files.directory)
+            if record:
+                self.jvm_warmup_s = sum(each["seconds"] for each in records if each["round"] == round_) + record["seconds"]
+                records.append({"round": round_, **record})
+                write_atomically(path, json.dumps(records, indent=1) + "\n")
+                cell.event(f"round {round_}: {jvm_warmup.describe(record)}")
+                self.say(jvm_warmup.describe(record))
 
     def earlier_rounds(self, summaries, visit):
         """(figure, probe) of the cell's measurements in earlier rounds that found a figure; they
@@ -150,6 +173,7 @@ class Runner:
                          f"({len(cell.steps)} steps), kept")
             else:
                 self.begin_round(visit, cell)
+                self.warm_jvms(visit.round, cell)
             started, steps_before = time.monotonic(), len(self.step_walls)
             self.last_step_end = None
             measure_cell(cell, options, self.guard, self.progress, self.earlier_rounds(summaries, visit))

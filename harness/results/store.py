@@ -145,6 +145,11 @@ class RunFiles:
     def saturation(self):
         return self.directory / "saturation.tsv"
 
+    @property
+    def jvm_warmups(self):
+        """The JVM warm-ups of the run (harness/jvm_warmup.py), a JSON list of records."""
+        return self.directory / "jvm-warmups.json"
+
     def cell(self, key, round_=1, replica=1):
         """A measurement's folder: round 1's is the cell's own (as in runs from before rounds), a later
         round's or a repeat's is a folder inside it."""

@@ -26,12 +26,12 @@ from tests.integration.conftest import fetch
 
 
 def options(app, workload="single", **changes):
-    """Two low-rate steps (100 then 200 req/s for single rows: no warm-up, so no probe) with a 5 s
-    recovery wait. Disturbance is judged only where it is the test's subject (the CPU hog): a
+    """Two low-rate steps (100 then 200 req/s for single rows: no warm-up, so no probe, and no JVM
+    warm-up) with a 5 s recovery wait. Disturbance is judged only where it is the test's subject (the CPU hog): a
     restart's helper processes or a stealing host must not turn a fault test's steps into redos."""
     values = dict(apps=(app,), engines=("myisam",), workloads=(workload,), duration_s=3, precision=0.5,
-                  warmup_cap_s=0, max_steps=2, recovery_wait_s=5, client_cpus="none", server_cpus="none",
-                  rounds=1, aa_control="", max_steal_pct=100, max_other_pct=100)
+                  warmup_cap_s=0, jvm_warmup_cap_s=0, max_steps=2, recovery_wait_s=5, client_cpus="none",
+                  server_cpus="none", rounds=1, aa_control="", max_steal_pct=100, max_other_pct=100)
     values.update(changes)
     return Options(**values)
 

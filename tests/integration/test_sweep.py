@@ -1,11 +1,15 @@
 """A short real sweep on the live stack: results files with sane values, resume, forced client-bound,
 and a wrong answer caught before any load."""
 import json
+import os
 import statistics
+import subprocess
+from pathlib import Path
 
 import pytest
 
 from harness import verify
+from harness.cell import Cell
 from harness.options import Options
 from harness.results.manifest import FORMAT_VERSION, Manifest, problems
 from harness.results.records import BASELINE, INVALID, NO_PASS, PASS, VERDICTS, WRONG_ANSWER, CellKey, Visit
@@ -19,7 +23,7 @@ def short(**changes):
     """A few short steps. Disturbance is not these tests' subject (the fault suite's CPU hog is), so
     a host that steals CPU (this VM's did: 6-10 % in one step) does not stop their cells."""
     options = dict(apps=("php", "soap"), engines=("myisam",), workloads=("single",), duration_s=2,
-                   precision=0.5, warmup_cap_s=6, jit_warmup_cap_s=6, max_steps=3, recovery_wait_s=20,
+                   precision=0.5, warmup_cap_s=6, jit_warmup_cap_s=6, jvm_warmup_cap_s=0, max_steps=3, recovery_wait_s=20,
                    client_cpus="none", server_cpus="none", rounds=1, aa_control="",
                    max_steal_pct=100, max_other_pct=100)
     options.update(changes)
@@ -130,6 +134,30 @@ def test_rounds_restart_the_servers_measure_the_control_twice_and_resume(stack, 
     assert interrupted.read_text().startswith(saved) and len(read_steps(interrupted)) == len(finished)
     for visit, text in kept.items():
         assert files.cell_steps(php, visit.round, visit.replica).read_text() == text
+
+
+@pytest.mark.skipif(os.cpu_count() < 2, reason="widening needs a client CPU apart from the servers'")
+def test_a_round_warms_the_jvm_once_for_all_its_cells_on_both_cpus_then_pins_it_back(stack, tmp_path):
+    pid = stack["tomcat"].pid()
+    before = os.sched_getaffinity(pid)
+    runner = Runner(short(apps=("servlet", "soap"), jvm_warmup_cap_s=14, client_cpus="0", server_cpus="1"), "jvm",
+                    tmp_path, say=lambda text: None)
+    cell = Cell(runner.files, CellKey("servlet", "myisam", "single"))
+    try:
+        runner.warm_jvms(1, cell)
+        records = json.loads(runner.files.jvm_warmups.read_text())
+        assert [(record["round"], record["server"], record["pid"]) for record in records] == [(1, "tomcat", pid)]
+        warmed = records[0]
+        assert {name for name, _ in warmed["windows"]} == {"servlet-myisam-single", "soap-myisam-single"}
+        assert all(replies > 0 for _, replies in warmed["windows"]) and warmed["cpus_while_warming"] == "1,0"
+        assert len(warmed["compile_s"]) == len(warmed["windows"]) + 1 and warmed["seconds"] <= 14 + 5
+        threads = [int(task.name) for task in Path(f"/proc/{pid}/task").iterdir()]
+        assert {cpu for thread in threads for cpu in os.sched_getaffinity(thread)} == {1}, "pinned back"
+        assert any("tomcat warmed for" in event for event in cell.state.events)
+        runner.warm_jvms(1, cell)  # the same round, the same JVM: not again
+        assert json.loads(runner.files.jvm_warmups.read_text()) == records
+    finally:
+        subprocess.run(["taskset", "-a", "-p", "-c", ",".join(map(str, sorted(before))), str(pid)], capture_output=True)
 
 
 def test_a_step_the_client_cannot_drive_is_invalid_not_saturation(stack, tmp_path):

@@ -1,10 +1,12 @@
 """When a cell counts as warmed up: windows that agree, and on a JIT server a quiet compiler, on
-curves recorded here."""
+curves recorded here; what a JVM's warm-up for all its cells drives, and on which CPUs."""
 from pathlib import Path
 
 from harness.jit import compiler_quiet, compiler_seconds_of, perf_counters
+from harness.jvm_warmup import rotation, servers_of, widened
 from harness.options import Options
 from harness.probe import steady, warm_enough
+from harness.results.records import CellKey
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "jvm"
 
@@ -68,3 +70,18 @@ def test_a_jvm_is_warm_only_once_its_compiler_is_quiet_not_on_a_plateau_of_its_w
     assert first_warm(SERVLET_5S, None, options, 5) == 13
     assert first_warm(SERVLET_5S, SERVLET_COMPILE_S, options, 5) == 23
     assert SERVLET_5S[22] == 1597 and SERVLET_5S[12] == 1210
+
+
+def test_a_jvm_warm_up_rotates_one_cell_per_app_and_workload_on_its_own_and_the_client_s_cpus():
+    cells = [CellKey(app, engine, workload) for app in ("servlet", "soap") for engine in ("myisam", "innodb")
+             for workload in ("single", "large")]
+    assert rotation(cells) == [CellKey("servlet", "myisam", "single"), CellKey("servlet", "myisam", "large"),
+                               CellKey("soap", "myisam", "single"), CellKey("soap", "myisam", "large")]
+    assert widened("0", "1") == "1,0"
+    assert widened("none", "1") is None and widened("0", "none") is None and widened("", "") is None
+
+
+def test_only_the_jit_servers_cells_are_warmed_as_one_jvm():
+    cells = [CellKey("php", "myisam", "single"), CellKey("servlet", "myisam", "single"),
+             CellKey("static-apache", "none", "single"), CellKey("soap", "innodb", "large")]
+    assert servers_of(cells) == {"tomcat": [CellKey("servlet", "myisam", "single"), CellKey("soap", "innodb", "large")]}
