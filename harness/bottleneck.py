@@ -55,6 +55,25 @@ def bottleneck(summary, steps, server_cores, limits=Limits()):
     if summary.status not in (LOCATED, PLAN_LIMIT):
         return "", ""
     told = telling_steps(summary, steps)
+    name, why = diagnosis(told, server_cores, limits)
+    return name, "; ".join([why] + [note for step in told for note in full_collections(step)])
+
+
+def full_collections(step):
+    """Pure: each JVM's full collections over a step, as notes: one longer than the step's timeout
+    turns every request it holds up into a client timeout, a cliff rather than a queue."""
+    notes = []
+    for figure, count in step.figures.items():
+        if figure.endswith("_gc_full_n") and count > 0:
+            server = figure.removesuffix("_gc_full_n")
+            seconds = step.figures.get(f"{server}_gc_full_s", 0.0)
+            notes.append(f"{SERVER_NAMES.get(server, server)} stopped {seconds:.2f} s for {count:.0f} full "
+                         f"collection(s) at {step.offered_rate:g} req/s offered (its timeout {step.timeout_s:g} s)")
+    return notes
+
+
+def diagnosis(told, server_cores, limits):
+    """(name, why) from the telling steps' CPU, pool, database and listen-queue figures."""
     for step in told:
         where = f"at {step.offered_rate:g} req/s offered"
         busy = cpu_pct(step, server_cores)

@@ -1,10 +1,11 @@
-"""Whether a JVM has finished compiling its hot code. Pinned to one CPU here, Tomcat's JIT needs about
-two minutes of load after a start before its compiler goes quiet, and its throughput climbs until
-then (the plain servlet: 215 req/s in the first 5 s, a plateau near 650 for a minute, ~1,500 once the
-compiler's cumulative time stopped at 113 s); replies/s windows can agree on that plateau. So a JIT
-server's cell is warm only when its compiler is quiet too, read from the JVM's own counters: the
-hsperfdata file every HotSpot JVM keeps (what jstat reads), read directly, in microseconds: a jstat
-call starts a JVM of its own on the client's CPU, ~0.4 s after every warm-up window."""
+"""A JVM's own counters: whether it has finished compiling its hot code, and what its compiler and
+collector did over a step. Pinned to one CPU here, Tomcat's JIT needs about two minutes of load after
+a start before its compiler goes quiet, and its throughput climbs until then (the plain servlet: 215
+req/s in the first 5 s, a plateau near 650 for a minute, ~1,500 once the compiler's cumulative time
+stopped at 113 s); replies/s windows can agree on that plateau. So a JIT server's cell is warm only
+when its compiler is quiet too. Everything is read from the hsperfdata file every HotSpot JVM keeps
+(what jstat reads), directly, in microseconds: a jstat call starts a JVM of its own on the client's
+CPU, ~0.4 s after every warm-up window."""
 import pwd
 import struct
 from pathlib import Path
@@ -53,14 +54,43 @@ def compiler_seconds_of(counters):
     return None if ticks is None or not frequency else ticks / frequency
 
 
-def compile_seconds(pid):
-    """The JVM's cumulative compile time now (edge: reads its hsperfdata file, named after the user
-    it runs as); None when it cannot be read (-XX:-UsePerfData, the process gone)."""
+# HotSpot numbers its collectors young first: ParallelGC's PSScavenge and PSParallelCompact, G1's
+# young and full, Serial's Copy and MarkSweepCompact.
+COLLECTORS = {"gc_young": 0, "gc_full": 1}
+
+
+def step_figures(before, after):
+    """Pure: what the JVM did between two readings of its counters: young and full collections and
+    their seconds (a full collection stops every request thread), compile seconds, and seconds with
+    all threads stopped at safepoints; {} unless both readings are whole."""
+    frequency = after.get("sun.os.hrt.frequency")
+    if not before or not frequency:
+        return {}
+
+    def delta(name):
+        return after.get(name, 0) - before.get(name, 0)
+    figures = {}
+    for label, index in COLLECTORS.items():
+        figures[f"{label}_n"] = delta(f"sun.gc.collector.{index}.invocations")
+        figures[f"{label}_s"] = round(delta(f"sun.gc.collector.{index}.time") / frequency, 3)
+    figures["compile_s"] = round(delta("java.ci.totalTime") / frequency, 3)
+    figures["safepoint_s"] = round(delta("sun.rt.safepointTime") / frequency, 3)
+    return figures
+
+
+def counters_of(pid):
+    """The JVM's counters now (edge: reads its hsperfdata file, named after the user it runs as); {}
+    when they cannot be read (-XX:-UsePerfData, the process gone)."""
     if not pid:
-        return None
+        return {}
     try:
         owner = pwd.getpwuid(Path(f"/proc/{pid}").stat().st_uid).pw_name
         data = (HSPERFDATA / f"hsperfdata_{owner}" / str(pid)).read_bytes()
     except (OSError, KeyError):
-        return None
-    return compiler_seconds_of(perf_counters(data))
+        return {}
+    return perf_counters(data)
+
+
+def compile_seconds(pid):
+    """The JVM's cumulative compile time now; None when it cannot be read."""
+    return compiler_seconds_of(counters_of(pid))

@@ -7,11 +7,12 @@ import threading
 import time
 from pathlib import Path
 
+from harness import jit
 from harness.disturbance import Limits, disturbance
 from harness.mariadb_status import QUERY, parse_status, status_deltas
 from harness.network import NetworkMonitor
 from harness.pool_log import pool_columns
-from stack import lifecycle, settings
+from stack import lifecycle, registry, settings
 from stack.server import LabError
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -239,6 +240,23 @@ class PoolMonitor:
         return pool_columns(text, self.started, time.time())
 
 
+class JvmMonitor:
+    """What each JIT server's JVM did over the step, from its own counters (harness/jit.py):
+    collections young and full with their seconds, compile seconds, safepoint seconds - a full
+    collection longer than the step's timeout turns every request it holds up into a timeout."""
+
+    def start(self):
+        self.before = {}
+        for name in registry.jit_servers():
+            pid = lifecycle.SERVERS[name].pid()
+            if pid:
+                self.before[name] = (pid, jit.counters_of(pid))
+
+    def finish(self):
+        return {f"{name}_{figure}": value for name, (pid, before) in self.before.items()
+                for figure, value in jit.step_figures(before, jit.counters_of(pid)).items()}
+
+
 class Watch:
     """The step monitors around a stretch of load (a step, or the quiet check with no load): their
     figures, the wall time, and whether other work disturbed it."""
@@ -270,7 +288,8 @@ class Watch:
 def step_monitors(options):
     """The monitors of one step, fresh for each step."""
     lab_cpus = sorted(set(cpu_list(options.client_cpus)) | set(cpu_list(options.server_cpus)))
-    return [ServerSampler(), OtherWorkMonitor(lab_cpus), NetworkMonitor(), MariaDBMonitor(), PoolMonitor()]
+    return [ServerSampler(), OtherWorkMonitor(lab_cpus), NetworkMonitor(), MariaDBMonitor(), PoolMonitor(),
+            JvmMonitor()]
 
 
 def pin_harness(cpus):

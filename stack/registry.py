@@ -95,6 +95,11 @@ def jit(app_name):
     return REGISTRY["servers"][server_of(app_name)].get("jit", False)
 
 
+def jit_servers():
+    """The servers that compile as they run (their JVM's counters are watched over every step)."""
+    return [name for name, server in REGISTRY["servers"].items() if server.get("jit", False)]
+
+
 def port_of(app_name):
     return settings.int_knob(REGISTRY["servers"][server_of(app_name)]["port_knob"])
 

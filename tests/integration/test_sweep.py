@@ -69,7 +69,11 @@ def test_a_short_sweep_writes_manifest_steps_and_saturation(stack, tmp_path):
             assert step.verdict in VERDICTS and step.offered_rate > 0 and step.reason and step.round == 1
             assert step.figures["mariadb_cpu_s"] >= 0
     soap_cell = files.cell(CellKey("soap", "myisam", "single"))
-    assert "--wsesslog" in (soap_cell / read_steps(soap_cell / "steps.tsv")[0].raw).read_text()
+    soap_steps = read_steps(soap_cell / "steps.tsv")
+    assert "--wsesslog" in (soap_cell / soap_steps[0].raw).read_text()
+    # Tomcat's JVM is watched over every step: young collections at least every few seconds under load.
+    assert all(step.figures["tomcat_gc_full_n"] >= 0 and step.figures["tomcat_compile_s"] >= 0 for step in soap_steps)
+    assert sum(step.figures["tomcat_gc_young_n"] for step in soap_steps) >= 1
 
 
 def test_a_baseline_runs_once_without_an_engine_and_is_checked_like_an_app(stack, tmp_path):

@@ -71,3 +71,16 @@ def test_the_saturation_step_is_found_by_its_rate_as_saturation_tsv_rounds_it():
              if step.offered_rate == SUMMARY.saturation_offered else step for step in RUN.steps[SUMMARY.visit]]
     name, why = bottleneck(dataclasses.replace(SUMMARY, status=PLAN_LIMIT, overload_offered=None), steps, 1)
     assert name == CPU and "at 4746 req/s offered" in why
+
+
+def test_a_full_collection_in_a_telling_step_is_named_beside_the_bottleneck():
+    steps = [dataclasses.replace(step, figures={**step.figures, "tomcat_gc_full_n": 1.0, "tomcat_gc_full_s": 1.27,
+                                                "tomcat_gc_young_n": 40.0, "tomcat_gc_young_s": 0.9})
+             for step in RUN.steps[SUMMARY.visit]]
+    name, why = bottleneck(SUMMARY, steps, server_cores=1)
+    assert name == CPU and why.startswith("servers' CPU 94 % busy at 4746 req/s offered")
+    assert "; Tomcat stopped 1.27 s for 1 full collection(s) at 4746 req/s offered (its timeout" in why
+    assert "young" not in why
+    quiet = [dataclasses.replace(step, figures={**step.figures, "tomcat_gc_full_n": 0.0, "tomcat_gc_full_s": 0.0})
+             for step in RUN.steps[SUMMARY.visit]]
+    assert "collection" not in bottleneck(SUMMARY, quiet, server_cores=1)[1]

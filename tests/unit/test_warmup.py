@@ -2,7 +2,7 @@
 curves recorded here; what a JVM's warm-up for all its cells drives, and on which CPUs."""
 from pathlib import Path
 
-from harness.jit import compiler_quiet, compiler_seconds_of, perf_counters
+from harness.jit import compiler_quiet, compiler_seconds_of, perf_counters, step_figures
 from harness.jvm_warmup import rotation, servers_of, widened
 from harness.options import Options
 from harness.probe import steady, warm_enough
@@ -85,3 +85,32 @@ def test_only_the_jit_servers_cells_are_warmed_as_one_jvm():
     cells = [CellKey("php", "myisam", "single"), CellKey("servlet", "myisam", "single"),
              CellKey("static-apache", "none", "single"), CellKey("soap", "innodb", "large")]
     assert servers_of(cells) == {"tomcat": [CellKey("servlet", "myisam", "single"), CellKey("soap", "innodb", "large")]}
+
+
+def test_what_a_jvm_did_over_a_step_is_read_as_jstat_reads_it():
+    # A Tomcat's counters and `jstat -gc` / `jstat -compiler` of the same JVM, recorded before and after
+    # 8 s of 16,000-row pages and one forced full collection (jcmd GC.run).
+    before, after = (perf_counters((FIXTURES / f"hsperfdata-tomcat-{when}-burst").read_bytes())
+                     for when in ("before", "after"))
+    jstat = {when: jstat_columns(FIXTURES / f"jstat-gc-{when}-burst.txt") for when in ("before", "after")}
+    figures = step_figures(before, after)
+    assert figures["gc_young_n"] == jstat["after"]["YGC"] - jstat["before"]["YGC"] == 19
+    assert figures["gc_full_n"] == jstat["after"]["FGC"] - jstat["before"]["FGC"] == 1
+    assert abs(figures["gc_full_s"] - (jstat["after"]["FGCT"] - jstat["before"]["FGCT"])) < 0.002
+    assert abs(figures["gc_young_s"] - (jstat["after"]["YGCT"] - jstat["before"]["YGCT"])) < 0.002
+    assert abs(figures["compile_s"] - (jstat["after"]["Time"] - jstat["before"]["Time"])) < 0.02
+    assert figures["safepoint_s"] >= figures["gc_full_s"]  # every collection stops the threads at a safepoint
+    assert step_figures({}, after) == {} and step_figures(before, {}) == {}
+
+
+def jstat_columns(path):
+    """{column: number} of the jstat tables in a file (a header line, then a values line, each table)."""
+    lines = path.read_text().splitlines()
+    columns = {}
+    for header, values in zip(lines[::2], lines[1::2]):
+        for name, value in zip(header.split(), values.split()):
+            try:
+                columns[name] = float(value)
+            except ValueError:
+                pass
+    return columns
