@@ -126,14 +126,15 @@ class Runner:
         records = json.loads(path.read_text()) if path.exists() else []
         for name, cells in jvm_warmup.servers_of(self.options.cells).items():
             pid = lifecycle.SERVERS[name].pid()
-            if pid is None or any((record["round"], record["server"], record["pid"]) == (round_, name, pid) for record in records):
+            done = {(record["round"], record["server"], record["pid"]) for record in records}
+            if pid is None or (round_, name, pid) in done:
                 continue
             self.say(f"round {round_}/{self.options.rounds}: warming {name} for its {len(cells)} cells until its "
                      f"compiler is quiet (at most {self.options.jvm_warmup_cap_s:g} s)")
             record = jvm_warmup.warm_jvm(name, cells, self.options, self.files.directory)
             if record:
-                self.jvm_warmup_s = sum(each["seconds"] for each in records if each["round"] == round_) + record["seconds"]
                 records.append({"round": round_, **record})
+                self.jvm_warmup_s = sum(each["seconds"] for each in records if each["round"] == round_)
                 write_atomically(path, json.dumps(records, indent=1) + "\n")
                 cell.event(f"round {round_}: {jvm_warmup.describe(record)}")
                 self.say(jvm_warmup.describe(record))
