@@ -46,11 +46,12 @@ def warm_jvm(server_name, cells, options, directory):
     rotation's time over the last rotation, or jvm_warmup_cap_s; None when off, down or unreadable."""
     server = lifecycle.SERVERS[server_name]
     pid = server.pid()
-    if not options.jvm_warmup_cap_s or not pid or jit.compile_seconds(pid) is None:
+    compiled = [jit.compile_seconds(pid)] if options.jvm_warmup_cap_s and pid else [None]
+    if compiled[0] is None:
         return None
     targets = rotation(cells)
     cpus = widened(options.client_cpus, options.server_cpus)
-    compiled, windows, started = [jit.compile_seconds(pid)], [], time.monotonic()
+    windows, started = [], time.monotonic()
     if cpus:
         monitors.pin_server(server, cpus)
     try:
