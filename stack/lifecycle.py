@@ -243,6 +243,7 @@ class Tomcat(AppServer):
         render("server.xml.in", {
             "PORT": self.port, "THREADS": settings.int_knob("TOMCAT_THREADS"),
             "ACCEPT_COUNT": settings.int_knob("TOMCAT_ACCEPT_COUNT"),
+            "MAX_CONNECTIONS": settings.int_knob("TOMCAT_MAX_CONNECTIONS"),
         }, self.base / "conf" / "server.xml")
         self.deploy()
 

@@ -23,9 +23,11 @@ def test_render_refuses_to_leave_a_placeholder_unfilled(tmp_path):
 
 def test_rendered_server_xml_binds_loopback_and_disables_the_shutdown_port(tmp_path):
     target = tmp_path / "server.xml"
-    server.render("server.xml.in", {"PORT": 8123, "THREADS": 7, "ACCEPT_COUNT": 3}, target)
+    server.render("server.xml.in", {"PORT": 8123, "THREADS": 7, "ACCEPT_COUNT": 3, "MAX_CONNECTIONS": 7},
+                  target)
     text = target.read_text()
     assert 'address="127.0.0.1" port="8123"' in text
+    assert 'maxThreads="7" acceptCount="3"' in text and 'maxConnections="7"' in text
     assert '<Server port="-1"' in text
     assert "AJP" not in text.replace("no AJP", "")
 
@@ -68,3 +70,12 @@ def test_stop_kills_the_processes_a_dead_main_process_left_behind(tmp_path, monk
         assert orphan.wait(timeout=5) == -9
     finally:
         orphan.kill()
+
+
+def test_tomcat_takes_one_connection_per_thread_unless_told(monkeypatch):
+    monkeypatch.setenv("TOMCAT_THREADS", "48")
+    monkeypatch.delenv("TOMCAT_MAX_CONNECTIONS", raising=False)
+    assert settings.knob("TOMCAT_MAX_CONNECTIONS") == "48"
+    assert settings.knobs()["TOMCAT_MAX_CONNECTIONS"] == "48"
+    monkeypatch.setenv("TOMCAT_MAX_CONNECTIONS", "8192")
+    assert settings.knob("TOMCAT_MAX_CONNECTIONS") == "8192"
