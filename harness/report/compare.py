@@ -37,7 +37,7 @@ def comparison_rows(run, other):
 def interval_text(figures):
     median, geometric = figures.median, figures.geometric
     count = len(figures.figures)
-    text = f"{median.estimate:,.1f} ({count} round{'s' if count > 1 else ''}"
+    text = f"{'>= ' if figures.lower_bound else ''}{median.estimate:,.1f} ({count} round{'s' if count > 1 else ''}"
     if geometric.low is not None:
         text += f"; 95 % t [{geometric.low:,.1f}, {geometric.high:,.1f}]"
     return text + ")"

@@ -59,7 +59,7 @@ def summary_rows(view, study):
                 rows.append({
                     "workload": workload, "engine": engine, "app": row.app, "status": row.status,
                     "saturation_rps": "" if median is None else cell_text(round(median, 2)),
-                    "lower_bound": int(row.lower_bound),
+                    "lower_bound": int(figures.lower_bound),
                     **interval_columns(figures),
                     "saturation_offered": cell_text(row.saturation_offered),
                     "overload_offered": cell_text(row.overload_offered),

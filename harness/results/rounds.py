@@ -19,6 +19,7 @@ class CellFigures:
     representative: object      # the CellSummary whose figure is the median
     median: object = None       # Interval over the rounds' figures; None when no round has one
     geometric: object = None
+    lower_bound: bool = False   # the median is only a lower bound
 
     @property
     def key(self):
@@ -42,9 +43,13 @@ def cell_figures(run):
 def figures_of(rows):
     measured = sorted((row for row in rows if row.saturation_rps), key=lambda row: row.saturation_rps)
     if not measured:
-        return CellFigures(rows, rows[0])
+        return CellFigures(rows, rows[0], lower_bound=rows[0].lower_bound)
     values = [row.saturation_rps for row in measured]
-    return CellFigures(rows, measured[(len(measured) - 1) // 2], median_interval(values), geometric_interval(values))
+    # A round that is only a lower bound can move the median up when it sits at or below the middle
+    # (both middles for an even count); one above the middle cannot move it.
+    lower_bound = any(row.lower_bound for row in measured[:len(measured) // 2 + 1])
+    return CellFigures(rows, measured[(len(measured) - 1) // 2], median_interval(values), geometric_interval(values),
+                       lower_bound)
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,23 @@ def test_a_cells_figure_is_the_median_of_its_rounds_and_its_representative_the_m
     assert cells[SERVLET].representative.saturation_rps == 901.48
 
 
+def test_a_median_is_a_lower_bound_only_when_a_bounded_round_could_raise_it():
+    # A third round of PHP's cell above the other two, client-bound (httperf ran out first).
+    php_rounds = [row for row in RUN.saturation if row.key == PHP and row.replica == 1]
+    third = dataclasses.replace(php_rounds[1], round=3, saturation_rps=1500.0, status="client-bound")
+
+    def php_figures(rows):
+        return cell_figures(dataclasses.replace(RUN, saturation=rows))[PHP]
+
+    above = php_figures(php_rounds + [third])
+    assert above.median.estimate == 1465.5 and not above.lower_bound, "a bound above the median cannot move it"
+    lowest_bounded = [dataclasses.replace(php_rounds[0], status="client-bound"), php_rounds[1], third]
+    assert php_figures(lowest_bounded).lower_bound, "the lowest round's true figure may lie above 1,465.5"
+    upper_middle_bounded = [php_rounds[0], dataclasses.replace(php_rounds[1], status="client-bound")]
+    assert php_figures(upper_middle_bounded).lower_bound, "with two rounds the median is their mean"
+    assert not php_figures(php_rounds).lower_bound
+
+
 def test_app_pairs_are_ratios_paired_by_round():
     (pair,) = pair_ratios(cell_figures(RUN), ["php", "servlet"])
     assert (pair.app, pair.other, pair.rounds) == ("php", "servlet", 2)
