@@ -2,8 +2,9 @@
 the running servers. For every cell of the run, warmed up as the sweep warms it:
 
 - **wrk, closed loop**, a new connection per request at rising concurrency (1, 2, 4, ...), until two
-  levels in a row fall short of the best by more than a tenth; then more runs at the best level,
-  whose median is the cell's closed-loop capacity. wrk waits for each reply before the next request,
+  levels in a row fall short of the best by more than a tenth; then, the server's pool recycled as
+  after a sweep's failing step, more runs at the best level, whose median is the cell's closed-loop
+  capacity. wrk waits for each reply before the next request,
   httperf does not, so sweep / wrk near 1 is agreement and a cell far below 1 is a figure to explain.
 - **oha, open loop** like httperf, at 0.9x and 1.1x the sweep's saturation rate, judged by the sweep's
   own rules (harness/verdict.py, the same timeout): the sweep's point is confirmed when the rate
@@ -97,12 +98,16 @@ def wrk_ladder(cell, watched, directory):
         if ladder_done(levels, SETTINGS["drop"]):
             break
     best = max(levels, key=levels.get)
+    # The levels above the best grew Apache's prefork pool, and the repeats would measure that pool:
+    # PHP, single row, by hand: 16 connections gave 2,451-2,579 req/s after 64 (66 workers), 2,837-2,847
+    # after a recycle; run twin-b's repeats read 1,957-2,100 where its ladder had found 2,577.
+    recycled = lifecycle.SERVERS[cell.server].recycle()
     runs = []
     for _ in range(SETTINGS["repeats"]):
         rate, shared = wrk(best)
         runs.append(rate)
         disturbed += [shared] if shared else []
-    return {"window_s": window, "ladder": levels, "connections": best, "runs": runs,
+    return {"window_s": window, "ladder": levels, "connections": best, "recycled": recycled, "runs": runs,
             "median": round(statistics.median(runs), 2), "disturbed": disturbed}
 
 
