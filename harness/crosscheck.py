@@ -115,8 +115,9 @@ def oha_run(cell, rate, watched):
     """One open-loop run at `rate`, the sweep's step length and timeout, judged by the sweep's rules."""
     options = watched.options
     profile = PROFILES[cell.key.workload]
-    # As after a sweep's failing step: the wrk ladder's 64 connections grew Apache's prefork pool,
-    # and oha would otherwise measure that pool, not the server the sweep measured.
+    # As after a sweep's failing step: wrk's repeats at the ladder's best level (up to 64 connections)
+    # grew Apache's prefork pool again, and oha would otherwise measure that pool, not the server the
+    # sweep measured.
     recycled = lifecycle.SERVERS[cell.server].recycle()
     timeout_s = load.step_timeout(rate, profile.timeout_s, options.fd_budget)
     planned = max(options.min_requests_per_step, round(rate * options.duration_s))
