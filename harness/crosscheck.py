@@ -25,7 +25,7 @@ from pathlib import Path
 from harness import load, monitors, probe
 from harness.cell import Cell
 from harness.oha_output import figures as oha_figures
-from harness.options import PROFILES, RESULTS, SWEEP, Options
+from harness.options import RESULTS, SWEEP, Options, profile_for
 from harness.results.records import DISTURBED, INVALID, LOCATED, PASS
 from harness.results.rounds import cell_figures
 from harness.results.store import ResultsError, RunFiles, latest_run, load_run, tsv_text, write_atomically
@@ -83,7 +83,7 @@ class Watched:
 
 def wrk_ladder(cell, watched, directory):
     """The closed-loop capacity: the ladder, then repeats at its best level; their median."""
-    window = max(SETTINGS["window_s"], PROFILES[cell.key.workload].warmup_window_s)
+    window = max(SETTINGS["window_s"], profile_for(cell.key.workload).warmup_window_s)
     client_cpus = watched.options.client_cpus
 
     def wrk(connections):
@@ -114,7 +114,7 @@ def wrk_ladder(cell, watched, directory):
 def oha_run(cell, rate, watched):
     """One open-loop run at `rate`, the sweep's step length and timeout, judged by the sweep's rules."""
     options = watched.options
-    profile = PROFILES[cell.key.workload]
+    profile = profile_for(cell.key.workload)
     # As after a sweep's failing step: wrk's repeats at the ladder's best level (up to 64 connections)
     # grew Apache's prefork pool again, and oha would otherwise measure that pool, not the server the
     # sweep measured.

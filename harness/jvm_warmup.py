@@ -11,7 +11,7 @@ cells' own warm-ups still check that the compiler is quiet."""
 import time
 
 from harness import jit, load, monitors
-from harness.options import PROFILES
+from harness.options import profile_for
 from stack import lifecycle, registry
 
 WINDOW_S = 2  # long enough for dozens of 16,000-row replies, short enough to rotate often
@@ -58,7 +58,7 @@ def warm_jvm(server_name, cells, options, directory):
         while True:
             for key in targets:
                 request = registry.request(key.app, key.workload, engine=key.engine)
-                result = load.wrk_throughput(request, WINDOW_S, PROFILES[key.workload].probe_connections,
+                result = load.wrk_throughput(request, WINDOW_S, profile_for(key.workload).probe_connections,
                                              options.client_cpus, directory)
                 windows.append([key.name, result["replies_per_s"]])
                 compiled.append(jit.compile_seconds(pid))

@@ -31,6 +31,16 @@ class Profile:
 
 
 PROFILES = {name: Profile(**values) for name, values in SWEEP["profiles"].items()}
+SIZE_SWEEP = SWEEP["size_sweep"]
+
+
+def profile_for(workload):
+    """How a workload is driven: its own profile, or for the payload workload at N rows the single
+    row's below size_sweep.large_profile_from rows and the 16,000 rows' from there on."""
+    count = registry.row_count(workload)
+    if count is None:
+        return PROFILES[workload]
+    return PROFILES["large" if count >= SIZE_SWEEP["large_profile_from"] else "single"]
 
 
 @dataclass(frozen=True)
@@ -106,6 +116,9 @@ def parser(description):
     arguments.add_argument("--rounds", type=int, default=None, help=SWEEP["options_about"]["rounds"])
     arguments.add_argument("--seed", type=int, default=None, help="the seed of the rounds' random order "
                            "(default: drawn at random and kept in the manifest; a resumed run keeps its own)")
+    arguments.add_argument("--sizes", type=listed, default=None,
+                           help="the size sweep: the payload workload at these row counts (e.g. "
+                                + ",".join(map(str, SIZE_SWEEP["counts"])) + ") instead of --workloads")
     arguments.add_argument("--run", default=None, help="run id (re-use one to resume it)")
     arguments.add_argument("--quick", action="store_true", help="the quick preset of sweep.json: "
                            + ", ".join(f"{key}={value}" for key, value in SWEEP["presets"]["quick"].items()))
@@ -128,15 +141,28 @@ def chosen_apps(app_set, apps):
     return tuple(apps)
 
 
+def sized_workloads(counts):
+    """The payload workload's names at these row counts (1 to 16,000 each)."""
+    largest = SIZE_SWEEP["counts"][-1]
+    wrong = [count for count in counts if not count.isdigit() or not 1 <= int(count) <= largest]
+    if wrong:
+        raise SystemExit(f"row counts must be integers from 1 to {largest}: not {', '.join(wrong)}")
+    return tuple(registry.sized(count) for count in counts)
+
+
 def from_argv(argv, description):
     """(Options, run id, results folder) from the command line."""
     args = parser(description).parse_args(argv)
     apps = chosen_apps(args.app_set, args.apps)
-    for kind, chosen in (("engines", args.engines), ("workloads", args.workloads)):
-        unknown = [value for value in chosen if value not in registry.REGISTRY[kind]]
-        if unknown:
-            raise SystemExit(f"unknown {kind} {', '.join(unknown)}; the registry has "
-                             f"{', '.join(registry.REGISTRY[kind])}")
+    workloads = sized_workloads(args.sizes) if args.sizes else args.workloads
+    unknown = [value for value in args.engines if value not in registry.REGISTRY["engines"]]
+    if unknown:
+        raise SystemExit(f"unknown engines {', '.join(unknown)}; the registry has "
+                         f"{', '.join(registry.REGISTRY['engines'])}")
+    unknown = [value for value in workloads if not registry.is_workload(value)]
+    if unknown:
+        raise SystemExit(f"unknown workloads {', '.join(unknown)}; the registry has "
+                         f"{', '.join(registry.REGISTRY['workloads'])}, and {registry.SIZE_WORKLOAD}-N (--sizes)")
     presets = ("quick",) if args.quick else ()
     values = {key: value for preset in presets for key, value in SWEEP["presets"][preset].items()}
     if args.app_set not in (None, registry.DEFAULT_SET):
@@ -144,7 +170,7 @@ def from_argv(argv, description):
     values.update({key: value for key, value in (("duration_s", args.duration), ("precision", args.precision),
                                                  ("rounds", args.rounds)) if value})
     values["seed"] = random.SystemRandom().randrange(1, 10**6) if args.seed is None else args.seed
-    options = Options(apps=apps, engines=args.engines, workloads=args.workloads, mode=args.mode,
+    options = Options(apps=apps, engines=args.engines, workloads=workloads, mode=args.mode,
                       app_set=args.app_set or registry.DEFAULT_SET, presets=presets, **values)
     run_id = args.run or datetime.now().strftime("%Y%m%d-%H%M%S") + ("-quick" if args.quick else "")
     return options, run_id, args.results

@@ -5,7 +5,7 @@ import statistics
 import time
 
 from harness import jit, load
-from harness.options import PROFILES
+from harness.options import profile_for
 from stack import lifecycle, registry
 
 
@@ -31,7 +31,7 @@ def warm_up(cell, options):
     the curve, whether it got warm, and the median of the last windows. None when warm-up is off."""
     if not options.warmup_cap_s:
         return None
-    profile = PROFILES[cell.key.workload]
+    profile = profile_for(cell.key.workload)
     window_s = profile.warmup_window_s
     pid = lifecycle.SERVERS[cell.server].pid() if registry.jit(cell.key.app) else None
     compiled = [jit.compile_seconds(pid)] if pid else None

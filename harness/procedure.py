@@ -1,7 +1,7 @@
 """How one cell is measured: the target must answer, and answer right; then warm-up and probe, one
 baseline step at low load, and the plan's steps until the plan is done."""
 from harness import verify
-from harness.options import PLAN, PROFILES
+from harness.options import PLAN, profile_for
 from harness.planner import AdaptivePlan, LinearPlan, expected_capacity, round_rate
 from harness.probe import probe
 from harness.results.records import BASELINE, DISTURBED, PASS, UNREACHABLE, WRONG_ANSWER
@@ -20,7 +20,7 @@ def plan_for(options, workload, seed, earlier=()):
     (`earlier`: their (figure, probe) pairs), else near the probe's estimate (`seed`), else blind from
     the profile's start. With several rounds no step is repeated: the rounds are the repeats, and a
     figure is their median, so no single step decides it."""
-    profile = PROFILES[workload]
+    profile = profile_for(workload)
     if options.mode == "linear":
         return LinearPlan(profile.linear_step, profile.linear_step, profile.linear_max)
     confirm_steps = options.max_confirm_steps if options.rounds == 1 else 0

@@ -9,7 +9,7 @@ import time
 from harness import inventory, jvm_warmup, monitors
 from harness.cell import Cell, now
 from harness.guard import Guard
-from harness.options import PROFILES, RESULTS, SWEEP
+from harness.options import PROFILES, RESULTS, SIZE_SWEEP, SWEEP
 from harness.procedure import measure_cell
 from harness.progress import describe, estimate_eta, step_line
 from harness.results.manifest import FORMAT_VERSION, Manifest
@@ -50,6 +50,7 @@ class Runner:
             "options": self.options.as_manifest(),
             "plan": SWEEP["plan"],
             "profiles": {name: vars(profile) for name, profile in PROFILES.items()},
+            "size_sweep": SIZE_SWEEP,
             "settings": {**settings.knobs(), "CLIENT_CPUS": self.options.client_cpus,
                          "SERVER_CPUS": self.options.server_cpus, "max_connections": settings.max_connections()},
             "servers": {name: {"address": server.address, "port": server.port, "endpoint": server.endpoint,

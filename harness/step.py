@@ -2,7 +2,7 @@
 saved, its figures parsed and judged into a `Step` record."""
 from harness import load, monitors, ports
 from harness.httperf_output import IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
-from harness.options import PROFILES
+from harness.options import profile_for
 from harness.results.records import DISTURBED, Step
 from harness.results.store import write_atomically
 from harness.verdict import issue_rate, judge
@@ -24,14 +24,14 @@ def gate_check(cell, rate, options, number):
     """A short low-rate httperf run after a step that did not pass: its reply time in ms (None when
     it had none). Its raw output is kept beside the steps' (raw/gate-...), outside steps.tsv."""
     num_conns = max(options.min_requests_per_step, round(rate))
-    _, _, figures = run_load(cell, rate, num_conns, PROFILES[cell.key.workload].timeout_s, options,
+    _, _, figures = run_load(cell, rate, num_conns, profile_for(cell.key.workload).timeout_s, options,
                              f"raw/gate-{number:02d}-rate-{rate:g}.txt")
     return reply_time_ms(figures) if figures else None
 
 
 def take_step(cell, rate, options, role="", duration_s=None):
     number = len(cell.steps) + 1
-    timeout_s = load.step_timeout(rate, PROFILES[cell.key.workload].timeout_s, options.fd_budget)
+    timeout_s = load.step_timeout(rate, profile_for(cell.key.workload).timeout_s, options.fd_budget)
     num_conns = max(options.min_requests_per_step, round(rate * (duration_s or options.duration_s)))
     port_wait = ports.wait_for_ports(num_conns)
     raw = f"raw/step-{number:02d}-rate-{rate:g}.txt"

@@ -100,6 +100,9 @@ def judge_answer(kind, status, body, expected):
 def expected_rows(db, engine, workload):
     """The rows the sweep's request for a workload must return, read from the database."""
     defaults = registry.REGISTRY["defaults"]
+    count = registry.row_count(workload)
+    if count is not None:
+        return lab.rows(db, engine, limit=count)
     if workload == "single":
         where = f"id = {int(defaults['id'])}"
     else:

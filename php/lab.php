@@ -1,12 +1,15 @@
 <?php
-// Shared by single.php and large.php: the contract's parameter rules, the database connection and
-// the HTML shape (contract/README.md). Plain PDO: a new connection per request, or, where Apache
-// sets LAB_DB_PERSISTENT (the php-persistent app), one kept open by each prefork worker.
+// Shared by the pages (single.php, large.php, rows.php): the contract's parameter rules, the
+// database connection and the HTML shape (contract/README.md). Plain PDO: a new connection per
+// request, or, where Apache sets LAB_DB_PERSISTENT (the php-persistent app), one kept open by each
+// prefork worker.
 declare(strict_types=1);
 
 const TABLES = ['myisam' => 'people_myisam', 'innodb' => 'people_innodb'];
 const COLUMNS = ['id', 'playerID', 'nameFirst', 'nameLast', 'birthYear', 'birthMonth', 'birthDay',
                  'weight', 'height', 'bats', 'throws'];
+// The rows workload's largest count: the whole table, so no request can ask for more.
+const MAX_ROW_COUNT = 16000;
 const SELECT_COLUMNS = 'id, playerID, nameFirst, nameLast, birthYear, birthMonth, birthDay, weight, height, bats, throws';
 
 final class Refused extends Exception
@@ -73,6 +76,15 @@ function name_pattern(array $parameters): string
     return $name;
 }
 
+function row_count(array $parameters): int
+{
+    $count = parameter($parameters, 'count') ?? '';
+    if (preg_match('/^[1-9][0-9]{0,4}$/D', $count) !== 1 || (int) $count > MAX_ROW_COUNT) {
+        throw new Refused(400, 'count must be an integer from 1 to ' . MAX_ROW_COUNT);
+    }
+    return (int) $count;
+}
+
 function connect(): PDO
 {
     $dsn = sprintf('mysql:host=%s;port=%s;dbname=%s;charset=utf8mb4',
@@ -106,6 +118,22 @@ function page_row(array $row): void
 function page_end(): void
 {
     echo "</table>\n</body></html>\n";
+}
+
+/** A page of every row a one-parameter query returns, streamed from the server (none: an empty table). */
+function rows_page(string $title, string $sql, int|string $value): void
+{
+    $db = connect();
+    // Unbuffered: rows are streamed from the server to the client, never held whole in PHP.
+    $db->setAttribute(PDO::MYSQL_ATTR_USE_BUFFERED_QUERY, false);
+    $statement = $db->prepare($sql);
+    $statement->bindValue(1, $value, is_int($value) ? PDO::PARAM_INT : PDO::PARAM_STR);
+    $statement->execute();
+    page_start($title);
+    while (($row = $statement->fetch(PDO::FETCH_ASSOC)) !== false) {
+        page_row($row);
+    }
+    page_end();
 }
 
 function error_page(int $status, string $message): void

@@ -29,9 +29,11 @@ def table_checksums(db):
     return {table: tuple(line.split("\t")) for table, line in zip(TABLES, lines)}
 
 
-def rows(db, engine, where="1=1"):
-    """Rows of an engine's table as the database holds them, as strings in column order, by id."""
-    output = db.sql(f"SELECT {COLUMNS} FROM {settings.DB_NAME}.people_{engine} WHERE {where} ORDER BY id")
+def rows(db, engine, where="1=1", limit=None):
+    """Rows of an engine's table as the database holds them, as strings in column order, by id (the
+    first `limit` of them when given)."""
+    output = db.sql(f"SELECT {COLUMNS} FROM {settings.DB_NAME}.people_{engine} WHERE {where} ORDER BY id"
+                    + (f" LIMIT {int(limit)}" if limit is not None else ""))
     return [line.split("\t") for line in output.splitlines()]
 
 

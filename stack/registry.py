@@ -79,9 +79,39 @@ def engines_of(app_name, chosen):
     return tuple(chosen) if reads_database(app_name) else (NO_ENGINE,)
 
 
+# The payload workload (the first N rows by id), outside the default workloads: the size sweep names
+# its cells' workloads "rows-N", one per count.
+SIZE_WORKLOAD = REGISTRY["size_workload"]
+SIZE_PARAMETER = "count"
+
+
+def sized(count):
+    """The workload name of the payload workload at this many rows."""
+    return f"{SIZE_WORKLOAD}-{int(count)}"
+
+
+def parse_workload(workload):
+    """(the registry's workload, its fixed parameters): "rows-100" is ("rows", {"count": "100"})."""
+    base, _, count = workload.partition("-")
+    if base == SIZE_WORKLOAD and count.isdigit():
+        return base, {SIZE_PARAMETER: count}
+    return workload, {}
+
+
+def row_count(workload):
+    """How many rows a sized workload asks for; None for the others."""
+    count = parse_workload(workload)[1].get(SIZE_PARAMETER)
+    return int(count) if count else None
+
+
+def is_workload(workload):
+    base, fixed = parse_workload(workload)
+    return base in REGISTRY["workloads"] or bool(fixed)
+
+
 def workloads_of(app_name, chosen):
     """The chosen workloads the app serves (a baseline serves the single-row page only)."""
-    return tuple(workload for workload in chosen if workload in app(app_name)["workloads"])
+    return tuple(workload for workload in chosen if parse_workload(workload)[0] in app(app_name)["workloads"])
 
 
 def baselines_of(app_name):
@@ -112,8 +142,9 @@ def fill(template, values, encode):
 
 def request(app_name, workload, **parameters):
     """The request an app's workload takes, with the registry's defaults for unnamed parameters."""
-    spec = app(app_name)["workloads"][workload]
-    values = {**REGISTRY["defaults"], **parameters}
+    base, fixed = parse_workload(workload)
+    spec = app(app_name)["workloads"][base]
+    values = {**REGISTRY["defaults"], **fixed, **parameters}
     return Request(
         method=spec["method"],
         port=port_of(app_name),

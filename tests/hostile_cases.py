@@ -5,6 +5,16 @@ LONG = "9" * 10000
 ID = "id must be an integer from 1 to 2147483647"
 ENGINE = "engine must be myisam or innodb"
 NAME = "name must be at most 64 characters of text"
+COUNT = "count must be an integer from 1 to 16000"
+
+# The valid value each workload's required parameter takes while another parameter is the hostile one.
+REQUIRED = {"single": {"id": "1"}, "large": {}, "rows": {"count": "1"}}
+
+
+def parameters_with(workload, parameter, value):
+    """The workload's parameters, one of them hostile."""
+    return {**REQUIRED[workload], parameter: value}
+
 
 # (workload, parameter, hostile value, the contract's message; None = a documented 200)
 VALUE_CASES = [
@@ -44,6 +54,16 @@ VALUE_CASES = [
     ("large", "name", "\\'", None),
     ("large", "name", '"<script>', None),
     ("large", "name", "%\\_%", None),
+    ("rows", "count", "0", COUNT),
+    ("rows", "count", "16001", COUNT),
+    ("rows", "count", "99999", COUNT),
+    ("rows", "count", "010", COUNT),
+    ("rows", "count", "-1", COUNT),
+    ("rows", "count", "", COUNT),
+    ("rows", "count", "1 OR 1=1", COUNT),
+    ("rows", "count", "1;DROP TABLE people_innodb", COUNT),
+    ("rows", "count", LONG, COUNT),
+    ("rows", "engine", "aria", ENGINE),
 ]
 
 # Raw query strings only HTTP can carry: (workload, query, status, message fragment or None).
@@ -57,6 +77,8 @@ QUERY_CASES = [
     ("large", "name=%C3%28", 400, NAME),
     ("large", "name=%FF%FE", 400, NAME),
     ("large", "name=%00", 400, NAME),
+    ("rows", "", 400, COUNT),
+    ("rows", "count=1&count=2", 400, "parameter count given more than once"),
     ("single", "id[]=1", None, None),
     ("single", f"id={LONG}", None, None),
 ]

@@ -30,8 +30,8 @@ def db(stack):
     return stack["mariadb"]
 
 
-def db_rows(db, engine, where="1=1"):
-    return lab.rows(db, engine, where)
+def db_rows(db, engine, where="1=1", limit=None):
+    return lab.rows(db, engine, where, limit)
 
 
 @dataclass

@@ -5,15 +5,14 @@ from urllib.parse import quote
 import pytest
 
 from stack import lab, registry
-from tests.hostile_cases import LEAKS, QUERY_CASES, VALUE_CASES
+from tests.hostile_cases import LEAKS, QUERY_CASES, VALUE_CASES, parameters_with
 
 from .conftest import fetch, html_apps
 
 
 def query_for(workload, parameter, value):
-    values = {"id": "1"} if workload == "single" else {}
-    values[parameter] = value
-    return "&".join(f"{key}={quote(text, safe='')}" for key, text in values.items())
+    return "&".join(f"{key}={quote(text, safe='')}"
+                    for key, text in parameters_with(workload, parameter, value).items())
 
 
 def get(app, workload, query):

@@ -32,6 +32,16 @@ def test_large_returns_all_16000_rows_in_id_order(stack, db, app, engine):
     assert rows == db_rows(db, engine)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("app", html_apps())
+def test_rows_returns_the_first_count_rows_by_id(stack, db, app, engine):
+    for count in (1, 37, 16000):
+        reply = send(registry.request(app, registry.sized(count), engine=engine))
+        assert reply.status == 200, (count, reply.body[:300])
+        assert "<title>rows</title>" in reply.body
+        assert html_rows(reply.body) == db_rows(db, engine, limit=count)
+
+
 @pytest.mark.parametrize("app", html_apps())
 def test_large_pattern_selects_like_the_database_and_escapes_html(stack, db, app):
     reply = send(registry.request(app, "large", name="O'%", engine="innodb"))
@@ -55,6 +65,6 @@ def test_a_missing_player_is_404(stack, app):
 
 
 def test_all_html_apps_answer_byte_for_byte_the_same(stack):
-    for workload, parameters in (("single", {"id": 4242}), ("large", {"name": "Sm%"})):
+    for workload, parameters in (("single", {"id": 4242}), ("large", {"name": "Sm%"}), ("rows", {"count": 250})):
         bodies = {app: send(registry.request(app, workload, **parameters)).body for app in html_apps()}
         assert len(set(bodies.values())) == 1, f"{workload}: apps differ: {sorted(bodies)}"

@@ -8,7 +8,7 @@ import pytest
 
 from harness import verify
 from stack import lab, registry
-from tests.hostile_cases import ID, LEAKS, NAME, VALUE_CASES
+from tests.hostile_cases import ID, LEAKS, NAME, VALUE_CASES, parameters_with
 
 from .conftest import COLUMNS, db_rows, fetch, sample_ids, send
 
@@ -50,6 +50,13 @@ def test_find_players_returns_all_16000_rows_in_id_order(stack, db, engine):
     assert rows == db_rows(db, engine)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_first_players_returns_the_first_count_rows_by_id(stack, db, engine):
+    for count in (1, 37, 16000):
+        assert players(send(registry.request("soap", registry.sized(count), engine=engine))) == db_rows(
+            db, engine, limit=count)
+
+
 def test_find_players_pattern_selects_like_the_database(stack, db):
     rows = players(send(registry.request("soap", "large", name="O'%", engine="innodb")))
     assert rows == db_rows(db, "innodb", "nameLast LIKE 'O''%'") and rows
@@ -62,9 +69,7 @@ def test_a_missing_player_is_a_nil_result(stack):
 
 
 def soap_value_request(workload, parameter, value):
-    values = {"id": "1"} if workload == "single" else {}
-    values[parameter] = value
-    return registry.request("soap", workload, **values)
+    return registry.request("soap", workload, **parameters_with(workload, parameter, value))
 
 
 @pytest.mark.parametrize("workload,parameter,value,message", VALUE_CASES,

@@ -66,6 +66,21 @@ def test_an_unknown_engine_is_refused_with_the_registry_choices():
         options.from_argv(["--engines", "aria"], "test")
 
 
+def test_sizes_choose_the_payload_workload_at_each_count_and_its_profile_by_size():
+    sized, _, _ = options.from_argv(["--apps", "php", "--sizes", "1,1000,16000"], "test")
+    assert sized.workloads == ("rows-1", "rows-1000", "rows-16000")
+    assert [key.workload for key in sized.cells] == ["rows-1", "rows-1000", "rows-16000"] * 2
+    threshold = options.SIZE_SWEEP["large_profile_from"]
+    assert options.profile_for(f"rows-{threshold - 1}") == options.PROFILES["single"]
+    assert options.profile_for(f"rows-{threshold}") == options.PROFILES["large"]
+    assert options.profile_for("single") == options.PROFILES["single"]
+    for wrong in ("0", "16001", "ten"):
+        with pytest.raises(SystemExit, match="row counts must be integers from 1 to 16000"):
+            options.from_argv(["--sizes", wrong], "test")
+    with pytest.raises(SystemExit, match="unknown workloads rows-x"):
+        options.from_argv(["--workloads", "rows-x"], "test")
+
+
 def test_a_set_names_the_apps_apps_narrows_it_and_other_sets_run_one_round():
     assert registry.set_members("study") == ["php", "servlet", "pooled-servlet", "soap"]
     assert registry.set_members("all") == registry.apps()

@@ -8,7 +8,8 @@ def test_every_app_names_a_known_server_and_its_workloads():
     for name in registry.apps():
         app = registry.app(name)
         assert app["server"] in registry.REGISTRY["servers"], name
-        expected = {"single"} if app["kind"] == "baseline" else set(registry.REGISTRY["workloads"])
+        expected = ({"single"} if app["kind"] == "baseline"
+                    else {*registry.REGISTRY["workloads"], registry.SIZE_WORKLOAD})
         assert set(app["workloads"]) == expected, name
         assert (registry.ROOT / app.get("folder", name)).is_dir(), f"app {name} has no folder"
 
@@ -64,3 +65,16 @@ def test_app_traits_come_from_the_registry():
     assert {name: registry.app(name)["connections"] for name in registry.apps() if registry.reads_database(name)} == {
         "php": "per-request", "php-persistent": "per-worker", "php-fpm": "per-worker", "servlet": "per-request",
         "pooled-servlet": "pooled", "soap": "per-request"}
+
+
+def test_a_sized_workload_is_the_payload_workload_at_a_fixed_count():
+    assert registry.sized(1000) == "rows-1000"
+    assert registry.parse_workload("rows-1000") == ("rows", {"count": "1000"})
+    assert registry.parse_workload("large") == ("large", {})
+    assert [registry.row_count(name) for name in ("rows-16000", "single", "rows-x")] == [16000, None, None]
+    assert registry.is_workload("rows-10") and registry.is_workload("single")
+    assert not registry.is_workload("rows") and not registry.is_workload("rows-") and not registry.is_workload("huge")
+    assert registry.request("servlet", "rows-10", engine="innodb").path == "/servlet/rows?count=10&engine=innodb"
+    assert "<lab:count>16000</lab:count>" in registry.request("soap", "rows-16000").body
+    assert registry.workloads_of("php", ("rows-1", "single")) == ("rows-1", "single")
+    assert registry.workloads_of("static-apache", ("rows-1", "single")) == ("single",)

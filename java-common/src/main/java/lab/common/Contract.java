@@ -10,6 +10,8 @@ public final class Contract {
     public static final int LARGE_FETCH_SIZE = 1000;
     private static final String SELECT = "SELECT " + String.join(", ", COLUMNS) + " FROM ";
     private static final int MAX_NAME_LENGTH = 64;
+    /** The rows workload's largest count: the whole table, so no request can ask for more. */
+    public static final int MAX_ROW_COUNT = 16000;
 
     private Contract() {
     }
@@ -20,6 +22,10 @@ public final class Contract {
 
     public static String largeSql(String table) {
         return SELECT + table + " WHERE nameLast LIKE ? ORDER BY id";
+    }
+
+    public static String rowsSql(String table) {
+        return SELECT + table + " ORDER BY id LIMIT ?";
     }
 
     /** The one value of a parameter, null when absent; repeating a parameter is refused. */
@@ -38,6 +44,13 @@ public final class Contract {
             throw new InvalidRequest(400, "id must be an integer from 1 to 2147483647");
         }
         return Integer.parseInt(id);
+    }
+
+    public static int rowCount(String count) throws InvalidRequest {
+        if (count == null || !count.matches("[1-9][0-9]{0,4}") || Integer.parseInt(count) > MAX_ROW_COUNT) {
+            throw new InvalidRequest(400, "count must be an integer from 1 to " + MAX_ROW_COUNT);
+        }
+        return Integer.parseInt(count);
     }
 
     /** The fixed table for an engine name (myisam when absent); the name never reaches SQL. */

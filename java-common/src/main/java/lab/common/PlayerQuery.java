@@ -24,36 +24,40 @@ public final class PlayerQuery {
     }
 
     private final String sql;
-    private final Integer id;
-    private final String namePattern;
+    private final Object parameter;
+    private final boolean streamed;
 
-    private PlayerQuery(String sql, Integer id, String namePattern) {
+    private PlayerQuery(String sql, Object parameter, boolean streamed) {
         this.sql = sql;
-        this.id = id;
-        this.namePattern = namePattern;
+        this.parameter = parameter;
+        this.streamed = streamed;
     }
 
     /** The single-row query; checks the id, then the engine. */
     public static PlayerQuery single(String id, String engine) throws InvalidRequest {
         int playerId = Contract.playerId(id);
-        return new PlayerQuery(Contract.singleSql(Contract.table(engine)), playerId, null);
+        return new PlayerQuery(Contract.singleSql(Contract.table(engine)), playerId, false);
     }
 
     /** The LIKE query on the last name; checks the name, then the engine. */
     public static PlayerQuery large(String name, String engine) throws InvalidRequest {
         String pattern = Contract.namePattern(name);
-        return new PlayerQuery(Contract.largeSql(Contract.table(engine)), null, pattern);
+        return new PlayerQuery(Contract.largeSql(Contract.table(engine)), pattern, true);
+    }
+
+    /** The first rows by id (the payload workload); checks the count, then the engine. */
+    public static PlayerQuery rows(String count, String engine) throws InvalidRequest {
+        int rowCount = Contract.rowCount(count);
+        return new PlayerQuery(Contract.rowsSql(Contract.table(engine)), rowCount, true);
     }
 
     /** Runs the query on a connection from the source and hands every row over; the row count. */
     public <E extends Exception> int run(ConnectionSource source, RowHandler<E> handler) throws SQLException, E {
         try (Connection connection = source.connect();
              PreparedStatement statement = connection.prepareStatement(sql)) {
-            if (id != null) {
-                statement.setInt(1, id);
-            } else {
-                statement.setString(1, namePattern);
-                // Stream rows from the server in batches instead of holding all 16,000 in memory.
+            statement.setObject(1, parameter);
+            if (streamed) {
+                // Stream rows from the server in batches instead of holding up to 16,000 in memory.
                 statement.setFetchSize(Contract.LARGE_FETCH_SIZE);
             }
             int count = 0;

@@ -10,7 +10,7 @@ import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 
 /**
- * The two HTML pages of the contract, mapped to /single and /large. Subclasses differ only in where
+ * The HTML pages of the contract, mapped to /single, /large and /rows. Subclasses differ only in where
  * a connection comes from: that difference is what the lab measures.
  */
 public abstract class PlayersServlet extends HttpServlet {
@@ -25,10 +25,15 @@ public abstract class PlayersServlet extends HttpServlet {
             return;
         }
         try {
-            if (request.getServletPath().equals("/large")) {
-                large(request, response);
-            } else {
-                single(request, response);
+            switch (request.getServletPath()) {
+                case "/large":
+                    table(response, "large", PlayerQuery.large(parameter(request, "name"), parameter(request, "engine")));
+                    break;
+                case "/rows":
+                    table(response, "rows", PlayerQuery.rows(parameter(request, "count"), parameter(request, "engine")));
+                    break;
+                default:
+                    single(request, response);
             }
         } catch (InvalidRequest e) {
             errorPage(response, e.status(), e.getMessage());
@@ -51,10 +56,10 @@ public abstract class PlayersServlet extends HttpServlet {
         page.end();
     }
 
-    private void large(HttpServletRequest request, HttpServletResponse response)
-            throws IOException, InvalidRequest, SQLException {
-        PlayerQuery query = PlayerQuery.large(parameter(request, "name"), parameter(request, "engine"));
-        PlayerPage page = new PlayerPage(response, "large");
+    /** A page of every row the query returns, however many (none is an empty table). */
+    private void table(HttpServletResponse response, String title, PlayerQuery query)
+            throws IOException, SQLException {
+        PlayerPage page = new PlayerPage(response, title);
         query.run(this::connection, page::row);
         page.end();
     }

@@ -36,6 +36,23 @@ class ContractTest {
     }
 
     @Test
+    void rowCountsRunFromOneToTheWholeTable() throws InvalidRequest {
+        assertEquals(1, Contract.rowCount("1"));
+        assertEquals(16000, Contract.rowCount("16000"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "-1", "01", "16001", "99999", "100000", "1.5", "1e3", " 1", "abc", ""})
+    void anythingElseIsNotARowCount(String count) {
+        refused(400, "count must be an integer from 1 to 16000", () -> Contract.rowCount(count));
+    }
+
+    @Test
+    void aMissingRowCountIsRefused() {
+        refused(400, "count must be an integer from 1 to 16000", () -> Contract.rowCount(null));
+    }
+
+    @Test
     void enginesMapToFixedTablesAndMyisamIsTheDefault() throws InvalidRequest {
         assertEquals("people_myisam", Contract.table(null));
         assertEquals("people_myisam", Contract.table("myisam"));
@@ -82,6 +99,8 @@ class ContractTest {
             + "bats, throws FROM people_innodb WHERE id = ?", Contract.singleSql("people_innodb"));
         assertEquals("SELECT id, playerID, nameFirst, nameLast, birthYear, birthMonth, birthDay, weight, height, "
             + "bats, throws FROM people_myisam WHERE nameLast LIKE ? ORDER BY id", Contract.largeSql("people_myisam"));
+        assertEquals("SELECT id, playerID, nameFirst, nameLast, birthYear, birthMonth, birthDay, weight, height, "
+            + "bats, throws FROM people_innodb ORDER BY id LIMIT ?", Contract.rowsSql("people_innodb"));
     }
 
     @Test
@@ -89,5 +108,7 @@ class ContractTest {
         refused(400, "id must be an integer from 1 to 2147483647", () -> PlayerQuery.single("x", "aria"));
         refused(400, "engine must be myisam or innodb", () -> PlayerQuery.single("1", "aria"));
         refused(400, "name must be at most 64 characters of text", () -> PlayerQuery.large("\u0000", "aria"));
+        refused(400, "count must be an integer from 1 to 16000", () -> PlayerQuery.rows("0", "aria"));
+        refused(400, "engine must be myisam or innodb", () -> PlayerQuery.rows("10", "aria"));
     }
 }

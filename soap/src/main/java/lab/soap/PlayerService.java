@@ -8,9 +8,9 @@ import lab.common.PlayerQuery;
 import org.apache.axis.AxisFault;
 
 /**
- * The SOAP face of the contract: getPlayer (single) and findPlayers (large), a new connection per
- * call. Parameters arrive as text and go through the same validation as the HTML apps; refusals are
- * Client faults with the contract's message and no details.
+ * The SOAP face of the contract: getPlayer (single), findPlayers (large) and firstPlayers (rows), a
+ * new connection per call. Parameters arrive as text and go through the same validation as the HTML
+ * apps; refusals are Client faults with the contract's message and no details.
  */
 public class PlayerService {
     private static final Logger LOG = Logger.getLogger(PlayerService.class.getName());
@@ -30,6 +30,15 @@ public class PlayerService {
     public Player[] findPlayers(String name, String engine) throws AxisFault {
         try {
             return players(PlayerQuery.large(name, engine));
+        } catch (InvalidRequest e) {
+            throw Faults.fault(Faults.CLIENT, e.getMessage());
+        }
+    }
+
+    /** The first count players by id (the payload workload). */
+    public Player[] firstPlayers(String count, String engine) throws AxisFault {
+        try {
+            return players(PlayerQuery.rows(count, engine));
         } catch (InvalidRequest e) {
             throw Faults.fault(Faults.CLIENT, e.getMessage());
         }
