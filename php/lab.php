@@ -1,8 +1,8 @@
 <?php
-// Shared by the pages (single.php, large.php, rows.php): the contract's parameter rules, the
-// database connection and the HTML shape (contract/README.md). Plain PDO: a new connection per
-// request, or, where Apache sets LAB_DB_PERSISTENT (the php-persistent app), one kept open by each
-// prefork worker.
+// Shared by the pages (single.php, large.php, rows.php) and PHP's SOAP service (soap-php/): the
+// contract's parameter rules, its queries, the database connection and the HTML shape
+// (contract/README.md). Plain PDO: a new connection per request, or, where Apache sets
+// LAB_DB_PERSISTENT (the php-persistent app), one kept open by each prefork worker.
 declare(strict_types=1);
 
 const TABLES = ['myisam' => 'people_myisam', 'innodb' => 'people_innodb'];
@@ -96,6 +96,44 @@ function connect(): PDO
     ]);
 }
 
+/**
+ * Runs one of the contract's queries with its one bound value; streamed queries (up to 16,000 rows)
+ * are unbuffered, so rows flow from the server to the client and are never held whole in PHP.
+ */
+function run_query(string $sql, int|string $value, bool $streamed): PDOStatement
+{
+    $db = connect();
+    $db->setAttribute(PDO::MYSQL_ATTR_USE_BUFFERED_QUERY, !$streamed);
+    $statement = $db->prepare($sql);
+    $statement->bindValue(1, $value, is_int($value) ? PDO::PARAM_INT : PDO::PARAM_STR);
+    $statement->execute();
+    return $statement;
+}
+
+/** The single workload: one row by primary key (checks the id, then the engine). */
+function single_query(array $parameters): PDOStatement
+{
+    $id = player_id($parameters);
+    $table = table_for($parameters);
+    return run_query('SELECT ' . SELECT_COLUMNS . " FROM $table WHERE id = ?", $id, false);
+}
+
+/** The large workload: every row whose last name matches a LIKE pattern, in id order. */
+function large_query(array $parameters): PDOStatement
+{
+    $name = name_pattern($parameters);
+    $table = table_for($parameters);
+    return run_query('SELECT ' . SELECT_COLUMNS . " FROM $table WHERE nameLast LIKE ? ORDER BY id", $name, true);
+}
+
+/** The payload workload: the first `count` rows by id. */
+function rows_query(array $parameters): PDOStatement
+{
+    $count = row_count($parameters);
+    $table = table_for($parameters);
+    return run_query('SELECT ' . SELECT_COLUMNS . " FROM $table ORDER BY id LIMIT ?", $count, true);
+}
+
 function page_start(string $title): void
 {
     header('Content-Type: text/html; charset=utf-8');
@@ -120,15 +158,9 @@ function page_end(): void
     echo "</table>\n</body></html>\n";
 }
 
-/** A page of every row a one-parameter query returns, streamed from the server (none: an empty table). */
-function rows_page(string $title, string $sql, int|string $value): void
+/** A page of every row a query returns (none: an empty table). */
+function table_page(string $title, PDOStatement $statement): void
 {
-    $db = connect();
-    // Unbuffered: rows are streamed from the server to the client, never held whole in PHP.
-    $db->setAttribute(PDO::MYSQL_ATTR_USE_BUFFERED_QUERY, false);
-    $statement = $db->prepare($sql);
-    $statement->bindValue(1, $value, is_int($value) ? PDO::PARAM_INT : PDO::PARAM_STR);
-    $statement->execute();
     page_start($title);
     while (($row = $statement->fetch(PDO::FETCH_ASSOC)) !== false) {
         page_row($row);

@@ -3,8 +3,4 @@
 declare(strict_types=1);
 require __DIR__ . '/lab.php';
 
-serve(function (array $parameters): void {
-    $name = name_pattern($parameters);
-    $table = table_for($parameters);
-    rows_page('large', 'SELECT ' . SELECT_COLUMNS . " FROM $table WHERE nameLast LIKE ? ORDER BY id", $name);
-});
+serve(fn (array $parameters) => table_page('large', large_query($parameters)));

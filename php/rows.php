@@ -3,8 +3,4 @@
 declare(strict_types=1);
 require __DIR__ . '/lab.php';
 
-serve(function (array $parameters): void {
-    $count = row_count($parameters);
-    $table = table_for($parameters);
-    rows_page('rows', 'SELECT ' . SELECT_COLUMNS . " FROM $table ORDER BY id LIMIT ?", $count);
-});
+serve(fn (array $parameters) => table_page('rows', rows_query($parameters)));

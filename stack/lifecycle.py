@@ -78,25 +78,28 @@ def as_user_lines(directive, separator=" "):
     return "\n".join(f"{name}{separator}{user}" for name in directive)
 
 
-def readable_docroot(docroot):
-    """The PHP folder itself when the workers' user can read it; else (a checkout under a 0700 home
-    directory) a read-only copy in a folder of its own under /tmp that they can read."""
+def readable_folder(folder):
+    """A folder Apache's workers read (PHP files, the WSDL): the folder itself when their user can
+    read it; else (a checkout under a 0700 home directory) a read-only copy in a folder of its own
+    under /tmp that they can read."""
     if os.geteuid() != 0:
-        return docroot
+        return folder
     user = settings.knob("APACHE_USER")
-    probe = subprocess.run(["runuser", "-u", user, "--", "test", "-r", str(docroot / "single.php")])
+    probe = subprocess.run(["runuser", "-u", user, "--", "test", "-r", str(next(folder.iterdir()))])
     if probe.returncode == 0:
-        return docroot
-    staged = Path("/tmp") / f"lab-php-{hashlib.sha1(str(ROOT).encode()).hexdigest()[:10]}"
+        return folder
+    staged = Path("/tmp") / f"lab-{folder.name}-{hashlib.sha1(str(ROOT).encode()).hexdigest()[:10]}"
     shutil.rmtree(staged, ignore_errors=True)
-    shutil.copytree(docroot, staged)
+    shutil.copytree(folder, staged)
     for path in (staged, *staged.iterdir()):
         path.chmod(0o755 if path.is_dir() else 0o644)
-    print(f"{user} cannot read {docroot}; the PHP pages are served from a copy in {staged}", flush=True)
+    print(f"{user} cannot read {folder}; Apache serves it from a copy in {staged}", flush=True)
     return staged
 
 
 DOCROOT = ROOT / "php"
+SOAP_PHP_ROOT = ROOT / "soap-php"
+CONTRACT_ROOT = ROOT / "contract"
 
 
 class Apache(AppServer):
@@ -113,11 +116,12 @@ class Apache(AppServer):
         return RUN / f"{self.name}.conf"
 
     def runtime_values(self):
-        return {"START_SERVERS": self.start_servers, "WORKERS": settings.int_knob("APACHE_WORKERS")}
+        return {"START_SERVERS": self.start_servers, "WORKERS": settings.int_knob("APACHE_WORKERS"),
+                "SOAP_PHP_ROOT": readable_folder(SOAP_PHP_ROOT), "CONTRACT_ROOT": readable_folder(CONTRACT_ROOT)}
 
     def prepare(self):
         db = settings.db_settings()
-        docroot = readable_docroot(DOCROOT)
+        docroot = readable_folder(DOCROOT)
         runtime_conf = RUN / f"{self.name}-runtime.conf"
         runtime_dir = RUN / f"{self.name}.d"
         runtime_dir.mkdir(parents=True, exist_ok=True)

@@ -109,9 +109,20 @@ def is_workload(workload):
     return base in REGISTRY["workloads"] or bool(fixed)
 
 
+def workload_specs(app_name):
+    """{workload: how to request it}: an HTML app's own; a SOAP app's are the shared envelopes
+    (soap_requests) POSTed to its service."""
+    spec = app(app_name)
+    if spec["kind"] != "soap":
+        return spec["workloads"]
+    shared = REGISTRY["soap_requests"]
+    return {workload: {"method": shared["method"], "path": spec["service"], "headers": shared["headers"],
+                       "body": envelope} for workload, envelope in shared["envelopes"].items()}
+
+
 def workloads_of(app_name, chosen):
     """The chosen workloads the app serves (a baseline serves the single-row page only)."""
-    return tuple(workload for workload in chosen if parse_workload(workload)[0] in app(app_name)["workloads"])
+    return tuple(workload for workload in chosen if parse_workload(workload)[0] in workload_specs(app_name))
 
 
 def baselines_of(app_name):
@@ -143,7 +154,7 @@ def fill(template, values, encode):
 def request(app_name, workload, **parameters):
     """The request an app's workload takes, with the registry's defaults for unnamed parameters."""
     base, fixed = parse_workload(workload)
-    spec = app(app_name)["workloads"][base]
+    spec = workload_specs(app_name)[base]
     values = {**REGISTRY["defaults"], **fixed, **parameters}
     return Request(
         method=spec["method"],

@@ -12,7 +12,7 @@ declare -A TOMCAT_SHA512=(
 # The MariaDB server and client without the mariadb-server package's system service; Apache's
 # binary and modules without the apache2 package's service: the lab runs private instances only.
 # php8.2-fpm ships a system service of its own: it is installed with service starts refused (below).
-PACKAGES=(apache2-bin libapache2-mod-php8.2 php8.2-fpm php8.2-mysql mariadb-server-core mariadb-client-core
+PACKAGES=(apache2-bin libapache2-mod-php8.2 php8.2-fpm php8.2-mysql php8.2-soap php8.2-xml mariadb-server-core mariadb-client-core
           httperf wrk gnuplot-nox poppler-utils ca-certificates util-linux)
 
 say() { echo "setup: $*"; }

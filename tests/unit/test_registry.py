@@ -10,7 +10,7 @@ def test_every_app_names_a_known_server_and_its_workloads():
         assert app["server"] in registry.REGISTRY["servers"], name
         expected = ({"single"} if app["kind"] == "baseline"
                     else {*registry.REGISTRY["workloads"], registry.SIZE_WORKLOAD})
-        assert set(app["workloads"]) == expected, name
+        assert set(registry.workload_specs(name)) == expected, name
         assert (registry.ROOT / app.get("folder", name)).is_dir(), f"app {name} has no folder"
 
 
@@ -64,7 +64,21 @@ def test_unknown_app_is_a_clear_error():
 def test_app_traits_come_from_the_registry():
     assert {name: registry.app(name)["connections"] for name in registry.apps() if registry.reads_database(name)} == {
         "php": "per-request", "php-persistent": "per-worker", "php-fpm": "per-worker", "servlet": "per-request",
-        "pooled-servlet": "pooled", "soap": "per-request"}
+        "pooled-servlet": "pooled", "soap": "per-request", "soap-php": "per-request"}
+
+
+def test_every_soap_app_posts_the_shared_envelopes_to_its_own_service():
+    soap_apps = [name for name in registry.apps() if registry.app(name)["kind"] == "soap"]
+    assert soap_apps == registry.sets()["soap"]
+    for name in soap_apps:
+        service = registry.app(name)["service"]
+        assert registry.app(name)["wsdl"] == service + "?wsdl"
+        for workload in ("single", "large", "rows-10"):
+            request = registry.request(name, workload, engine="innodb")
+            assert (request.method, request.path) == ("POST", service)
+            assert request.body == registry.request("soap", workload, engine="innodb").body
+            assert request.headers["SOAPAction"] == '""'
+    assert "<lab:getPlayer><lab:id>7</lab:id>" in registry.request("soap-php", "single", id=7).body
 
 
 def test_a_sized_workload_is_the_payload_workload_at_a_fixed_count():

@@ -4,7 +4,7 @@ import re
 
 from stack.settings import ROOT
 
-PHP = sorted((ROOT / "php").glob("*.php"))
+PHP = sorted([*(ROOT / "php").glob("*.php"), *(ROOT / "soap-php").glob("*.php")])
 JAVA = sorted(path for path in ROOT.glob("*/src/main/java/**/*.java"))
 COMMON = ROOT / "java-common" / "src" / "main" / "java" / "lab" / "common"
 
@@ -39,23 +39,23 @@ def test_the_argument_reader_sees_a_spliced_value_however_it_is_written():
 
 
 def test_the_sources_are_where_the_check_looks():
-    assert len(PHP) >= 3 and len(JAVA) >= 8
+    assert len(PHP) >= 6 and len(JAVA) >= 8
 
 
 def test_php_runs_sql_only_through_prepare_with_placeholders():
-    prepared = []
+    prepared, queries = [], 0
     for path in PHP:
         source = path.read_text()
         assert not re.search(r"->(query|exec)\s*\(", source), path
-        # rows_page(title, sql, value) prepares the SQL its pages hand it: that SQL is checked here.
-        pages = call_arguments(source.replace("function rows_page", "function"), "rows_page")
         prepared += [(path.name, sql) for sql in call_arguments(source, "->prepare")]
-        for sql in [arguments.split(", ", 1)[1].rsplit(", ", 1)[0] for arguments in pages] + call_arguments(source, "->prepare"):
-            if (path.name, sql) == ("lab.php", "$sql"):
-                continue
+        # run_query(sql, value, streamed) prepares the SQL it is handed: that SQL is checked here.
+        for arguments in call_arguments(source.replace("function run_query", "function"), "run_query"):
+            sql = arguments.rsplit(", ", 2)[0]
             assert "?" in sql and "$_" not in sql, (path, sql)
-            assert not re.search(r"\$(name|id|count|parameters)\b", sql), (path, sql)
-    assert ("lab.php", "$sql") in prepared and len(prepared) == 2, prepared
+            assert not re.search(r"\$(name|id|count|parameters|request)\b", sql), (path, sql)
+            queries += 1
+    assert prepared == [("lab.php", "$sql")], "SQL is prepared in one place only"
+    assert queries == 3, "the contract's three queries"
     assert "const TABLES = ['myisam' => 'people_myisam', 'innodb' => 'people_innodb'];" in \
         (ROOT / "php" / "lab.php").read_text()
 

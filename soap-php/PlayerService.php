@@ -1,0 +1,117 @@
+<?php
+// The contract's PlayerService on PHP's own SOAP engine: ext-soap's SoapServer in WSDL mode (the
+// contract's WSDL), under Apache + mod_php, a new PDO connection per call. Validation and queries
+// are the HTML pages' own (php/lab.php, on the include path Apache gives this script).
+declare(strict_types=1);
+require 'lab.php';
+
+const SERVICE_NAMESPACE = 'urn:lab';
+const ENVELOPE_NAMESPACE = 'http://schemas.xmlsoap.org/soap/envelope/';
+const OPERATIONS = ['getPlayer', 'findPlayers', 'firstPlayers'];
+const MALFORMED = 'malformed SOAP request';
+
+/** Each operation takes its wrapper element's children and returns its response wrapper's. */
+final class PlayerService
+{
+    public function getPlayer(stdClass $request): array
+    {
+        $row = answer(fn () => single_query(parameters_of($request, 'id'))->fetch(PDO::FETCH_ASSOC));
+        return ['getPlayerReturn' => $row === false ? null : $row];
+    }
+
+    public function findPlayers(stdClass $request): array
+    {
+        return ['findPlayersReturn' => answer(fn () => large_query(parameters_of($request, 'name'))->fetchAll(PDO::FETCH_ASSOC))];
+    }
+
+    public function firstPlayers(stdClass $request): array
+    {
+        return ['firstPlayersReturn' => answer(fn () => rows_query(parameters_of($request, 'count'))->fetchAll(PDO::FETCH_ASSOC))];
+    }
+}
+
+/** The request's parameters as lab.php reads a query string's: an absent element is an absent parameter. */
+function parameters_of(stdClass $request, string $name): array
+{
+    $parameters = [];
+    foreach ([$name, 'engine'] as $parameter) {
+        if (isset($request->$parameter)) {
+            $parameters[$parameter] = [(string) $request->$parameter];
+        }
+    }
+    return $parameters;
+}
+
+/** Runs a query: refused input is a Client fault with the contract's message, a database error a Server fault. */
+function answer(callable $query): mixed
+{
+    try {
+        return $query();
+    } catch (Refused $e) {
+        throw new SoapFault('Client', $e->getMessage());
+    } catch (PDOException $e) {
+        error_log('lab: database error: ' . $e->getMessage());
+        throw new SoapFault('Server', 'database unavailable');
+    }
+}
+
+/**
+ * Why the envelope cannot be served, or null. SoapServer alone would answer these with faults of its
+ * own (Server faults, PHP's wording) or dispatch an operation on its local name in any namespace; the
+ * contract wants Client faults. A DTD is refused before any parsing: no entity is ever expanded.
+ */
+function refusal(string $envelope): ?string
+{
+    if ($envelope === '' || str_contains($envelope, '<!DOCTYPE')) {
+        return MALFORMED;
+    }
+    $document = new DOMDocument();
+    if (!$document->loadXML($envelope, LIBXML_NONET) || $document->doctype !== null) {
+        return MALFORMED;
+    }
+    $body = null;
+    foreach ($document->documentElement->childNodes as $child) {
+        if ($child instanceof DOMElement && $child->namespaceURI === ENVELOPE_NAMESPACE && $child->localName === 'Body') {
+            $body = $child;
+        }
+    }
+    $operation = $body?->firstElementChild;
+    if ($document->documentElement->namespaceURI !== ENVELOPE_NAMESPACE || $operation === null) {
+        return MALFORMED;
+    }
+    if ($operation->namespaceURI !== SERVICE_NAMESPACE) {
+        return 'operation must be in namespace ' . SERVICE_NAMESPACE;
+    }
+    return in_array($operation->localName, OPERATIONS, true) ? null : MALFORMED;
+}
+
+/** GET ?wsdl: the contract's WSDL with this service's address; GET serves nothing else. */
+function serve_wsdl(): void
+{
+    if (strcasecmp($_SERVER['QUERY_STRING'] ?? '', 'wsdl') !== 0) {
+        header('Allow: POST');
+        error_page(405, 'method not allowed');
+        return;
+    }
+    $address = sprintf('http://%s:%s%s', $_SERVER['SERVER_ADDR'], $_SERVER['SERVER_PORT'], $_SERVER['SCRIPT_NAME']);
+    header('Content-Type: text/xml; charset=utf-8');
+    echo str_replace('http://127.0.0.1/PlayerService', htmlspecialchars($address, ENT_XML1), file_get_contents($_SERVER['LAB_WSDL']));
+}
+
+libxml_use_internal_errors(true);
+if (in_array($_SERVER['REQUEST_METHOD'], ['GET', 'HEAD'], true)) {
+    serve_wsdl();
+} elseif ($_SERVER['REQUEST_METHOD'] !== 'POST') {
+    header('Allow: POST');
+    error_page(405, 'method not allowed');
+} else {
+    $server = new SoapServer($_SERVER['LAB_WSDL'], ['cache_wsdl' => WSDL_CACHE_BOTH, 'encoding' => 'UTF-8']);
+    $server->setClass(PlayerService::class);
+    $envelope = file_get_contents('php://input');
+    $reason = refusal($envelope);
+    if ($reason === null) {
+        $server->handle($envelope);
+    } else {
+        $server->fault('Client', $reason);
+    }
+}
