@@ -10,7 +10,7 @@ export PYTHONPATH := $(CURDIR)$(if $(PYTHONPATH),:$(PYTHONPATH))
 LAB := $(PYTHON) -m stack.lab
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build up saturation-sweep sweep crosscheck plots compare down status import test test-java test-faults test-unit clean distclean
+.PHONY: help setup build up saturation-sweep size-sweep sweep crosscheck plots compare down status import test test-java test-faults test-unit clean distclean
 
 help: ## list the targets
 	@echo "The web architecture lab: PHP, servlet, pooled servlet and SOAP against MyISAM and InnoDB."
@@ -47,8 +47,14 @@ saturation-sweep: up ## the main job: set up, start servers, import if needed, s
 	@$(MAKE) --no-print-directory sweep
 	@$(MAKE) --no-print-directory plots
 
-sweep: ## run the sweep on running servers (SET= APPS= ROUNDS= SEED= ENGINES= WORKLOADS= MODE= DURATION= PRECISION= RUN= QUICK=1)
+size-sweep: up ## the payload sweep: saturation and reply time at 1 to 16,000 rows per app (SET=soap ENGINES=innodb ROUNDS=1 SIZES=, as sweep.json), plotted against N
+	@$(LAB) import --if-needed
+	@$(MAKE) --no-print-directory sweep SIZE_SWEEP=1
+	@$(MAKE) --no-print-directory plots
+
+sweep: ## run the sweep on running servers (SET= APPS= ROUNDS= SEED= ENGINES= WORKLOADS= SIZES= MODE= DURATION= PRECISION= RUN= QUICK=1)
 	@$(PYTHON) httperf-scripts/sweep.py $(if $(MODE),--mode $(MODE)) $(if $(SET),--set "$(SET)") \
+	  $(if $(SIZE_SWEEP),--size-sweep) $(if $(SIZES),--sizes "$(SIZES)") \
 	  $(if $(APPS),--apps "$(APPS)") $(if $(ENGINES),--engines "$(ENGINES)") \
 	  $(if $(WORKLOADS),--workloads "$(WORKLOADS)") $(if $(DURATION),--duration $(DURATION)) \
 	  $(if $(PRECISION),--precision $(PRECISION)) $(if $(RUN),--run $(RUN)) $(if $(QUICK),--quick) \

@@ -108,7 +108,8 @@ def parser(description):
                            help=f"a named selection of apps: {', '.join(registry.sets())} (default "
                                 f"{registry.DEFAULT_SET}; other sets run one round unless --rounds says otherwise)")
     arguments.add_argument("--apps", type=listed, default=None, help="these apps of the set only")
-    arguments.add_argument("--engines", type=listed, default=tuple(registry.REGISTRY["engines"]))
+    arguments.add_argument("--engines", type=listed, default=None,
+                           help="default: " + ", ".join(registry.REGISTRY["engines"]))
     arguments.add_argument("--workloads", type=listed, default=tuple(registry.REGISTRY["workloads"]))
     arguments.add_argument("--mode", choices=("adaptive", "linear"), default=DEFAULTS["mode"])
     arguments.add_argument("--duration", type=float, default=None, help=SWEEP["options_about"]["duration_s"])
@@ -119,6 +120,9 @@ def parser(description):
     arguments.add_argument("--sizes", type=listed, default=None,
                            help="the size sweep: the payload workload at these row counts (e.g. "
                                 + ",".join(map(str, SIZE_SWEEP["counts"])) + ") instead of --workloads")
+    arguments.add_argument("--size-sweep", action="store_true",
+                           help="make size-sweep: sweep.json's size_sweep (its counts, set, engines and rounds), "
+                                "unless --sizes, --set, --engines or --rounds say otherwise")
     arguments.add_argument("--run", default=None, help="run id (re-use one to resume it)")
     arguments.add_argument("--quick", action="store_true", help="the quick preset of sweep.json: "
                            + ", ".join(f"{key}={value}" for key, value in SWEEP["presets"]["quick"].items()))
@@ -153,9 +157,15 @@ def sized_workloads(counts):
 def from_argv(argv, description):
     """(Options, run id, results folder) from the command line."""
     args = parser(description).parse_args(argv)
+    if args.size_sweep:
+        args.sizes = args.sizes or tuple(map(str, SIZE_SWEEP["counts"]))
+        args.app_set = args.app_set or SIZE_SWEEP["set"]
+        args.engines = args.engines or tuple(SIZE_SWEEP["engines"])
+        args.rounds = args.rounds or SIZE_SWEEP["rounds"]
+    engines = args.engines or tuple(registry.REGISTRY["engines"])
     apps = chosen_apps(args.app_set, args.apps)
     workloads = sized_workloads(args.sizes) if args.sizes else args.workloads
-    unknown = [value for value in args.engines if value not in registry.REGISTRY["engines"]]
+    unknown = [value for value in engines if value not in registry.REGISTRY["engines"]]
     if unknown:
         raise SystemExit(f"unknown engines {', '.join(unknown)}; the registry has "
                          f"{', '.join(registry.REGISTRY['engines'])}")
@@ -170,7 +180,8 @@ def from_argv(argv, description):
     values.update({key: value for key, value in (("duration_s", args.duration), ("precision", args.precision),
                                                  ("rounds", args.rounds)) if value})
     values["seed"] = random.SystemRandom().randrange(1, 10**6) if args.seed is None else args.seed
-    options = Options(apps=apps, engines=args.engines, workloads=workloads, mode=args.mode,
+    options = Options(apps=apps, engines=engines, workloads=workloads, mode=args.mode,
                       app_set=args.app_set or registry.DEFAULT_SET, presets=presets, **values)
-    run_id = args.run or datetime.now().strftime("%Y%m%d-%H%M%S") + ("-quick" if args.quick else "")
+    run_id = args.run or (datetime.now().strftime("%Y%m%d-%H%M%S") + ("-sizes" if args.sizes else "")
+                          + ("-quick" if args.quick else ""))
     return options, run_id, args.results

@@ -2,7 +2,8 @@
 
     python3 plots/report.py [--run RUN_ID]      (make plots [RUN=RUN_ID]; default: the latest run)
 
-Into results/<run>/plots/: a PDF per cell, per workload x engine (the apps overlaid), per app x
+Into results/<run>/plots/: for a size sweep, sizes-<engine>.pdf (throughput and reply time against
+the payload's row count); a PDF per cell, per workload x engine (the apps overlaid), per app x
 workload (MyISAM against InnoDB), summary.pdf (saturation bars, a page per workload) and report.pdf
 (all of them behind a title page and the saturation table); into results/<run>/: summary.md and
 summary.tsv. Every plotted point is a row of a cell's steps.tsv; the data files in plots/data/ keep
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from harness.options import RESULTS
 from harness.report.series import bars_text, points, series_text, spans_decades, text_page
+from harness.report.sizes import size_series_text, sized_rows
 from harness.report.tables import (SUMMARY_COLUMNS, study_figures, summary_markdown, summary_rows,
                                    table_lines, title_lines)
 from harness.report.view import ENGINE_DASH, View, engine_title, workload_title
@@ -63,14 +65,16 @@ def text_pages(view, rows, out, data):
 
 def bars_page(view, rows, output, data):
     workloads = view.present("workloads")
-    bars = {"output": output, "workloads": " ".join(workloads), "n": len(view.apps)}
-    for workload in workloads:
+    # gnuplot's variable names take no "-" (rows-100): each workload's variables go by a name without.
+    names = {workload: workload.replace("-", "_") for workload in workloads}
+    bars = {"output": output, "workloads": " ".join(names.values()), "n": len(view.apps)}
+    for workload, name in names.items():
         bars_data = data / f"bars-{workload}.tsv"
         bars_data.write_text(bars_text(view, rows, workload))
         values = [float(row["saturation_rps"]) if row["saturation_rps"] else None
                   for row in rows if row["workload"] == workload]
-        bars.update({f"file_{workload}": bars_data, f"logy_{workload}": int(spans_decades(values)),
-                     f"heading_{workload}": f"Saturation throughput: {workload_title(workload)}"})
+        bars.update({f"file_{name}": bars_data, f"logy_{name}": int(spans_decades(values)),
+                     f"heading_{name}": f"Saturation throughput: {workload_title(workload)}"})
     for index, app in enumerate(view.apps, start=1):
         bars.update({f"title{index}": view.title(app), f"colour{index}": view.colour(app)})
     gnuplot("bars.gp", **bars)
@@ -128,6 +132,23 @@ def figure_pages(view, out, data):
     return figures
 
 
+def size_pages(view, rows, out, data):
+    """make size-sweep's figure, per engine: throughput and reply time against N, one line per app."""
+    pages = []
+    for engine, by_app in sized_rows(rows).items():
+        apps = [app for app in view.apps if app in by_app]
+        variables = {"output": out / f"sizes-{engine}.pdf", "n": len(apps),
+                     "heading": f"Payload size: the first N rows by id, {engine_title(engine)}"}
+        for index, app in enumerate(apps, start=1):
+            series = data / f"sizes-{engine}-{app}.tsv"
+            series.write_text(size_series_text(by_app[app]))
+            variables.update({f"file{index}": series, f"title{index}": view.title(app),
+                              f"colour{index}": view.colour(app)})
+        gnuplot("sizes.gp", **variables)
+        pages.append(variables["output"])
+    return pages
+
+
 def measurement_title(view, visit, count):
     if count == 1:
         return view.title(visit.key.app)
@@ -148,9 +169,10 @@ def make_report(run_dir):
     (run_dir / "summary.md").write_text(summary_markdown(view, rows))
     pages = text_pages(view, rows, out, data)
     summary = bars_page(view, rows, out / "summary.pdf", data)
+    sizes = size_pages(view, rows, out, data)
     figures = figure_pages(view, out, data)
     report = out / "report.pdf"
-    subprocess.run(["pdfunite", str(pages["title"]), str(pages["table"]), str(summary),
+    subprocess.run(["pdfunite", str(pages["title"]), str(pages["table"]), *map(str, sizes), str(summary),
                     *map(str, figures), str(report)], check=True, capture_output=True)
     return report
 

@@ -3,6 +3,7 @@ and the report's title and table pages. Pure: a run's records in, rows and lines
 from harness.bottleneck import bottleneck
 from harness.results.rounds import control_noise, pair_ratios, round_spread
 from harness.report.series import throughput_text
+from harness.report.sizes import size_lines
 from harness.report.view import engine_title, workload_title
 from harness.results.store import cell_text, read_tsv
 from stack.registry import NO_ENGINE
@@ -138,7 +139,7 @@ def summary_markdown(view, rows):
                              f"{row['server_cpu_pct_saturation']} | {row['server_rss_mb_saturation']} | "
                              f"{bottleneck_text(row)} |")
             lines.append("")
-    return "\n".join(lines + pooling_lines(view, rows) + differences_lines(view))
+    return "\n".join(lines + size_lines(view, rows) + pooling_lines(view, rows) + differences_lines(view))
 
 
 def baseline_text(row):
@@ -310,11 +311,11 @@ def disturbance_line(view):
 
 
 def table_lines(view, rows):
-    header = (f"{'workload':<8} {'engine':<7} {'app':<15} {'req/s':>11} {'interval':>19} {'ratio':>6} {'2006':>5} "
+    header = (f"{'workload':<10} {'engine':<7} {'app':<15} {'req/s':>11} {'interval':>19} {'ratio':>6} {'2006':>5} "
               f"{'ms low':>8} {'ms sat':>8} {'overload':>9} {'CPU %':>6} {'RSS MB':>8}  {'status':<12} bottleneck")
     body = [header, "-" * len(header)]
     for row in rows:
-        body.append(f"{row['workload']:<8} {row['engine']:<7} {row['app']:<15} {throughput_text(row):>11} "
+        body.append(f"{row['workload']:<10} {row['engine']:<7} {row['app']:<15} {throughput_text(row):>11} "
                     f"{short_interval(row):>19} "
                     f"{row['ratio_to_fastest']!s:>6} {row['study_2006_rps'] or '-':>5} {row['reply_ms_low']!s:>8} "
                     f"{row['reply_ms_saturation']!s:>8} {row['overload_offered'] or '-':>9} "

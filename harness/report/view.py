@@ -5,6 +5,7 @@ from functools import cached_property
 
 from harness.results.rounds import cell_figures
 from harness.results.store import Run
+from stack import registry
 
 # Colour-blind-safe (Okabe-Ito), taken in registry order, so an app keeps its colour in every figure.
 # Beyond its eight, Paul Tol's muted colours.
@@ -16,6 +17,9 @@ ENGINE_TITLES = {"myisam": "MyISAM", "innodb": "InnoDB", "none": "no database"}
 
 
 def workload_title(workload):
+    count = registry.row_count(workload)
+    if count is not None:
+        return f"first {count:,} row{'s' if count > 1 else ''} by id"
     return WORKLOAD_TITLES.get(workload, workload)
 
 

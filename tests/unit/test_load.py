@@ -81,6 +81,18 @@ def test_sizes_choose_the_payload_workload_at_each_count_and_its_profile_by_size
         options.from_argv(["--workloads", "rows-x"], "test")
 
 
+def test_the_size_sweep_takes_its_counts_set_engines_and_rounds_from_sweep_json_unless_told():
+    sizes = options.SIZE_SWEEP
+    default, run_id, _ = options.from_argv(["--size-sweep"], "test")
+    assert default.workloads == tuple(f"rows-{count}" for count in sizes["counts"]) and run_id.endswith("-sizes")
+    assert default.apps == tuple(registry.set_members(sizes["set"])) and default.app_set == sizes["set"]
+    assert default.engines == tuple(sizes["engines"]) and default.rounds == sizes["rounds"]
+    told, _, _ = options.from_argv(["--size-sweep", "--sizes", "5", "--set", "study", "--engines", "myisam",
+                                    "--rounds", "2"], "test")
+    assert (told.workloads, told.apps, told.engines, told.rounds) == (
+        ("rows-5",), tuple(registry.set_members("study")), ("myisam",), 2)
+
+
 def test_a_set_names_the_apps_apps_narrows_it_and_other_sets_run_one_round():
     assert registry.set_members("study") == ["php", "servlet", "pooled-servlet", "soap"]
     assert registry.set_members("all") == registry.apps()
