@@ -10,6 +10,8 @@ from stack import lab, registry
 SOAP_ENVELOPE = "{http://schemas.xmlsoap.org/soap/envelope/}"
 SOAP_NAMESPACE = "{urn:lab}"
 XSI_NIL = "{http://www.w3.org/2001/XMLSchema-instance}nil"
+# xsi:nil is an XML Schema boolean: Axis 1.4 writes "true", Axis2 "1".
+NIL_VALUES = ("true", "1")
 
 
 class AnswerError(ValueError):
@@ -66,7 +68,7 @@ def soap_rows(body):
         raise AnswerError("no SOAP body")
     returns = [element for element in answer[0] if element.tag.endswith("Return")]
     return [[element.findtext(f"{SOAP_NAMESPACE}{column}") for column in lab.COLUMN_NAMES]
-            for element in returns if element.get(XSI_NIL) != "true"]
+            for element in returns if element.get(XSI_NIL) not in NIL_VALUES]
 
 
 # A baseline answers the HTML single-row page of the registry's default id, from no database.

@@ -1,5 +1,6 @@
 """Every SOAP engine answers the contract: the database's rows through POSTed envelopes, Client
 faults for hostile input (POST and GET), and nothing but PlayerService reachable."""
+import re
 import time
 import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
@@ -36,7 +37,9 @@ def fault(reply):
     assert reply.status == 500, reply.status  # SOAP 1.1 and WS-I BP: a fault travels with HTTP 500
     element = ET.fromstring(reply.body).find(f"{ENV}Body/{ENV}Fault")
     assert element is not None, reply.body[:300]
-    assert element.find("detail") is None, "fault carries details (hostname, stack trace)"
+    detail = element.find("detail")  # Axis2 writes an empty one
+    assert detail is None or (len(detail) == 0 and not (detail.text or "").strip()), \
+        "fault carries details (hostname, stack trace)"
     prefix, _, code = element.findtext("faultcode").rpartition(":")
     assert f'xmlns:{prefix}="{ENV[1:-1]}"' in reply.body, reply.body[:300]
     return code, element.findtext("faultstring")
@@ -79,7 +82,7 @@ def test_a_missing_player_is_a_nil_result(stack, app):
     reply = send(registry.request(app, "single", id=16001))
     assert players(reply) == []
     result = ET.fromstring(reply.body).find(f"{ENV}Body/{LAB}getPlayerResponse")[0]
-    assert result.tag.endswith("getPlayerReturn") and result.get(XSI_NIL) == "true"
+    assert result.tag.endswith("getPlayerReturn") and result.get(XSI_NIL) in verify.NIL_VALUES
 
 
 @pytest.mark.parametrize("workload,parameter,value,message", VALUE_CASES,
@@ -103,7 +106,7 @@ def test_get_serves_the_wsdl_and_refuses_invocation(stack, app):
     port, service = registry.port_of(app), registry.app(app)["service"]
     wsdl = fetch(port, registry.app(app)["wsdl"])
     assert wsdl.status == 200 and "firstPlayers" in wsdl.body
-    assert f"http://127.0.0.1:{port}{service}" in wsdl.body, "the WSDL names another address"
+    assert re.search(f'location="http://127.0.0.1:{port}{service}/?"', wsdl.body), "the WSDL names another address"
     for query in ("", "?method=getPlayer&id=1&engine=myisam", "?method=getPlayer&id=1%20OR%201=1",
                   "?method=findPlayers&name=%00", "?list", "?jwsdl"):
         reply = fetch(port, service + query)

@@ -64,7 +64,8 @@ def test_unknown_app_is_a_clear_error():
 def test_app_traits_come_from_the_registry():
     assert {name: registry.app(name)["connections"] for name in registry.apps() if registry.reads_database(name)} == {
         "php": "per-request", "php-persistent": "per-worker", "php-fpm": "per-worker", "servlet": "per-request",
-        "pooled-servlet": "pooled", "soap": "per-request", "soap-php": "per-request", "soap-cxf": "per-request"}
+        "pooled-servlet": "pooled", "soap": "per-request", "soap-php": "per-request", "soap-cxf": "per-request",
+        "soap-axis2": "per-request"}
 
 
 def test_every_soap_app_posts_the_shared_envelopes_to_its_own_service():

@@ -18,7 +18,7 @@ import lab.cxf.wire.PlayerService;
  * Client faults with the contract's message.
  */
 @WebService(endpointInterface = "lab.cxf.wire.PlayerService", targetNamespace = "urn:lab",
-    serviceName = "PlayerServiceService", portName = "PlayerService",
+    serviceName = "PlayerService", portName = "PlayerService",
     wsdlLocation = "classpath:wsdl/PlayerService.wsdl")
 public class PlayerServiceImpl implements PlayerService {
     private static final Logger LOG = Logger.getLogger(PlayerServiceImpl.class.getName());
