@@ -25,10 +25,11 @@ help: ## list the targets
 setup: ## install packages, Tomcat and the app password (quick no-op when done)
 	@bash stack/setup.sh
 
-build: setup ## build the Tomcat apps' WARs (and Tomcat's baselines) into target/webapps (Maven)
+build: setup ## build the Tomcat apps' WARs (and Tomcat's baselines) into target/webapps (Maven), and the gSOAP server
 	@mvn -q -B -Dstyle.color=never -DskipTests package > var/log/build.log 2>&1 \
+	  && $(MAKE) -s -C soap-gsoap OUT=$(CURDIR)/target/soap-gsoap >> var/log/build.log 2>&1 \
 	  || { tail -40 var/log/build.log; echo "build failed; full log: var/log/build.log"; exit 1; }
-	@echo "build: $$(ls target/webapps)"
+	@echo "build: $$(ls target/webapps) target/soap-gsoap/player-service"
 
 up: build ## start private MariaDB, Apache + mod_php, PHP-FPM behind its own Apache, and Tomcat on 127.0.0.1
 	@$(LAB) up

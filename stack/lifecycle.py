@@ -273,6 +273,27 @@ class Tomcat(AppServer):
                         LOG / "tomcat-launch.log", env=env, cpus=cpus)
 
 
+class Gsoap(AppServer):
+    """The gSOAP server (soap-gsoap/), built by `make build`: one process, GSOAP_THREADS worker
+    threads, POOL_SIZE database connections."""
+    name = "gsoap"
+    port_knob = "GSOAP_PORT"
+    binary_marker = "player-service"
+    binary = ROOT / "target" / "soap-gsoap" / "player-service"
+
+    def prepare(self):
+        if not self.binary.exists():
+            raise LabError(f"gsoap: {self.binary} is not built; run `make build`")
+
+    def launch(self, cpus):
+        return detached([str(self.binary), "--bind", self.address, "--port", str(self.port),
+                         "--config", str(settings.APP_CONFIG), "--pidfile", str(self.pidfile),
+                         "--wsdl", str(CONTRACT_ROOT / "PlayerService.wsdl"),
+                         "--threads", str(settings.int_knob("GSOAP_THREADS")),
+                         "--connections", str(settings.int_knob("POOL_SIZE")),
+                         "--backlog", str(settings.int_knob("GSOAP_BACKLOG"))], self.log, cpus=cpus)
+
+
 def write_app_config():
     """The database settings the JVM apps read (PHP gets the same values through Apache)."""
     lines = [f"{key}={value}" for key, value in settings.db_settings().items()]
@@ -283,7 +304,7 @@ def write_app_config():
         out.write("\n".join(lines) + "\n")
 
 
-SERVERS = {server.name: server for server in (MariaDB(), Apache(), PhpFpm(), FpmApache(), Tomcat())}
+SERVERS = {server.name: server for server in (MariaDB(), Apache(), PhpFpm(), FpmApache(), Tomcat(), Gsoap())}
 # The order they start in (each after the servers it needs); they stop in the reverse.
 ORDER = list(SERVERS)
 

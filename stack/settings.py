@@ -48,6 +48,10 @@ DEFAULTS = {
     "TOMCAT_PORT": "18081",
     # The second Apache (event MPM), in front of PHP-FPM.
     "APACHE_FPM_PORT": "18082",
+    # The gSOAP server (soap-gsoap/): worker threads serving accepted connections, sharing a
+    # pool of POOL_SIZE database connections.
+    "GSOAP_PORT": "18083",
+    "GSOAP_THREADS": "16",
     "TOMCAT_VERSION": "9.0.104",
     # The cross-check's open-loop load generator (crates.io), built by stack/install-oha.sh.
     "OHA_VERSION": "1.16.0",
@@ -96,6 +100,8 @@ SAME_AS = {
     # Measured here, the pooled servlet after a step above its capacity (httperf, 5 s steps): at
     # 8,192, 5,500 req/s then gave 523 replies/s and 6,500 gave 425; at 200, 5,494 and 5,069.
     "TOMCAT_MAX_CONNECTIONS": "TOMCAT_THREADS",
+    # The gSOAP server's listen backlog: Apache's, as Tomcat's accept count.
+    "GSOAP_BACKLOG": "APACHE_LISTEN_BACKLOG",
 }
 
 

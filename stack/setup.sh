@@ -13,7 +13,8 @@ declare -A TOMCAT_SHA512=(
 # binary and modules without the apache2 package's service: the lab runs private instances only.
 # php8.2-fpm ships a system service of its own: it is installed with service starts refused (below).
 PACKAGES=(apache2-bin libapache2-mod-php8.2 php8.2-fpm php8.2-mysql php8.2-soap php8.2-xml mariadb-server-core mariadb-client-core
-          httperf wrk gnuplot-nox poppler-utils ca-certificates util-linux)
+          httperf wrk gnuplot-nox poppler-utils ca-certificates util-linux
+          gsoap libgsoap-dev libmariadb-dev gcc libc6-dev make)
 
 say() { echo "setup: $*"; }
 die() { echo "setup: ERROR: $*" >&2; exit 1; }

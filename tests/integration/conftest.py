@@ -2,6 +2,7 @@
 test fails - unless it was already running before the tests, in which case it is left as found."""
 import http.client
 import random
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 import pytest
@@ -71,3 +72,19 @@ def sample_ids():
 
 def html_apps():
     return [name for name in registry.apps() if registry.app(name)["kind"] == "html"]
+
+
+SOAP_ENVELOPE = "{http://schemas.xmlsoap.org/soap/envelope/}"
+
+
+def soap_fault(reply):
+    """(the fault code's local name, once its prefix is checked to be SOAP 1.1's, the fault string)."""
+    assert reply.status == 500, reply.status  # SOAP 1.1 and WS-I BP: a fault travels with HTTP 500
+    element = ET.fromstring(reply.body).find(f"{SOAP_ENVELOPE}Body/{SOAP_ENVELOPE}Fault")
+    assert element is not None, reply.body[:300]
+    detail = element.find("detail")  # Axis2 writes an empty one
+    assert detail is None or (len(detail) == 0 and not (detail.text or "").strip()), \
+        "fault carries details (hostname, stack trace)"
+    prefix, _, code = element.findtext("faultcode").rpartition(":")
+    assert f'xmlns:{prefix}="{SOAP_ENVELOPE[1:-1]}"' in reply.body, reply.body[:300]
+    return code, element.findtext("faultstring")

@@ -11,7 +11,7 @@ from harness import verify
 from stack import lab, registry
 from tests.hostile_cases import ID, LEAKS, NAME, VALUE_CASES, parameters_with
 
-from .conftest import COLUMNS, db_rows, fetch, sample_ids, send
+from .conftest import COLUMNS, db_rows, fetch, sample_ids, send, soap_fault as fault
 
 LAB = "{urn:lab}"
 ENV = "{http://schemas.xmlsoap.org/soap/envelope/}"
@@ -30,19 +30,6 @@ def players(reply):
     """Rows (strings in the contract's column order) from a getPlayer/findPlayers response."""
     assert reply.status == 200, reply.body[:500]
     return verify.soap_rows(reply.body)
-
-
-def fault(reply):
-    """(the fault code's local name, once its prefix is checked to be SOAP 1.1's, the fault string)."""
-    assert reply.status == 500, reply.status  # SOAP 1.1 and WS-I BP: a fault travels with HTTP 500
-    element = ET.fromstring(reply.body).find(f"{ENV}Body/{ENV}Fault")
-    assert element is not None, reply.body[:300]
-    detail = element.find("detail")  # Axis2 writes an empty one
-    assert detail is None or (len(detail) == 0 and not (detail.text or "").strip()), \
-        "fault carries details (hostname, stack trace)"
-    prefix, _, code = element.findtext("faultcode").rpartition(":")
-    assert f'xmlns:{prefix}="{ENV[1:-1]}"' in reply.body, reply.body[:300]
-    return code, element.findtext("faultstring")
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -1,0 +1,660 @@
+/*
+ * The contract's PlayerService on gSOAP 2.8 in C: the serializers and dispatch soapcpp2 generates
+ * from contract/PlayerService.wsdl, a fixed pool of worker threads serving the connections the
+ * main thread accepts, and a bounded pool of MariaDB connections (each with its prepared
+ * statements) that the workers borrow for one call.
+ *
+ *   player-service --bind ADDR --port N --config FILE --pidfile FILE --threads N --connections N
+ *
+ * FILE is the lab's app settings (db.host, db.port, db.name, db.user, db.password), as the Java
+ * apps read them. Logs go to stderr.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <errmsg.h>
+#include <mysql.h>
+
+#include "soapH.h"
+#include "PlayerServiceSoapBinding.nsmap"
+
+#define SERVICE_NAMESPACE "urn:lab"
+#define SERVICE_PATH "/soap-gsoap/PlayerService"
+#define MALFORMED "malformed SOAP request"
+#define MAX_ROW_COUNT 16000
+#define MAX_NAME_CHARACTERS 64
+/* As PHP's post_max_size in the lab: the contract's 10 MB envelope is read, then refused by rule. */
+#define MAX_MESSAGE_BYTES (16L * 1024 * 1024)
+#define POOL_WAIT_SECONDS 5
+#define TEXT_BYTES 257 /* VARCHAR(64) of utf8mb4, and its terminator */
+
+enum query { SINGLE, LARGE, ROWS, QUERIES };
+enum table { MYISAM, INNODB, TABLES };
+#define COLUMNS "id, playerID, nameFirst, nameLast, birthYear, birthMonth, birthDay, weight, height, bats, throws"
+static const char *const QUERY_SQL[QUERIES][TABLES] = {
+    {"SELECT " COLUMNS " FROM people_myisam WHERE id = ?", "SELECT " COLUMNS " FROM people_innodb WHERE id = ?"},
+    {"SELECT " COLUMNS " FROM people_myisam WHERE nameLast LIKE ? ORDER BY id",
+     "SELECT " COLUMNS " FROM people_innodb WHERE nameLast LIKE ? ORDER BY id"},
+    {"SELECT " COLUMNS " FROM people_myisam ORDER BY id LIMIT ?", "SELECT " COLUMNS " FROM people_innodb ORDER BY id LIMIT ?"},
+};
+
+static void say(const char *format, ...)
+{
+    va_list arguments;
+    va_start(arguments, format);
+    fprintf(stderr, "player-service: ");
+    vfprintf(stderr, format, arguments);
+    fprintf(stderr, "\n");
+    va_end(arguments);
+}
+
+/* ---- settings ---------------------------------------------------------------------------- */
+
+static struct { char host[256], name[256], user[256], password[256]; unsigned port; } db_settings;
+
+static int read_settings(const char *path)
+{
+    FILE *file = fopen(path, "r");
+    char line[1024];
+    if (!file)
+        return -1;
+    while (fgets(line, sizeof line, file)) {
+        char *value = strchr(line, '=');
+        if (!value)
+            continue;
+        *value++ = '\0';
+        value[strcspn(value, "\r\n")] = '\0';
+        if (!strcmp(line, "db.host"))
+            snprintf(db_settings.host, sizeof db_settings.host, "%s", value);
+        else if (!strcmp(line, "db.port"))
+            db_settings.port = (unsigned)atoi(value);
+        else if (!strcmp(line, "db.name"))
+            snprintf(db_settings.name, sizeof db_settings.name, "%s", value);
+        else if (!strcmp(line, "db.user"))
+            snprintf(db_settings.user, sizeof db_settings.user, "%s", value);
+        else if (!strcmp(line, "db.password"))
+            snprintf(db_settings.password, sizeof db_settings.password, "%s", value);
+    }
+    fclose(file);
+    return db_settings.host[0] && db_settings.port && db_settings.user[0] ? 0 : -1;
+}
+
+/* ---- the contract's validation (contract/README.md) --------------------------------------- */
+
+/* Digits only, first not 0, at most `digits` of them, at most `largest`; the value, or -1. */
+static long bounded_number(const char *text, int digits, long largest)
+{
+    long value = 0;
+    int length = 0;
+    if (!text || text[0] < '1' || text[0] > '9')
+        return -1;
+    for (; text[length]; length++) {
+        if (text[length] < '0' || text[length] > '9' || length == digits)
+            return -1;
+        value = value * 10 + (text[length] - '0');
+    }
+    return value <= largest ? value : -1;
+}
+
+static int table_of(const char *engine)
+{
+    if (!engine || !strcmp(engine, "myisam"))
+        return MYISAM;
+    return strcmp(engine, "innodb") ? -1 : INNODB;
+}
+
+/* Valid UTF-8 of at most 64 code points, none a control character (U+0000-U+001F, U+007F) or U+FFFD. */
+static int is_name_pattern(const char *name)
+{
+    const unsigned char *next = (const unsigned char *)name;
+    int characters = 0;
+    while (*next) {
+        unsigned code, extra;
+        if (*next < 0x80) { code = *next; extra = 0; }
+        else if ((*next & 0xE0) == 0xC0) { code = *next & 0x1F; extra = 1; }
+        else if ((*next & 0xF0) == 0xE0) { code = *next & 0x0F; extra = 2; }
+        else if ((*next & 0xF8) == 0xF0) { code = *next & 0x07; extra = 3; }
+        else return 0;
+        next++;
+        for (unsigned i = 0; i < extra; i++, next++) {
+            if ((*next & 0xC0) != 0x80)
+                return 0;
+            code = (code << 6) | (*next & 0x3F);
+        }
+        if ((extra == 1 && code < 0x80) || (extra == 2 && code < 0x800) || (extra == 3 && code < 0x10000)
+            || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+            return 0;
+        if (code < 0x20 || code == 0x7F || code == 0xFFFD || ++characters > MAX_NAME_CHARACTERS)
+            return 0;
+    }
+    return 1;
+}
+
+/* ---- the connection pool ------------------------------------------------------------------ */
+
+struct connection {
+    MYSQL *db;                                /* NULL until connected, and after a failure */
+    MYSQL_STMT *statements[QUERIES][TABLES];  /* prepared on first use */
+};
+
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t returned;
+    struct connection *idle;
+    int idle_count, size;
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0};
+
+static void disconnect(struct connection *connection)
+{
+    for (int query = 0; query < QUERIES; query++)
+        for (int table = 0; table < TABLES; table++)
+            if (connection->statements[query][table])
+                mysql_stmt_close(connection->statements[query][table]);
+    if (connection->db)
+        mysql_close(connection->db);
+    memset(connection, 0, sizeof *connection);
+}
+
+/* A connection of the pool, waiting at most POOL_WAIT_SECONDS for one; 0 when none freed up. */
+static int borrow(struct connection *out)
+{
+    struct timespec deadline;
+    int result = 0;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += POOL_WAIT_SECONDS;
+    pthread_mutex_lock(&pool.lock);
+    while (pool.idle_count == 0 && result == 0)
+        result = pthread_cond_timedwait(&pool.returned, &pool.lock, &deadline);
+    if (pool.idle_count > 0) {
+        *out = pool.idle[--pool.idle_count];
+        result = 0;
+    }
+    pthread_mutex_unlock(&pool.lock);
+    return result == 0;
+}
+
+/* Connects a connection that is not (yet, or since a failure); 0 when the database refused. */
+static int connect_to_database(struct connection *connection)
+{
+    unsigned timeout = 5;
+    if (connection->db)
+        return 1;
+    connection->db = mysql_init(NULL);
+    mysql_options(connection->db, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    mysql_options(connection->db, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+    if (!mysql_real_connect(connection->db, db_settings.host, db_settings.user, db_settings.password,
+                            db_settings.name, db_settings.port, NULL, 0)) {
+        say("database error: %s", mysql_error(connection->db));
+        disconnect(connection);
+        return 0;
+    }
+    return 1;
+}
+
+static void give_back(struct connection *connection)
+{
+    pthread_mutex_lock(&pool.lock);
+    pool.idle[pool.idle_count++] = *connection;
+    pthread_cond_signal(&pool.returned);
+    pthread_mutex_unlock(&pool.lock);
+}
+
+/* ---- the queries -------------------------------------------------------------------------- */
+
+struct row_buffers {
+    int numbers[6]; /* id, birthYear, birthMonth, birthDay, weight, height */
+    char text[5][TEXT_BYTES]; /* playerID, nameFirst, nameLast, bats, throws */
+    unsigned long lengths[5];
+    MYSQL_BIND bind[11];
+};
+
+static void bind_row(struct row_buffers *row)
+{
+    /* Columns in the contract's order: id, playerID, nameFirst, nameLast, four numbers... */
+    static const int kinds[11] = {0, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1};
+    int number = 0, text = 0;
+    memset(row->bind, 0, sizeof row->bind);
+    for (int column = 0; column < 11; column++) {
+        MYSQL_BIND *bind = &row->bind[column];
+        if (kinds[column] == 0) {
+            bind->buffer_type = MYSQL_TYPE_LONG;
+            bind->buffer = &row->numbers[number++];
+        } else {
+            bind->buffer_type = MYSQL_TYPE_STRING;
+            bind->buffer = row->text[text];
+            bind->buffer_length = TEXT_BYTES;
+            bind->length = &row->lengths[text++];
+        }
+    }
+}
+
+static char *text_copy(struct soap *soap, const struct row_buffers *row, int text)
+{
+    char *copy = soap_malloc(soap, row->lengths[text] + 1);
+    memcpy(copy, row->text[text], row->lengths[text]);
+    copy[row->lengths[text]] = '\0';
+    return copy;
+}
+
+/* Runs a query on a connected connection: the rows into a soap-managed array; 0, or MySQL's error number. */
+static unsigned fetch_players(struct soap *soap, struct connection *connection, enum query query, int table,
+                              MYSQL_BIND *parameter, struct lab__Player **players, int *count)
+{
+    struct row_buffers row;
+    MYSQL_STMT *statement = connection->statements[query][table];
+    int capacity = 0, status;
+    unsigned error;
+    *players = NULL;
+    *count = 0;
+    if (!statement) {
+        statement = mysql_stmt_init(connection->db);
+        if (!statement)
+            return mysql_errno(connection->db);
+        connection->statements[query][table] = statement;
+        if (mysql_stmt_prepare(statement, QUERY_SQL[query][table], strlen(QUERY_SQL[query][table])))
+            return mysql_stmt_errno(statement);
+    }
+    bind_row(&row);
+    if (mysql_stmt_bind_param(statement, parameter) || mysql_stmt_execute(statement)
+        || mysql_stmt_bind_result(statement, row.bind))
+        return mysql_stmt_errno(statement);
+    /* Unbuffered: rows come from the server one fetch at a time. */
+    while ((status = mysql_stmt_fetch(statement)) == 0 || status == MYSQL_DATA_TRUNCATED) {
+        if (*count == capacity) {
+            struct lab__Player *grown;
+            capacity = capacity ? capacity * 2 : 16;
+            grown = soap_malloc(soap, capacity * sizeof *grown);
+            if (*count)
+                memcpy(grown, *players, *count * sizeof *grown);
+            *players = grown;
+        }
+        struct lab__Player *player = &(*players)[(*count)++];
+        player->id = row.numbers[0];
+        player->playerID = text_copy(soap, &row, 0);
+        player->nameFirst = text_copy(soap, &row, 1);
+        player->nameLast = text_copy(soap, &row, 2);
+        player->birthYear = row.numbers[1];
+        player->birthMonth = row.numbers[2];
+        player->birthDay = row.numbers[3];
+        player->weight = row.numbers[4];
+        player->height = row.numbers[5];
+        player->bats = text_copy(soap, &row, 3);
+        player->throws = text_copy(soap, &row, 4);
+    }
+    error = status == MYSQL_NO_DATA ? 0 : mysql_stmt_errno(statement);
+    mysql_stmt_free_result(statement);
+    return error;
+}
+
+/*
+ * Runs a query on a pooled connection. A connection the server has dropped since it was pooled
+ * (a restart, wait_timeout) is reconnected and the query run once more; any other failure is the
+ * Server fault "database unavailable", the connection closed to be reconnected on its next use.
+ */
+static int run_query(struct soap *soap, enum query query, int table, MYSQL_BIND *parameter,
+                     struct lab__Player **players, int *count)
+{
+    struct connection connection;
+    unsigned error = CR_CONNECTION_ERROR;
+    int reused;
+    if (!borrow(&connection))
+        return soap_receiver_fault(soap, "database unavailable", NULL);
+    reused = connection.db != NULL;
+    if (connect_to_database(&connection)) {
+        error = fetch_players(soap, &connection, query, table, parameter, players, count);
+        if (reused && (error == CR_SERVER_GONE_ERROR || error == CR_SERVER_LOST)) {
+            disconnect(&connection);
+            if (connect_to_database(&connection))
+                error = fetch_players(soap, &connection, query, table, parameter, players, count);
+        }
+        if (error) {
+            say("database error %u", error);
+            disconnect(&connection);
+        }
+    }
+    give_back(&connection);
+    return error ? soap_receiver_fault(soap, "database unavailable", NULL) : SOAP_OK;
+}
+
+static void bind_int(MYSQL_BIND *bind, int *value)
+{
+    memset(bind, 0, sizeof *bind);
+    bind->buffer_type = MYSQL_TYPE_LONG;
+    bind->buffer = value;
+}
+
+/* ---- the operations (declared by soapcpp2 in soapStub.h) --------------------------------- */
+
+int __lab__getPlayer(struct soap *soap, struct _lab__getPlayer *request, struct _lab__getPlayerResponse *response)
+{
+    MYSQL_BIND parameter;
+    struct lab__Player *players;
+    int count, table;
+    long id = bounded_number(request->id, 10, 2147483647L);
+    if (id < 0)
+        return soap_sender_fault(soap, "id must be an integer from 1 to 2147483647", NULL);
+    if ((table = table_of(request->engine)) < 0)
+        return soap_sender_fault(soap, "engine must be myisam or innodb", NULL);
+    int value = (int)id;
+    bind_int(&parameter, &value);
+    if (run_query(soap, SINGLE, table, &parameter, &players, &count))
+        return soap->error;
+    response->getPlayerReturn = count ? players : NULL; /* none: an xsi:nil result */
+    return SOAP_OK;
+}
+
+int __lab__findPlayers(struct soap *soap, struct _lab__findPlayers *request, struct _lab__findPlayersResponse *response)
+{
+    MYSQL_BIND parameter;
+    const char *name = request->name ? request->name : "%";
+    unsigned long length = strlen(name);
+    int table;
+    if (!is_name_pattern(name))
+        return soap_sender_fault(soap, "name must be at most 64 characters of text", NULL);
+    if ((table = table_of(request->engine)) < 0)
+        return soap_sender_fault(soap, "engine must be myisam or innodb", NULL);
+    memset(&parameter, 0, sizeof parameter);
+    parameter.buffer_type = MYSQL_TYPE_STRING;
+    parameter.buffer = (void *)name;
+    parameter.buffer_length = length;
+    parameter.length = &length;
+    if (run_query(soap, LARGE, table, &parameter, &response->findPlayersReturn, &response->__sizefindPlayersReturn))
+        return soap->error;
+    return SOAP_OK;
+}
+
+int __lab__firstPlayers(struct soap *soap, struct _lab__firstPlayers *request, struct _lab__firstPlayersResponse *response)
+{
+    MYSQL_BIND parameter;
+    int table;
+    long count = bounded_number(request->count, 5, MAX_ROW_COUNT);
+    if (count < 0)
+        return soap_sender_fault(soap, "count must be an integer from 1 to 16000", NULL);
+    if ((table = table_of(request->engine)) < 0)
+        return soap_sender_fault(soap, "engine must be myisam or innodb", NULL);
+    int value = (int)count;
+    bind_int(&parameter, &value);
+    if (run_query(soap, ROWS, table, &parameter, &response->firstPlayersReturn, &response->__sizefirstPlayersReturn))
+        return soap->error;
+    return SOAP_OK;
+}
+
+/* ---- faults -------------------------------------------------------------------------------- */
+
+/*
+ * Every fault leaves as the contract's: the operations' own (SOAP_FAULT, set above) as they are;
+ * an operation element outside urn:lab as its own Client fault; anything else gSOAP could not
+ * serve (not XML, a DTD, an unknown operation, an empty body) as "malformed SOAP request", with
+ * gSOAP's reason in the log.
+ */
+static void contract_fault(struct soap *soap, const char **code, const char **string)
+{
+    if (soap->error == SOAP_FAULT)
+        return;
+    *code = "SOAP-ENV:Client";
+    if (soap->error == SOAP_NO_METHOD && soap->tag[0]) {
+        const char *namespace = soap_current_namespace_tag(soap, soap->tag);
+        if (!namespace || strcmp(namespace, SERVICE_NAMESPACE)) {
+            *string = "operation must be in namespace " SERVICE_NAMESPACE;
+            return;
+        }
+    }
+    say("refused as malformed: gSOAP error %d", soap->error);
+    *string = MALFORMED;
+}
+
+/*
+ * The request body, read within its Content-Length and checked as it arrives: gSOAP alone reads
+ * past the body of an unfinished document (and waits for more), stops a string at a NUL byte
+ * (which XML cannot carry) and skips a DTD. A body holding a NUL or a DTD ("<!D") reads as ended:
+ * gSOAP then fails to parse it, and contract_fault answers "malformed SOAP request".
+ */
+struct body_guard {
+    int active, bounded;
+    ULONG64 remaining;
+    char tail[2]; /* the last two bytes seen, so that "<!D" is found across reads */
+};
+
+static size_t (*receive)(struct soap *, char *, size_t);
+static int (*parse_http)(struct soap *);
+
+static int is_refused(struct body_guard *guard, const char *bytes, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (bytes[i] == '\0' || (bytes[i] == 'D' && guard->tail[0] == '<' && guard->tail[1] == '!'))
+            return 1;
+        guard->tail[0] = guard->tail[1];
+        guard->tail[1] = bytes[i];
+    }
+    return 0;
+}
+
+static size_t guarded_receive(struct soap *soap, char *buffer, size_t length)
+{
+    struct body_guard *guard = soap->user;
+    size_t count;
+    if (!guard->active)
+        return receive(soap, buffer, length);
+    if (guard->bounded) {
+        if (guard->remaining == 0) {
+            soap->error = SOAP_SYNTAX_ERROR;
+            return 0;
+        }
+        if (length > guard->remaining)
+            length = (size_t)guard->remaining;
+    }
+    count = receive(soap, buffer, length);
+    guard->remaining -= count;
+    if (is_refused(guard, buffer, count)) {
+        soap->error = SOAP_SYNTAX_ERROR;
+        return 0;
+    }
+    return count;
+}
+
+/* After the headers: only the service's path is served (any other is a 404); the body is guarded. */
+static int guard_request(struct soap *soap)
+{
+    struct body_guard *guard = soap->user;
+    size_t length = strlen(SERVICE_PATH), buffered;
+    if (parse_http(soap))
+        return soap->error;
+    if (strncmp(soap->path, SERVICE_PATH, length) || (soap->path[length] && soap->path[length] != '?'))
+        return soap->error = 404;
+    buffered = soap->buflen - soap->bufidx;
+    guard->active = 1;
+    guard->bounded = soap->length > 0;
+    guard->remaining = soap->length > buffered ? soap->length - buffered : 0;
+    guard->tail[0] = guard->tail[1] = 0;
+    if (is_refused(guard, soap->buf + soap->bufidx, buffered))
+        return soap->error = SOAP_SYNTAX_ERROR;
+    return SOAP_OK;
+}
+
+/* A request served: the next one on the connection starts with its headers. */
+static int end_request(struct soap *soap)
+{
+    ((struct body_guard *)soap->user)->active = 0;
+    return SOAP_OK;
+}
+
+/* No server name or version in the headers: "Server: lab", as Tomcat's. */
+static int (*post_header)(struct soap *, const char *, const char *);
+
+static int anonymous_header(struct soap *soap, const char *key, const char *value)
+{
+    return post_header(soap, key, key && !strcmp(key, "Server") ? "lab" : value);
+}
+
+/* GET answers only ?wsdl, with the contract's WSDL at this service's address (405 otherwise). */
+static char *wsdl_text;
+
+static int http_get(struct soap *soap)
+{
+    const char *query = strchr(soap->path, '?');
+    if (!query || strcasecmp(query, "?wsdl"))
+        return soap_send_empty_response(soap, 405);
+    soap->http_content = "text/xml; charset=utf-8";
+    if (soap_response(soap, SOAP_FILE) || soap_send(soap, wsdl_text) || soap_end_send(soap))
+        return soap_closesock(soap);
+    return SOAP_OK;
+}
+
+static int load_wsdl(const char *path, const char *address)
+{
+    static const char placeholder[] = "http://127.0.0.1/PlayerService";
+    FILE *file = fopen(path, "r");
+    char *text, *at;
+    long size;
+    if (!file)
+        return -1;
+    fseek(file, 0, SEEK_END);
+    size = ftell(file);
+    rewind(file);
+    text = calloc(1, size + 1);
+    if (fread(text, 1, size, file) != (size_t)size) {
+        fclose(file);
+        return -1;
+    }
+    fclose(file);
+    at = strstr(text, placeholder);
+    if (!at)
+        return -1;
+    wsdl_text = malloc(size + strlen(address) + 1);
+    sprintf(wsdl_text, "%.*s%s%s", (int)(at - text), text, address, at + strlen(placeholder));
+    free(text);
+    return 0;
+}
+
+/* ---- the server ---------------------------------------------------------------------------- */
+
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t filled, drained;
+    struct soap **items;
+    int head, count, size;
+} queue = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0, 0};
+
+static void enqueue(struct soap *connection)
+{
+    pthread_mutex_lock(&queue.lock);
+    while (queue.count == queue.size)
+        pthread_cond_wait(&queue.drained, &queue.lock);
+    queue.items[(queue.head + queue.count++) % queue.size] = connection;
+    pthread_cond_signal(&queue.filled);
+    pthread_mutex_unlock(&queue.lock);
+}
+
+static struct soap *dequeue(void)
+{
+    struct soap *connection;
+    pthread_mutex_lock(&queue.lock);
+    while (queue.count == 0)
+        pthread_cond_wait(&queue.filled, &queue.lock);
+    connection = queue.items[queue.head];
+    queue.head = (queue.head + 1) % queue.size;
+    queue.count--;
+    pthread_cond_signal(&queue.drained);
+    pthread_mutex_unlock(&queue.lock);
+    return connection;
+}
+
+static void *worker(void *unused)
+{
+    (void)unused;
+    mysql_thread_init();
+    for (;;) {
+        struct soap *connection = dequeue();
+        struct body_guard guard = {0};
+        connection->user = &guard;
+        soap_serve(connection);
+        soap_destroy(connection);
+        soap_end(connection);
+        soap_free(connection);
+    }
+    return NULL;
+}
+
+static const char *option(int argc, char **argv, const char *name)
+{
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], name))
+            return argv[i + 1];
+    say("missing option %s", name);
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    const char *bind = option(argc, argv, "--bind"), *pidfile = option(argc, argv, "--pidfile");
+    int port = atoi(option(argc, argv, "--port")), threads = atoi(option(argc, argv, "--threads"));
+    char address[300];
+    struct soap *soap;
+    FILE *pid;
+
+    pool.size = atoi(option(argc, argv, "--connections"));
+    if (threads < 1 || pool.size < 1 || port < 1 || read_settings(option(argc, argv, "--config"))) {
+        say("bad options or settings file");
+        return 2;
+    }
+    snprintf(address, sizeof address, "http://%s:%d" SERVICE_PATH, bind, port);
+    if (load_wsdl(option(argc, argv, "--wsdl"), address)) {
+        say("cannot read the WSDL");
+        return 2;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    mysql_library_init(0, NULL, NULL);
+    pool.idle = calloc(pool.size, sizeof *pool.idle);
+    pool.idle_count = pool.size;
+    queue.size = threads;
+    queue.items = calloc(queue.size, sizeof *queue.items);
+
+    soap = soap_new1(SOAP_C_UTFSTRING | SOAP_IO_KEEPALIVE);
+    soap->bind_flags = SO_REUSEADDR;
+    soap->recv_maxlength = MAX_MESSAGE_BYTES;
+    soap->maxlength = MAX_MESSAGE_BYTES;
+    soap->send_timeout = soap->recv_timeout = 60;
+    soap->fseterror = contract_fault;
+    soap->fget = http_get;
+    parse_http = soap->fparse;
+    soap->fparse = guard_request;
+    receive = soap->frecv;
+    soap->frecv = guarded_receive;
+    soap->fserveloop = end_request;
+    post_header = soap->fposthdr;
+    soap->fposthdr = anonymous_header;
+    if (!soap_valid_socket(soap_bind(soap, bind, port, atoi(option(argc, argv, "--backlog"))))) {
+        soap_print_fault(soap, stderr);
+        return 1;
+    }
+    pid = fopen(pidfile, "w");
+    if (!pid)
+        return 1;
+    fprintf(pid, "%d\n", (int)getpid());
+    fclose(pid);
+    for (int i = 0; i < threads; i++) {
+        pthread_t thread;
+        pthread_create(&thread, NULL, worker, NULL);
+        pthread_detach(thread);
+    }
+    say("serving %s with %d threads and %d database connections", address, threads, pool.size);
+    for (;;) {
+        if (!soap_valid_socket(soap_accept(soap))) {
+            if (soap->errnum)
+                soap_print_fault(soap, stderr);
+            continue;
+        }
+        struct soap *connection = soap_copy(soap);
+        if (connection)
+            enqueue(connection);
+        else
+            soap_force_closesock(soap);
+    }
+}
