@@ -3,6 +3,7 @@ and the report's title and table pages. Pure: a run's records in, rows and lines
 from harness.bottleneck import bottleneck
 from harness.results.rounds import control_noise, pair_ratios, round_spread
 from harness.report.series import throughput_text
+from harness.report.papers import paper_lines
 from harness.report.sizes import size_lines
 from harness.report.view import engine_title, workload_title
 from harness.results.store import cell_text, read_tsv
@@ -139,7 +140,8 @@ def summary_markdown(view, rows):
                              f"{row['server_cpu_pct_saturation']} | {row['server_rss_mb_saturation']} | "
                              f"{bottleneck_text(row)} |")
             lines.append("")
-    return "\n".join(lines + size_lines(view, rows) + pooling_lines(view, rows) + differences_lines(view))
+    return "\n".join(lines + size_lines(view, rows) + paper_lines(view, rows) + pooling_lines(view, rows)
+                     + differences_lines(view))
 
 
 def baseline_text(row):
