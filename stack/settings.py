@@ -125,9 +125,10 @@ def knobs():
 
 
 def max_connections():
-    """Every Apache worker, PHP-FPM worker and Tomcat thread, and the pool, may each hold one connection."""
+    """Every Apache worker, PHP-FPM worker and Tomcat thread, and the two pools (HikariCP's and the
+    gSOAP server's), may each hold one connection."""
     return (int_knob("APACHE_WORKERS") + int_knob("PHP_FPM_WORKERS") + int_knob("TOMCAT_THREADS")
-            + int_knob("POOL_SIZE") + 20)
+            + 2 * int_knob("POOL_SIZE") + 20)
 
 
 def cpus(name):

@@ -17,6 +17,7 @@ from harness.results.store import RunFiles, read_cell_state, read_steps, read_su
 from harness.runner import Runner
 from harness.verdict import Thresholds
 from stack import lifecycle
+from stack.settings import ROOT
 
 
 def short(**changes):
@@ -180,3 +181,24 @@ def test_an_app_whose_answer_differs_from_the_database_is_not_measured(stack, tm
     row = read_summaries(files.saturation)[0]
     assert row.status == WRONG_ANSWER and "row 1 is ['100', 'adamswi02'" in row.note and row.steps == 0
     assert not (files.cell(row.key) / "steps.tsv").exists() or not read_steps(files.cell(row.key) / "steps.tsv")
+
+
+def test_a_size_sweep_measures_each_row_count_and_plots_them_against_n(stack, tmp_path):
+    files = sweep(tmp_path, "sizes", short(apps=("soap-php", "soap-gsoap"), engines=("innodb",),
+                                           workloads=("rows-1", "rows-1000"), max_steps=2))
+    saturation = read_summaries(files.saturation)
+    assert sorted((row.app, row.workload) for row in saturation) == [
+        ("soap-gsoap", "rows-1"), ("soap-gsoap", "rows-1000"), ("soap-php", "rows-1"), ("soap-php", "rows-1000")]
+    for row in saturation:
+        state = read_cell_state(files.cell(row.key) / "cell.json")
+        assert state.verification == f"{row.workload.split('-')[1]} rows equal to the database"
+        assert row.saturation_rps > 0, row
+    # 1,000 rows are driven with the 16,000-row workload's profile: its longer timeout.
+    timeouts = {row.workload: read_steps(files.cell(row.key) / "steps.tsv")[0].timeout_s for row in saturation}
+    assert timeouts["rows-1000"] > timeouts["rows-1"]
+    completed = subprocess.run(["make", "--no-print-directory", "plots", "RUN=sizes", f"RESULTS_DIR={tmp_path}"],
+                               cwd=ROOT, capture_output=True, text=True)
+    assert completed.returncode == 0, completed.stderr
+    assert (files.directory / "plots" / "sizes-innodb.pdf").stat().st_size > 1000
+    summary = (files.directory / "summary.md").read_text()
+    assert "## Throughput and reply time against payload size" in summary and "| N = 1 | N = 1,000 |" in summary
