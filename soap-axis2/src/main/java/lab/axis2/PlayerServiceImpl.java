@@ -12,7 +12,7 @@ import lab.axis2.wire.FirstPlayersResponse;
 import lab.axis2.wire.GetPlayer;
 import lab.axis2.wire.GetPlayerResponse;
 import lab.axis2.wire.Player;
-import lab.axis2.wire.PlayerServiceServiceSkeletonInterface;
+import lab.axis2.wire.PlayerServiceSkeletonInterface;
 import lab.common.Database;
 import lab.common.InvalidRequest;
 import lab.common.PlayerQuery;
@@ -22,7 +22,7 @@ import lab.common.PlayerQuery;
  * (ADB types): a new connection per call (as the Axis 1.4 app), the Java apps' validation and
  * queries; refusals are Client faults with the contract's message.
  */
-public class PlayerServiceImpl implements PlayerServiceServiceSkeletonInterface {
+public class PlayerServiceImpl implements PlayerServiceSkeletonInterface {
     private static final Logger LOG = Logger.getLogger(PlayerServiceImpl.class.getName());
     private static final Database DATABASE = Database.fromConfig();
 
