@@ -4,6 +4,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * One of the contract's two queries, its parameters validated: the one place where the apps
@@ -21,6 +23,18 @@ public final class PlayerQuery {
     @FunctionalInterface
     public interface RowHandler<E extends Exception> {
         void row(ResultSet row) throws SQLException, E;
+    }
+
+    /** Makes a query from a request's parameters, validating them (the SOAP engines' operations). */
+    @FunctionalInterface
+    public interface Maker {
+        PlayerQuery make() throws InvalidRequest;
+    }
+
+    /** Turns a result row into an engine's own type of player. */
+    @FunctionalInterface
+    public interface RowMapper<T> {
+        T map(ResultSet row) throws SQLException;
     }
 
     private final String sql;
@@ -49,6 +63,13 @@ public final class PlayerQuery {
     public static PlayerQuery rows(String count, String engine) throws InvalidRequest {
         int rowCount = Contract.rowCount(count);
         return new PlayerQuery(Contract.rowsSql(Contract.table(engine)), rowCount, true);
+    }
+
+    /** Runs the query and maps every row, in id order. */
+    public <T> List<T> collect(ConnectionSource source, RowMapper<T> mapper) throws SQLException {
+        List<T> rows = new ArrayList<>();
+        run(source, row -> rows.add(mapper.map(row)));
+        return rows;
     }
 
     /** Runs the query on a connection from the source and hands every row over; the row count. */

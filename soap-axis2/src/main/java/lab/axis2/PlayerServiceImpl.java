@@ -2,8 +2,6 @@ package lab.axis2;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.logging.Logger;
 import lab.axis2.wire.FindPlayers;
 import lab.axis2.wire.FindPlayersResponse;
@@ -25,12 +23,6 @@ import lab.common.PlayerQuery;
 public class PlayerServiceImpl implements PlayerServiceSkeletonInterface {
     private static final Logger LOG = Logger.getLogger(PlayerServiceImpl.class.getName());
     private static final Database DATABASE = Database.fromConfig();
-
-    /** A query whose parameters are validated as it is made. */
-    @FunctionalInterface
-    private interface Query {
-        PlayerQuery make() throws InvalidRequest;
-    }
 
     @Override
     public GetPlayerResponse getPlayer(GetPlayer request) {
@@ -54,17 +46,15 @@ public class PlayerServiceImpl implements PlayerServiceSkeletonInterface {
         return response;
     }
 
-    private static Player[] players(Query query) {
-        List<Player> players = new ArrayList<>();
+    private static Player[] players(PlayerQuery.Maker query) {
         try {
-            query.make().run(DATABASE, row -> players.add(player(row)));
+            return query.make().collect(DATABASE, PlayerServiceImpl::player).toArray(new Player[0]);
         } catch (InvalidRequest e) {
             throw ContractFault.client(e.getMessage());
         } catch (SQLException e) {
             LOG.warning("database error: " + e.getMessage());
             throw ContractFault.server("database unavailable");
         }
-        return players.toArray(new Player[0]);
     }
 
     private static Player player(ResultSet row) throws SQLException {

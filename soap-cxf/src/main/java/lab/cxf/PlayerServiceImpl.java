@@ -2,7 +2,6 @@ package lab.cxf;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
 import javax.jws.WebService;
@@ -24,12 +23,6 @@ public class PlayerServiceImpl implements PlayerService {
     private static final Logger LOG = Logger.getLogger(PlayerServiceImpl.class.getName());
     private final Database database = Database.fromConfig();
 
-    /** A query whose parameters are validated as it is made. */
-    @FunctionalInterface
-    private interface Query {
-        PlayerQuery make() throws InvalidRequest;
-    }
-
     @Override
     public Player getPlayer(String id, String engine) {
         List<Player> found = players(() -> PlayerQuery.single(id, engine));
@@ -46,17 +39,15 @@ public class PlayerServiceImpl implements PlayerService {
         return players(() -> PlayerQuery.rows(count, engine));
     }
 
-    private List<Player> players(Query query) {
-        List<Player> players = new ArrayList<>();
+    private List<Player> players(PlayerQuery.Maker query) {
         try {
-            query.make().run(database, row -> players.add(player(row)));
+            return query.make().collect(database, PlayerServiceImpl::player);
         } catch (InvalidRequest e) {
             throw ContractFaults.client(e.getMessage());
         } catch (SQLException e) {
             LOG.warning("database error: " + e.getMessage());
             throw ContractFaults.server("database unavailable");
         }
-        return players;
     }
 
     private static Player player(ResultSet row) throws SQLException {
