@@ -31,7 +31,7 @@ build: setup ## build the Tomcat apps' WARs (and Tomcat's baselines) into target
 	  || { tail -40 var/log/build.log; echo "build failed; full log: var/log/build.log"; exit 1; }
 	@echo "build: $$(ls target/webapps) target/soap-gsoap/player-service"
 
-up: build ## start private MariaDB, Apache + mod_php, PHP-FPM behind its own Apache, and Tomcat on 127.0.0.1
+up: build ## start private MariaDB, Apache + mod_php, PHP-FPM behind its own Apache, Tomcat and the gSOAP server on 127.0.0.1
 	@$(LAB) up
 
 down: ## stop exactly the servers `up` started (safe to run twice)
