@@ -1,7 +1,7 @@
 """The SOAP engines beside the papers: each engine-to-engine throughput ratio the SOAP papers report
 (plots/soap-papers.tsv), and ours for the same pair in every workload and engine the run measured.
 Pure: summary rows in, summary.md's lines out."""
-from harness.report.sizes import ratio_text
+from harness.report.series import ratio_text
 from harness.report.view import engine_title, workload_title
 from harness.results.store import read_tsv
 from stack.registry import NO_ENGINE

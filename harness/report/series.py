@@ -56,6 +56,16 @@ def number(text):
         return None
 
 
+def ratio_text(row, reference):
+    """One app's throughput over another's in the same cell, marked where either is only a lower bound."""
+    mine, theirs = number(row["saturation_rps"]), reference and number(reference["saturation_rps"])
+    if not mine or not theirs:
+        return "-"
+    mark = "~" if row["lower_bound"] and reference["lower_bound"] else (
+        ">= " if row["lower_bound"] else "<= " if reference["lower_bound"] else "")
+    return f"{mark}{mine / theirs:.2f}x"
+
+
 def throughput_text(row):
     if not row["saturation_rps"]:
         return "none passed"

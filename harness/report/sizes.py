@@ -1,7 +1,7 @@
 """The size sweep's view of a run (make size-sweep): throughput and reply time against the payload's
 row count, one line per app, per engine; the SOAP papers' figure shape. Pure: summary rows in, the
 size table's lines and gnuplot's data out."""
-from harness.report.series import number, throughput_text
+from harness.report.series import number, ratio_text, throughput_text
 from harness.report.view import engine_title
 from stack import registry
 
@@ -19,16 +19,6 @@ def sized_rows(rows):
 
 def counts_of(by_app):
     return sorted({count for points in by_app.values() for count, _ in points})
-
-
-def ratio_text(row, reference):
-    """An app's throughput over the reference app's at the same count, marked where either is a lower bound."""
-    mine, theirs = number(row["saturation_rps"]), reference and number(reference["saturation_rps"])
-    if not mine or not theirs:
-        return "-"
-    mark = "~" if row["lower_bound"] and reference["lower_bound"] else (
-        ">= " if row["lower_bound"] else "<= " if reference["lower_bound"] else "")
-    return f"{mark}{mine / theirs:.2f}x"
 
 
 def size_lines(view, rows):

@@ -1,6 +1,6 @@
 """The size sweep's report: throughput and reply time against the payload's row count, per app and
 engine, and each app's ratio to the set's first app."""
-from harness.report import sizes
+from harness.report import series, sizes
 
 
 def row(app, count, figure, lower_bound=0, reply_ms_low="", p50="", engine="innodb"):
@@ -19,12 +19,12 @@ def test_sized_rows_group_by_engine_and_app_in_order_of_count_and_skip_other_wor
 
 def test_a_ratio_is_marked_where_either_figure_is_only_a_lower_bound():
     reference = row("soap", 1, "1000")
-    assert sizes.ratio_text(row("soap-php", 1, "2500"), reference) == "2.50x"
-    assert sizes.ratio_text(row("soap-php", 1, "2500", lower_bound=1), reference) == ">= 2.50x"
-    assert sizes.ratio_text(row("soap-php", 1, "500"), {**reference, "lower_bound": 1}) == "<= 0.50x"
-    assert sizes.ratio_text(row("soap-php", 1, "500", lower_bound=1), {**reference, "lower_bound": 1}) == "~0.50x"
-    assert sizes.ratio_text(row("soap-php", 1, ""), reference) == "-"
-    assert sizes.ratio_text(row("soap-php", 1, "10"), None) == "-"
+    assert series.ratio_text(row("soap-php", 1, "2500"), reference) == "2.50x"
+    assert series.ratio_text(row("soap-php", 1, "2500", lower_bound=1), reference) == ">= 2.50x"
+    assert series.ratio_text(row("soap-php", 1, "500"), {**reference, "lower_bound": 1}) == "<= 0.50x"
+    assert series.ratio_text(row("soap-php", 1, "500", lower_bound=1), {**reference, "lower_bound": 1}) == "~0.50x"
+    assert series.ratio_text(row("soap-php", 1, ""), reference) == "-"
+    assert series.ratio_text(row("soap-php", 1, "10"), None) == "-"
 
 
 def test_series_text_holds_a_line_per_measured_count_and_never_an_empty_file():
