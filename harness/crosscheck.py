@@ -30,7 +30,7 @@ from harness.results.records import DISTURBED, INVALID, LOCATED, PASS
 from harness.results.rounds import cell_figures
 from harness.results.store import ResultsError, RunFiles, latest_run, load_run, tsv_text, write_atomically
 from harness.verdict import Thresholds, judge
-from stack import lab, lifecycle, settings
+from stack import lab, lifecycle, settings, topology
 
 SETTINGS = SWEEP["crosscheck"]
 OHA = settings.OPT / "oha" / "bin" / "oha"
@@ -204,6 +204,7 @@ def main(argv):
               file=sys.stderr)
         return 1
     options = run_options(run.manifest)
+    topology.enter(topology.current().namespace("client"))
     monitors.pin_harness(options.client_cpus)
     monitors.pin_servers(options.server_cpus)
     files, rows, measured = RunFiles(run.directory), [], {}

@@ -51,26 +51,35 @@ def session_file_text(request):
     return f"{request.path} method={request.method} contents='{request.body}'\n"
 
 
-def run_httperf(command, wall_limit_s, client_cpus):
-    """(output text, killed): the run is killed when it outlives its wall-clock bound."""
+def run_httperfs(commands, wall_limit_s, client_cpus):
+    """[(output text, killed)], one per command: the clients start together (one after another,
+    without waiting) for one shared window; a client still running at the wall-clock bound is
+    killed."""
     started = time.monotonic()
-    process = subprocess.Popen(pinned(command, client_cpus), stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    processes = [subprocess.Popen(pinned(command, client_cpus), stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True, start_new_session=True)
+                 for command in commands]
+    results = []
     try:
-        output, _ = process.communicate(timeout=wall_limit_s)
-        killed = False
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, 9)
-        output, _ = process.communicate()
-        killed = True
+        for command, process in zip(commands, processes):
+            try:
+                output, _ = process.communicate(timeout=max(0.0, started + wall_limit_s - time.monotonic()))
+                killed = False
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, 9)
+                output, _ = process.communicate()
+                killed = True
+            header = f"$ {shlex.join(command)}\n# wall {time.monotonic() - started:.2f} s"
+            if killed:
+                header += f"; KILLED by the watchdog after {wall_limit_s:g} s"
+            results.append((f"{header}\n{output}", killed))
     except BaseException:
-        os.killpg(process.pid, 9)
-        process.wait()
+        for process in processes:
+            if process.poll() is None:
+                os.killpg(process.pid, 9)
+                process.wait()
         raise
-    header = f"$ {shlex.join(command)}\n# wall {time.monotonic() - started:.2f} s"
-    if killed:
-        header += f"; KILLED by the watchdog after {wall_limit_s:g} s"
-    return f"{header}\n{output}", killed
+    return results
 
 
 def wrk_throughput(request, seconds, connections, client_cpus, script_dir):

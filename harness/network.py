@@ -5,6 +5,7 @@ monitor reads /proc at the edge."""
 from pathlib import Path
 
 from harness import ports
+from stack import topology
 
 # (table, counter) -> column in steps.tsv: the counters that tell a queue from a cliff.
 COUNTERS = {
@@ -34,13 +35,32 @@ def parse_counters(text):
 
 
 def read_counters():
+    """The counters of the calling thread's network namespace (/proc/net is the process's)."""
     found = {}
-    for table in ("/proc/net/netstat", "/proc/net/snmp"):
+    for table in ("/proc/thread-self/net/netstat", "/proc/thread-self/net/snmp"):
         try:
             found.update(parse_counters(Path(table).read_text()))
         except OSError:
             continue
     return found
+
+
+def summed(counter_sets):
+    """One set of counters from several namespaces' (each its own TCP stack): a SYN retransmitted
+    is counted on the client host, a listen queue overflow on the web host's."""
+    total = {}
+    for counters in counter_sets:
+        for key, value in counters.items():
+            total[key] = total.get(key, 0) + value
+    return total
+
+
+def lab_counters():
+    """The counters of every host's namespace, summed (on loopback: this one's)."""
+    now = topology.current()
+    if not now.netns:
+        return read_counters()
+    return summed(topology.within(now.namespace(host), read_counters) for host in topology.HOSTS)
 
 
 def counter_deltas(before, after):
@@ -55,10 +75,10 @@ class NetworkMonitor:
         time_wait = ports.time_wait_sockets()
         self.before = {"time_wait_before": time_wait,
                        "free_local_ports_before": max(0, ports.local_port_range() - time_wait)}
-        self.counters = read_counters()
+        self.counters = lab_counters()
 
     def finish(self):
-        return {**self.before, **counter_deltas(self.counters, read_counters())}
+        return {**self.before, **counter_deltas(self.counters, lab_counters())}
 
 
 def sysctls():

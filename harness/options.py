@@ -62,6 +62,7 @@ class Options:
     max_confirm_steps: int = DEFAULTS["max_confirm_steps"]
     rounds: int = DEFAULTS["rounds"]
     aa_control: str = DEFAULTS["aa_control"]
+    clients: int = DEFAULTS["clients"]
     seed: int = 0
     min_requests_per_step: int = DEFAULTS["min_requests_per_step"]
     baseline_share: float = DEFAULTS["baseline_share"]
@@ -115,6 +116,7 @@ def parser(description):
     arguments.add_argument("--duration", type=float, default=None, help=SWEEP["options_about"]["duration_s"])
     arguments.add_argument("--precision", type=float, default=None, help=SWEEP["options_about"]["precision"])
     arguments.add_argument("--rounds", type=int, default=None, help=SWEEP["options_about"]["rounds"])
+    arguments.add_argument("--clients", type=int, default=None, help=SWEEP["options_about"]["clients"])
     arguments.add_argument("--seed", type=int, default=None, help="the seed of the rounds' random order "
                            "(default: drawn at random and kept in the manifest; a resumed run keeps its own)")
     arguments.add_argument("--sizes", type=listed, default=None,
@@ -178,7 +180,9 @@ def from_argv(argv, description):
     if args.app_set not in (None, registry.DEFAULT_SET):
         values["rounds"] = 1
     values.update({key: value for key, value in (("duration_s", args.duration), ("precision", args.precision),
-                                                 ("rounds", args.rounds)) if value})
+                                                 ("rounds", args.rounds), ("clients", args.clients)) if value})
+    if values.get("clients", DEFAULTS["clients"]) < 1:
+        raise SystemExit("--clients must be at least 1")
     values["seed"] = random.SystemRandom().randrange(1, 10**6) if args.seed is None else args.seed
     options = Options(apps=apps, engines=engines, workloads=workloads, mode=args.mode,
                       app_set=args.app_set or registry.DEFAULT_SET, presets=presets, **values)

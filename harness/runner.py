@@ -15,7 +15,7 @@ from harness.progress import describe, estimate_eta, step_line
 from harness.results.manifest import FORMAT_VERSION, Manifest
 from harness.results.store import RunFiles, read_cell_state, read_summaries, write_atomically, write_summaries
 from harness.schedule import schedule
-from stack import lifecycle, registry, settings
+from stack import lifecycle, registry, settings, topology
 
 
 def say_now(text):
@@ -57,6 +57,7 @@ class Runner:
                                "started_with": server.started_with()}
                         for name, server in lifecycle.SERVERS.items()},
             "pinning": {"client_cpus": self.options.client_cpus, "server_cpus": self.options.server_cpus},
+            "topology": topology.current().describe(),
             "versions": inventory.versions(),
             "host": inventory.host(),
             "git": inventory.git_state(),

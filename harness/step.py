@@ -1,31 +1,59 @@
-"""One step: httperf at one offered rate for one cell, watched by the step monitors, its raw output
+"""One step: httperf (one run, or CLIENTS= runs together) at one offered rate for one cell, watched by the step monitors, its raw output
 saved, its figures parsed and judged into a `Step` record."""
-from harness import load, monitors, ports
+from harness import clients, load, monitors, ports
 from harness.httperf_output import IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
 from harness.options import profile_for
-from harness.results.records import DISTURBED, Step
+from harness.results.records import DISTURBED, INVALID, Step
 from harness.results.store import write_atomically
 from harness.verdict import issue_rate, judge
 
 
-def run_load(cell, rate, num_conns, timeout_s, options, raw):
-    """One httperf run for the cell, its raw output kept under `raw`: (output, killed, figures or
-    None when it printed no summary)."""
-    command = load.httperf_command(cell.request, rate, num_conns, timeout_s, cell.session_file())
-    output, killed = load.run_httperf(command, load.wall_limit(num_conns, rate, timeout_s), options.client_cpus)
-    write_atomically(cell.directory / raw, output)
+def parsed(output):
     try:
-        return output, killed, parse(output)
+        return parse(output)
     except IncompleteOutput:
-        return output, killed, None
+        return None
+
+
+def run_load(cell, rate, num_conns, timeout_s, options, raw):
+    """One step's load: options.clients httperf runs sharing the rate and the requests, their raw
+    outputs kept in one file under `raw`. [(share's rate, its requests, output, killed, figures or
+    None when it printed no summary)], one per client."""
+    shares = clients.shares(rate, num_conns, options.clients)
+    commands = [load.httperf_command(cell.request, share_rate, share_conns, timeout_s, cell.session_file())
+                for share_rate, share_conns in shares]
+    runs = load.run_httperfs(commands, load.wall_limit(num_conns, rate, timeout_s), options.client_cpus)
+    write_atomically(cell.directory / raw, clients.joined_output([output for output, _ in runs]))
+    return [(share_rate, share_conns, output, killed, parsed(output))
+            for (share_rate, share_conns), (output, killed) in zip(shares, runs)]
+
+
+def combined(runs):
+    """(the step's figures or None when a client printed no summary, its merged lifetime histogram)."""
+    if any(figures is None for *_, figures in runs):
+        return None, []
+    histogram = clients.merged_histogram(lifetime_histogram(output) for _, _, output, _, _ in runs)
+    return clients.merged([figures for *_, figures in runs], histogram), histogram
+
+
+def client_bound(runs, timeout_s, thresholds):
+    """The first of several clients that could not keep its own share (the step then measured a
+    client, whatever the others saw): its reason, or None."""
+    if len(runs) == 1:
+        return None
+    for number, (share_rate, share_conns, _, killed, figures) in enumerate(runs, start=1):
+        verdict, reason = judge(figures, share_rate, timeout_s, share_conns, killed, thresholds)
+        if verdict == INVALID:
+            return f"client {number} of {len(runs)}: {reason}"
+    return None
 
 
 def gate_check(cell, rate, options, number):
     """A short low-rate httperf run after a step that did not pass: its reply time in ms (None when
     it had none). Its raw output is kept beside the steps' (raw/gate-...), outside steps.tsv."""
     num_conns = max(options.min_requests_per_step, round(rate))
-    _, _, figures = run_load(cell, rate, num_conns, profile_for(cell.key.workload).timeout_s, options,
-                             f"raw/gate-{number:02d}-rate-{rate:g}.txt")
+    figures, _ = combined(run_load(cell, rate, num_conns, profile_for(cell.key.workload).timeout_s, options,
+                                   f"raw/gate-{number:02d}-rate-{rate:g}.txt"))
     return reply_time_ms(figures) if figures else None
 
 
@@ -36,11 +64,16 @@ def take_step(cell, rate, options, role="", duration_s=None):
     port_wait = ports.wait_for_ports(num_conns)
     raw = f"raw/step-{number:02d}-rate-{rate:g}.txt"
     with monitors.Watch(options) as watch:
-        output, killed, figures = run_load(cell, rate, num_conns, timeout_s, options, raw)
+        runs = run_load(cell, rate, num_conns, timeout_s, options, raw)
+    figures, histogram = combined(runs)
+    killed = any(killed for _, _, _, killed, _ in runs)
     verdict, reason = judge(figures, rate, timeout_s, num_conns, killed, options.thresholds)
+    lagging = client_bound(runs, timeout_s, options.thresholds) if figures else None
+    if lagging:
+        verdict, reason = INVALID, lagging
     if figures:
         failed = figures["errors_total"] + max(0.0, num_conns - figures["connections"])
-        spread = percentiles(lifetime_histogram(output), failed, timeout_s * 1000)
+        spread = percentiles(histogram, failed, timeout_s * 1000)
         figures.update({f"p{round(quantile * 100)}_ms": value for quantile, value in spread.items()})
     shared = watch.disturbed()
     if shared and figures is not None:

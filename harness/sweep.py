@@ -11,11 +11,13 @@ import sys
 
 from harness.options import from_argv
 from harness.runner import Runner
-from stack import lab, lifecycle
+from stack import lab, lifecycle, topology
 
 
 def main(argv):
     options, run_id, results_dir = from_argv(argv, __doc__.split("\n\n")[0])
+    # The sweep drives the load from the client host: httperf, the probes and the checks.
+    topology.enter(topology.current().namespace("client"))
     problems = lab.verify(lifecycle.SERVERS["mariadb"])
     if problems:
         print("sweep: the data is not imported: " + "; ".join(problems) + " (run `make import`)", file=sys.stderr)

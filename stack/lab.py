@@ -5,7 +5,7 @@ The Makefile's up, down, status and import targets call this; the sweep imports 
 import hashlib
 import sys
 
-from stack import lifecycle, registry, settings
+from stack import lifecycle, registry, settings, topology
 from stack.lifecycle import LabError
 from stack.settings import ROOT
 
@@ -53,9 +53,16 @@ def verify(db):
     return problems
 
 
+def account_hosts():
+    """Where the apps log in from: the web host's address in either topology (on loopback also
+    `localhost`, which MariaDB tells apart from 127.0.0.1), so that one import serves both."""
+    return [topology.LOOPBACK, "localhost", topology.Topology("netns", "", "").address("web")]
+
+
 def grant_statements(password):
+    """The SELECT-only account, at each address the web host can have."""
     statements = []
-    for host in ("127.0.0.1", "localhost"):
+    for host in account_hosts():
         account = f"'{settings.DB_USER}'@'{host}'"
         statements += [
             f"CREATE USER IF NOT EXISTS {account} IDENTIFIED BY '{password}';",
@@ -86,23 +93,25 @@ def import_data(if_needed=False):
 
 def main(argv):
     commands = {
-        "up": lambda: lifecycle.up(settings.cpus("SERVER_CPUS")),
+        "up": lambda: lifecycle.up(settings.cpus("SERVER_CPUS"), only=argv[1] if len(argv) > 1 else None),
         "down": lifecycle.down,
         "status": lambda: [server.status() for server in lifecycle.SERVERS.values()],
         "ports": lambda: ["Ports: " + ", ".join(f"{server.name} {server.port}" for server in lifecycle.SERVERS.values()
-                                                if server.port_knob) + f" (all on {settings.BIND_ADDRESS})."],
+                                                if server.port_knob)
+                          + f" (TOPOLOGY={settings.knob('TOPOLOGY')}: web on {topology.current().address('web')}, "
+                          f"db on {topology.current().address('db')})."],
         "import": lambda: import_data(if_needed="--if-needed" in argv[1:]),
         "sets": lambda: ["Sets of apps (make saturation-sweep SET=name; APPS= narrows one):"]
                         + [f"  {name:10} {', '.join(members)}" + (" (default)" if name == registry.DEFAULT_SET else "")
                            for name, members in registry.sets().items()],
     }
     if not argv or argv[0] not in commands:
-        print(f"usage: python3 -m stack.lab {'|'.join(commands)} [--if-needed]", file=sys.stderr)
+        print(f"usage: python3 -m stack.lab {'|'.join(commands)} [--if-needed | up's one server]", file=sys.stderr)
         return 2
     try:
         for line in commands[argv[0]]():
             print(line, flush=True)
-    except LabError as error:
+    except (LabError, ValueError, PermissionError, RuntimeError) as error:
         print(f"ERROR {error}", file=sys.stderr)
         return 1
     return 0

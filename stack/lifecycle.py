@@ -11,12 +11,13 @@ import subprocess
 import time
 from pathlib import Path
 
-from stack import settings
+from stack import settings, topology
 from stack.server import LabError, Server, cmdline, detached, parent_of, read_pid, render
 from stack.settings import LOG, ROOT, RUN, VAR
 
 class MariaDB(Server):
     name = "mariadb"
+    host = "db"
     port_knob = "MARIADB_PORT"
     binary_marker = "mariadbd"
     datadir = VAR / "lib" / "mariadb"
@@ -27,7 +28,7 @@ class MariaDB(Server):
         user = "root" if os.geteuid() == 0 else os.environ.get("USER") or str(os.geteuid())
         render("my.cnf.in", {
             "USER": user, "DATADIR": self.datadir, "SOCKET": self.socket_path,
-            "PIDFILE": self.pidfile, "LOG": self.log, "PORT": self.port,
+            "PIDFILE": self.pidfile, "LOG": self.log, "ADDRESS": self.address, "PORT": self.port,
             "MAX_CONNECTIONS": settings.max_connections(), "BACK_LOG": settings.int_knob("MARIADB_BACK_LOG"),
             "INNODB_BUFFER_POOL": settings.knob("INNODB_BUFFER_POOL"),
         }, self.config)
@@ -42,12 +43,12 @@ class MariaDB(Server):
                 raise LabError(f"mariadb: mariadb-install-db failed:\n{result.stdout}{result.stderr}")
 
     def launch(self, cpus):
-        return detached(["mariadbd", f"--defaults-file={self.config}"], self.log, cpus=cpus)
+        return detached(["mariadbd", f"--defaults-file={self.config}"], self.log, cpus=cpus, namespace=self.namespace)
 
-    def answers(self):
+    def probe(self):
         """The server greets every new TCP client first; a greeting means it accepts logins."""
         try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=2) as conn:
+            with socket.create_connection((self.address, self.port), timeout=2) as conn:
                 return len(conn.recv(128)) > 4
         except OSError:
             return False
@@ -120,14 +121,14 @@ class Apache(AppServer):
                 "SOAP_PHP_ROOT": readable_folder(SOAP_PHP_ROOT), "CONTRACT_ROOT": readable_folder(CONTRACT_ROOT)}
 
     def prepare(self):
-        db = settings.db_settings()
+        db = db_settings()
         docroot = readable_folder(DOCROOT)
         runtime_conf = RUN / f"{self.name}-runtime.conf"
         runtime_dir = RUN / f"{self.name}.d"
         runtime_dir.mkdir(parents=True, exist_ok=True)
         render(self.runtime_template, {"DOCROOT": docroot, **self.runtime_values()}, runtime_conf)
         render("httpd.conf.in", {
-            "RUN": RUN, "PORT": self.port, "PIDFILE": self.pidfile, "ERROR_LOG": self.log,
+            "RUN": RUN, "ADDRESS": self.address, "PORT": self.port, "PIDFILE": self.pidfile, "ERROR_LOG": self.log,
             "RUNTIME_DIR": runtime_dir, "RUNTIME_CONF": runtime_conf,
             "USER_LINES": as_user_lines(("User", "Group")),
             "LISTEN_BACKLOG": settings.int_knob("APACHE_LISTEN_BACKLOG"),
@@ -160,7 +161,7 @@ class Apache(AppServer):
 
     def launch(self, cpus):
         return detached(["/usr/sbin/apache2", "-f", str(self.config), "-k", "start"], self.log,
-                        cpus=cpus)
+                        cpus=cpus, namespace=self.namespace)
 
     def owns(self, pid):
         return str(self.config) in cmdline(pid)
@@ -192,9 +193,9 @@ class PhpFpm(AppServer):
 
     def launch(self, cpus):
         return detached([settings.PHP_FPM, "--nodaemonize", "--fpm-config", str(self.config)], self.log,
-                        cpus=cpus)
+                        cpus=cpus, namespace=self.namespace)
 
-    def answers(self):
+    def probe(self):
         try:
             with socket.socket(socket.AF_UNIX) as conn:
                 conn.settimeout(2)
@@ -245,7 +246,7 @@ class Tomcat(AppServer):
         for name in ("web.xml", "context.xml", "catalina.properties", "logging.properties"):
             shutil.copyfile(home / "conf" / name, self.base / "conf" / name)
         render("server.xml.in", {
-            "PORT": self.port, "THREADS": settings.int_knob("TOMCAT_THREADS"),
+            "ADDRESS": self.address, "PORT": self.port, "THREADS": settings.int_knob("TOMCAT_THREADS"),
             "ACCEPT_COUNT": settings.int_knob("TOMCAT_ACCEPT_COUNT"),
             "MAX_CONNECTIONS": settings.int_knob("TOMCAT_MAX_CONNECTIONS"),
         }, self.base / "conf" / "server.xml")
@@ -270,7 +271,7 @@ class Tomcat(AppServer):
                        "-XX:+ExitOnOutOfMemoryError", "-Djava.awt.headless=true",
                        f"-Dlab.config={settings.APP_CONFIG}"]))
         return detached([str(settings.tomcat_home() / "bin" / "catalina.sh"), "start"],
-                        LOG / "tomcat-launch.log", env=env, cpus=cpus)
+                        LOG / "tomcat-launch.log", env=env, cpus=cpus, namespace=self.namespace)
 
 
 class Gsoap(AppServer):
@@ -291,12 +292,27 @@ class Gsoap(AppServer):
                          "--wsdl", str(CONTRACT_ROOT / "PlayerService.wsdl"),
                          "--threads", str(settings.int_knob("GSOAP_THREADS")),
                          "--connections", str(settings.int_knob("POOL_SIZE")),
-                         "--backlog", str(settings.int_knob("GSOAP_BACKLOG"))], self.log, cpus=cpus)
+                         "--backlog", str(settings.int_knob("GSOAP_BACKLOG"))], self.log, cpus=cpus, namespace=self.namespace)
+
+
+def db_settings():
+    """What every app needs to reach the database (on the db host's address); the same values for
+    PHP and the JVM apps."""
+    return {
+        "db.host": SERVERS["mariadb"].address,
+        "db.port": settings.knob("MARIADB_PORT"),
+        "db.name": settings.DB_NAME,
+        "db.user": settings.DB_USER,
+        "db.password": settings.db_password(),
+        "pool.size": settings.knob("POOL_SIZE"),
+        "pool.timeoutMs": settings.knob("POOL_TIMEOUT_MS"),
+        "pool.waitLog": str(settings.POOL_WAIT_LOG),
+    }
 
 
 def write_app_config():
     """The database settings the JVM apps read (PHP gets the same values through Apache)."""
-    lines = [f"{key}={value}" for key, value in settings.db_settings().items()]
+    lines = [f"{key}={value}" for key, value in db_settings().items()]
     settings.SECRETS.mkdir(parents=True, exist_ok=True)
     path = settings.APP_CONFIG
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -314,13 +330,30 @@ def with_needs(name):
     return [*SERVERS[name].needs, name]
 
 
-def up(cpus=None):
+def host_cpus():
+    """The CPUs each host runs on: the client's, and the servers' for the web and db hosts (on 2
+    cores there is one CPU for both)."""
+    return {"client": settings.knob("CLIENT_CPUS"), "web": settings.knob("SERVER_CPUS"),
+            "db": settings.knob("SERVER_CPUS")}
+
+
+def up(cpus=None, only=None):
+    """Build the topology's namespaces (TOPOLOGY=netns), then start every server in order (or only
+    one, after the servers it needs)."""
+    if only is not None and only not in SERVERS:
+        raise LabError(f"up: no server {only!r}; the lab has {', '.join(SERVERS)}")
+    notes = [topology.create(topology.current(), host_cpus())]
     write_app_config()
-    return [SERVERS[name].start(cpus) for name in ORDER]
+    names = with_needs(only) if only else ORDER
+    return [note for note in notes if note] + [SERVERS[name].start(cpus) for name in names]
 
 
 def down():
-    return [SERVERS[name].stop() for name in reversed(ORDER)]
+    """Stop every server, then remove the lab's namespaces (whichever TOPOLOGY is asked now: the
+    namespaces of an earlier netns run go too)."""
+    notes = [SERVERS[name].stop() for name in reversed(ORDER)]
+    every_namespace = topology.Topology("netns", "", topology.prefix_for(VAR))
+    return notes + [note for note in [topology.remove(every_namespace)] if note]
 
 
 def restart(name, cpus=None):

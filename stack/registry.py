@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 from xml.sax.saxutils import escape
 
-from stack import settings
+from stack import settings, topology
 from stack.settings import ROOT
 
 REGISTRY_FILE = ROOT / "contract" / "targets.json"
@@ -22,7 +22,8 @@ class Request:
     headers: dict = field(default_factory=dict)
     body: str = ""
 
-    host: str = settings.BIND_ADDRESS
+    # Every app is served from the web host.
+    host: str = field(default_factory=lambda: topology.current().address("web"))
 
     @property
     def url(self):

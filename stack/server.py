@@ -11,7 +11,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from stack import settings
+from stack import settings, topology
 from stack.settings import LOG, ROOT, RUN, VAR
 
 CONF = ROOT / "stack" / "conf"
@@ -37,19 +37,19 @@ def render(template, values, target, mode=0o644):
     os.replace(tmp, target)
 
 
-def port_is_free(port):
+def port_is_free(address, port):
     with socket.socket() as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            probe.bind(("127.0.0.1", port))
+            probe.bind((address, port))
         except OSError:
             return False
     return True
 
 
-def http_answers(port, path="/"):
+def http_answers(address, port, path="/"):
     try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+        conn = http.client.HTTPConnection(address, port, timeout=2)
         conn.request("GET", path)
         conn.getresponse().read()
         conn.close()
@@ -91,6 +91,8 @@ class Server:
     port_knob = ""
     # Servers that must answer before this one can (started first, restarted first when gone).
     needs = ()
+    # The host it runs on (stack/topology.py): its address and, in TOPOLOGY=netns, its namespace.
+    host = "web"
 
     @property
     def port(self):
@@ -122,7 +124,12 @@ class Server:
 
     @property
     def address(self):
-        return settings.BIND_ADDRESS
+        """Where it listens, and only there: its host's address."""
+        return topology.current().address(self.host)
+
+    @property
+    def namespace(self):
+        return topology.current().namespace(self.host)
 
     @property
     def endpoint(self):
@@ -146,17 +153,25 @@ class Server:
         return None
 
     def answers(self):
+        """True when the server answers a client: asked from the client host."""
+        return topology.within(topology.current().namespace("client"), self.probe)
+
+    def probe(self):
         """True when the server answers HTTP on its port (MariaDB says so its own way)."""
-        return http_answers(self.port)
+        return http_answers(self.address, self.port)
 
     def start(self, cpus=None):
+        running_in = (self.started_with() or {}).get("TOPOLOGY", "loopback")
+        if self.pid() and running_in != settings.knob("TOPOLOGY"):
+            raise LabError(f"{self.name}: running (pid {self.pid()}) in TOPOLOGY={running_in}, not "
+                           f"{settings.knob('TOPOLOGY')}; run `make down` first")
         if self.pid():
             if self.wait_until_answers(settings.int_knob("START_TIMEOUT")):
                 return f"{self.name}: already running (pid {self.pid()}) on {self.endpoint}"
             raise LabError(f"{self.name}: running (pid {self.pid()}) but not answering; "
                            f"see {self.log}\n{log_tail(self.log)}")
         self.pidfile.unlink(missing_ok=True)
-        if self.port_knob and not port_is_free(self.port):
+        if self.port_knob and not topology.within(self.namespace, lambda: port_is_free(self.address, self.port)):
             raise LabError(f"{self.name}: port {self.endpoint} is taken by another process; "
                            f"free it or choose another port with {self.port_knob}=...")
         LOG.mkdir(parents=True, exist_ok=True)
@@ -229,10 +244,14 @@ def is_zombie(pid):
         return False
 
 
-def detached(command, log, env=None, cpus=None):
+def detached(command, log, env=None, cpus=None, namespace=None):
+    """Start a server in the background, pinned to cpus, in its host's network namespace if it has one."""
     LOG.mkdir(parents=True, exist_ok=True)
+    command = pinned(command, cpus)
+    if namespace:
+        command = ["ip", "netns", "exec", namespace, *command]
     with open(log, "ab") as out:
-        return subprocess.Popen(pinned(command, cpus), stdout=out, stderr=subprocess.STDOUT,
+        return subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True, env=env)
 
 

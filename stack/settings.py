@@ -18,8 +18,6 @@ SECRETS = VAR / "secrets"
 # The pooled servlet's per-second record of requests waiting for a connection (harness/pool_log.py).
 POOL_WAIT_LOG = LOG / "pool-wait.tsv"
 
-# Every server listens here, and only here.
-BIND_ADDRESS = "127.0.0.1"
 
 
 def cpu_numbers(text):
@@ -43,6 +41,11 @@ def default_pinning():
 
 
 DEFAULTS = {
+    # Where the hosts live (stack/topology.py): "loopback" (one kernel's loopback) or "netns"
+    # (client, web and db in network namespaces of their own, joined through a bridge; root only).
+    "TOPOLOGY": "loopback",
+    # The links' rate in netns (tc's units: 100mbit, 1gbit); empty for unshaped links.
+    "LINK": "",
     "MARIADB_PORT": "13306",
     "APACHE_PORT": "18080",
     "TOMCAT_PORT": "18081",
@@ -166,17 +169,3 @@ def db_password():
     if not PASSWORD_FILE.exists():
         raise SystemExit(f"{PASSWORD_FILE} is missing: run `make setup` first")
     return PASSWORD_FILE.read_text().strip()
-
-
-def db_settings():
-    """What every app needs to reach the database; the same values for PHP and the JVM apps."""
-    return {
-        "db.host": "127.0.0.1",
-        "db.port": knob("MARIADB_PORT"),
-        "db.name": DB_NAME,
-        "db.user": DB_USER,
-        "db.password": db_password(),
-        "pool.size": knob("POOL_SIZE"),
-        "pool.timeoutMs": knob("POOL_TIMEOUT_MS"),
-        "pool.waitLog": str(POOL_WAIT_LOG),
-    }

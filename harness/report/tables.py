@@ -108,7 +108,7 @@ def summary_markdown(view, rows):
     lines = [f"# Saturation summary, run {manifest.run_id}", "",
              f"{manifest.started or '?'} to {manifest.finished or 'unfinished'}; "
              f"{manifest.host['cores']} cores, {manifest.host['memory_gib']} GiB; "
-             f"{options['mode']} plan, {options['duration_s']:g} s steps, "
+             f"hosts on {manifest.topology_text}; {options['mode']} plan, {options['duration_s']:g} s steps, "
              f"precision {options['precision']:.0%}.", "",
              rounds_sentence(view), "",
              "Throughput is the highest reply rate among passing steps (req/s), the median over the rounds, "
@@ -268,6 +268,7 @@ def title_lines(view):
             f"{' (uncommitted changes)' if data.get('git', {}).get('dirty') else ''}",
             f"machine: {host['cores']} cores ({host.get('cpu_model', '?')}), {host['memory_gib']} GiB; "
             f"httperf on CPUs {manifest.pinning['client_cpus']}, servers on {manifest.pinning['server_cpus']}",
+            f"hosts: {manifest.topology_text}",
             f"plan: {options['mode']}, {options['duration_s']:g} s steps, precision {options['precision']:.0%}, "
             f"at most {options['max_steps']} steps a cell; {warmup_text(options)}",
             f"verdict: {', '.join(f'{key} {value}' for key, value in options['thresholds'].items())}",

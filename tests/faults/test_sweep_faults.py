@@ -63,14 +63,14 @@ def during_first_step(monkeypatch):
             raised.append(error)
 
     def arm(fault):
-        original = load.run_httperf
+        original = load.run_httperfs
 
-        def run(command, wall_limit_s, client_cpus):
+        def run(commands, wall_limit_s, client_cpus):
             if not timers:
                 timers.append(threading.Timer(1.0, inject, (fault,)))
                 timers[0].start()
-            return original(command, wall_limit_s, client_cpus)
-        monkeypatch.setattr(load, "run_httperf", run)
+            return original(commands, wall_limit_s, client_cpus)
+        monkeypatch.setattr(load, "run_httperfs", run)
         return outcome
     yield arm
     for timer in timers:

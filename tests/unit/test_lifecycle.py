@@ -21,12 +21,15 @@ def test_render_refuses_to_leave_a_placeholder_unfilled(tmp_path):
         server.render("server.xml.in", {"THREADS": 1, "ACCEPT_COUNT": 1}, tmp_path / "s.xml")
 
 
-def test_rendered_server_xml_binds_loopback_and_disables_the_shutdown_port(tmp_path):
+@pytest.mark.parametrize("topology, address", [("loopback", "127.0.0.1"), ("netns", "198.18.0.2")])
+def test_rendered_server_xml_binds_the_web_hosts_address_and_disables_the_shutdown_port(
+        tmp_path, monkeypatch, topology, address):
+    monkeypatch.setenv("TOPOLOGY", topology)
     target = tmp_path / "server.xml"
-    server.render("server.xml.in", {"PORT": 8123, "THREADS": 7, "ACCEPT_COUNT": 3, "MAX_CONNECTIONS": 7},
-                  target)
+    server.render("server.xml.in", {"ADDRESS": lifecycle.Tomcat().address, "PORT": 8123, "THREADS": 7,
+                                    "ACCEPT_COUNT": 3, "MAX_CONNECTIONS": 7}, target)
     text = target.read_text()
-    assert 'address="127.0.0.1" port="8123"' in text
+    assert f'address="{address}" port="8123"' in text
     assert 'maxThreads="7" acceptCount="3"' in text and 'maxConnections="7"' in text
     assert '<Server port="-1"' in text
     assert "AJP" not in text.replace("no AJP", "")
@@ -34,7 +37,7 @@ def test_rendered_server_xml_binds_loopback_and_disables_the_shutdown_port(tmp_p
 
 def test_render_can_restrict_the_file_to_its_owner(tmp_path):
     target = tmp_path / "secret.conf"
-    values = {key: "x" for key in ("RUN", "PORT", "PIDFILE", "ERROR_LOG", "RUNTIME_DIR", "RUNTIME_CONF", "USER_LINES",
+    values = {key: "x" for key in ("RUN", "ADDRESS", "PORT", "PIDFILE", "ERROR_LOG", "RUNTIME_DIR", "RUNTIME_CONF", "USER_LINES",
                                    "LISTEN_BACKLOG", "DOCROOT", "DB_HOST", "DB_PORT", "DB_NAME", "DB_USER", "DB_PASSWORD")}
     server.render("httpd.conf.in", values, target, mode=0o600)
     assert oct(target.stat().st_mode & 0o777) == "0o600"
@@ -44,7 +47,7 @@ def test_a_bound_port_is_not_free():
     with socket.socket() as holder:
         holder.bind(("127.0.0.1", 0))
         holder.listen()
-        assert not server.port_is_free(holder.getsockname()[1])
+        assert not server.port_is_free("127.0.0.1", holder.getsockname()[1])
 
 
 def test_a_server_never_claims_a_pid_it_did_not_start(tmp_path, monkeypatch):
