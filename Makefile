@@ -31,10 +31,10 @@ build: setup ## build the Tomcat apps' WARs (and Tomcat's baselines) into target
 	  || { tail -40 var/log/build.log; echo "build failed; full log: var/log/build.log"; exit 1; }
 	@echo "build: $$(ls target/webapps) target/soap-gsoap/player-service"
 
-up: build ## start private MariaDB, Apache + mod_php, PHP-FPM behind its own Apache, Tomcat and the gSOAP server on 127.0.0.1
+up: build ## start private MariaDB, Apache + mod_php, PHP-FPM behind its own Apache, Tomcat and the gSOAP server on 127.0.0.1 (TOPOLOGY=netns LINK=100mbit: client, web and db hosts in network namespaces, links shaped)
 	@$(LAB) up
 
-down: ## stop exactly the servers `up` started (safe to run twice)
+down: ## stop exactly the servers `up` started, remove the lab's network namespaces (safe to run twice)
 	@$(LAB) down
 
 status: ## show which lab servers run, their pids, ports and logs
@@ -43,7 +43,7 @@ status: ## show which lab servers run, their pids, ports and logs
 import: ## create schema, account and data, and verify both tables (needs `up`)
 	@$(LAB) import
 
-saturation-sweep: up ## the main job: set up, start servers, import if needed, sweep every cell, plot
+saturation-sweep: up ## the main job: set up, start servers, import if needed, sweep every cell, plot (TOPOLOGY= LINK= CLIENTS= and the sweep's knobs)
 	@$(LAB) import --if-needed
 	@$(MAKE) --no-print-directory sweep
 	@$(MAKE) --no-print-directory plots
