@@ -2,9 +2,9 @@
 so that the cross-check's open-loop runs are judged by exactly the sweep's rules. Pure."""
 import math
 
-# httperf's reply rate is the mean of its samples of replies per 5 s window from the run's start:
-# replies still in flight at the end of the last whole window are not counted, so a step whose
-# replies come late (a queue) shows a lower rate. oha's replies are counted the same way.
+# httperf's own reply rate is the mean of its samples of replies per 5 s window from the run's
+# start (replies still in flight at the end of the last whole window are not counted). The sweep
+# reads it only for runs with timeouts (harness/httperf_output.reply_rate); oha's are read the same way.
 HTTPERF_SAMPLE_S = 5.0
 
 
@@ -16,6 +16,15 @@ def sampled_reply_rate(reply_ends, total_s, sample_s=HTTPERF_SAMPLE_S):
         return len(reply_ends) / total_s if total_s else 0.0
     sampled_s = windows * sample_s
     return sum(1 for end in reply_ends if end <= sampled_s) / sampled_s
+
+
+def reply_rate(reply_ends, total_s, timed_out):
+    """As the sweep reads httperf's (harness/httperf_output.reply_rate): without timeouts, the
+    replies after the first over the span from the first reply's end to the last's; with timeouts,
+    httperf's sampling."""
+    if not timed_out and len(reply_ends) >= 2 and max(reply_ends) > min(reply_ends):
+        return (len(reply_ends) - 1) / (max(reply_ends) - min(reply_ends))
+    return sampled_reply_rate(reply_ends, total_s)
 
 
 def figures(report, offered, planned, reply_ends):
@@ -33,6 +42,7 @@ def figures(report, offered, planned, reply_ends):
     total_s = summary["total"]
     tail_s = summary.get("slowest") or 0.0
     latency = report.get("latencyPercentiles", {})
+    timed_out = sum(count for kind, count in errors.items() if "timeout" in kind.lower())
 
     def status(low):
         return sum(count for code, count in codes.items() if low <= code < low + 100)
@@ -42,11 +52,11 @@ def figures(report, offered, planned, reply_ends):
         "replies": replies,
         "status_2xx": status(200), "status_4xx": status(400), "status_5xx": status(500),
         "errors_total": sum(errors.values()),
-        "client_timo": sum(count for kind, count in errors.items() if "timeout" in kind.lower()),
+        "client_timo": timed_out,
         "test_duration_s": total_s,
         "conn_time_max_ms": tail_s * 1000,
         "request_rate": issued / total_s if total_s else 0.0,
-        "reply_rate": sampled_reply_rate(reply_ends, total_s),
+        "reply_rate": reply_rate(reply_ends, total_s, timed_out),
         **{f"p{name[1:]}_ms": round(seconds * 1000, 2) for name, seconds in latency.items()
            if name in ("p50", "p90", "p99") and seconds is not None},
     }

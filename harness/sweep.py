@@ -16,6 +16,11 @@ from stack import lab, lifecycle, topology
 
 def main(argv):
     options, run_id, results_dir = from_argv(argv, __doc__.split("\n\n")[0])
+    if topology.current().ssh:
+        print("sweep: TOPOLOGY=ssh drives the remote hosts' servers (make up, down, status, import); the sweep "
+              "over ssh is not built yet: its server monitors, restarts and answer checks read this machine's "
+              "processes and database", file=sys.stderr)
+        return 2
     # The sweep drives the load from the client host: httperf, the probes and the checks.
     topology.enter(topology.current().namespace("client"))
     problems = lab.verify(lifecycle.SERVERS["mariadb"])

@@ -5,7 +5,7 @@ The Makefile's up, down, status and import targets call this; the sweep imports 
 import hashlib
 import sys
 
-from stack import lifecycle, registry, settings, topology
+from stack import lifecycle, registry, remote, settings, topology
 from stack.lifecycle import LabError
 from stack.settings import ROOT
 
@@ -54,9 +54,11 @@ def verify(db):
 
 
 def account_hosts():
-    """Where the apps log in from: the web host's address in either topology (on loopback also
-    `localhost`, which MariaDB tells apart from 127.0.0.1), so that one import serves both."""
-    return [topology.LOOPBACK, "localhost", topology.Topology("netns", "", "").address("web")]
+    """Where the apps log in from: the web host's address in every topology (on loopback also
+    `localhost`, which MariaDB tells apart from 127.0.0.1), so that one import serves them all."""
+    hosts = [topology.LOOPBACK, "localhost", topology.Topology("netns", "", "").address("web"),
+             topology.current().address("web")]
+    return list(dict.fromkeys(hosts))
 
 
 def grant_statements(password):
@@ -91,27 +93,50 @@ def import_data(if_needed=False):
             f"sha256 {expected_checksum()[:16]}…; account {settings.DB_USER} has SELECT on lab.* only"]
 
 
-def main(argv):
-    commands = {
-        "up": lambda: lifecycle.up(settings.cpus("SERVER_CPUS"), only=argv[1] if len(argv) > 1 else None),
+def local_commands(argv):
+    """The commands acting on this machine's servers (or, on one host of TOPOLOGY=ssh, that host's)."""
+    here = settings.knob("LAB_ON_HOST")
+    return {
+        "up": lambda: lifecycle.up(settings.cpus("SERVER_CPUS"), only=argv[1:]),
         "down": lifecycle.down,
-        "status": lambda: [server.status() for server in lifecycle.SERVERS.values()],
+        "status": lambda: [lifecycle.SERVERS[name].status() for name in lifecycle.chosen(host=here)],
+        "import": lambda: import_data(if_needed="--if-needed" in argv[1:]),
+    }
+
+
+def remote_commands(argv):
+    """TOPOLOGY=ssh, from the machine that drives the hosts: each command runs on the hosts."""
+    return {
+        "up": lambda: remote.up(lambda host: lifecycle.chosen(argv[1:], host)),
+        "down": remote.down,
+        "status": remote.status,
+        "import": lambda: remote.import_data(if_needed="--if-needed" in argv[1:]),
+    }
+
+
+def main(argv):
+    try:
+        now = topology.current()
+    except ValueError as error:
+        print(f"ERROR {error}", file=sys.stderr)
+        return 2
+    driving = remote_commands if now.ssh and not settings.knob("LAB_ON_HOST") else local_commands
+    commands = {
+        **driving(argv),
         "ports": lambda: ["Ports: " + ", ".join(f"{server.name} {server.port}" for server in lifecycle.SERVERS.values()
                                                 if server.port_knob)
-                          + f" (TOPOLOGY={settings.knob('TOPOLOGY')}: web on {topology.current().address('web')}, "
-                          f"db on {topology.current().address('db')})."],
-        "import": lambda: import_data(if_needed="--if-needed" in argv[1:]),
+                          + f" (TOPOLOGY={now.mode}: web on {now.address('web')}, db on {now.address('db')})."],
         "sets": lambda: ["Sets of apps (make saturation-sweep SET=name; APPS= narrows one):"]
                         + [f"  {name:10} {', '.join(members)}" + (" (default)" if name == registry.DEFAULT_SET else "")
                            for name, members in registry.sets().items()],
     }
     if not argv or argv[0] not in commands:
-        print(f"usage: python3 -m stack.lab {'|'.join(commands)} [--if-needed | up's one server]", file=sys.stderr)
+        print(f"usage: python3 -m stack.lab {'|'.join(commands)} [--if-needed | up's servers]", file=sys.stderr)
         return 2
     try:
         for line in commands[argv[0]]():
             print(line, flush=True)
-    except (LabError, ValueError, PermissionError, RuntimeError) as error:
+    except (LabError, PermissionError, RuntimeError) as error:
         print(f"ERROR {error}", file=sys.stderr)
         return 1
     return 0

@@ -337,21 +337,29 @@ def host_cpus():
             "db": settings.knob("SERVER_CPUS")}
 
 
-def up(cpus=None, only=None):
-    """Build the topology's namespaces (TOPOLOGY=netns), then start every server in order (or only
-    one, after the servers it needs)."""
-    if only is not None and only not in SERVERS:
-        raise LabError(f"up: no server {only!r}; the lab has {', '.join(SERVERS)}")
+def chosen(names=(), host=None):
+    """The servers to start, in order: the named ones with the servers they need (every server when
+    none is named); only those of `host` when one is given."""
+    unknown = [name for name in names if name not in SERVERS]
+    if unknown:
+        raise LabError(f"up: no server {', '.join(unknown)}; the lab has {', '.join(SERVERS)}")
+    wanted = {need for name in names for need in with_needs(name)} if names else set(ORDER)
+    return [name for name in ORDER if name in wanted and (not host or SERVERS[name].host == host)]
+
+
+def up(cpus=None, only=()):
+    """Build the topology's namespaces (TOPOLOGY=netns), then start the servers in order (those
+    named in `only` and the servers they need, or all). On one host of TOPOLOGY=ssh: that host's."""
     notes = [topology.create(topology.current(), host_cpus())]
     write_app_config()
-    names = with_needs(only) if only else ORDER
+    names = chosen(only, settings.knob("LAB_ON_HOST"))
     return [note for note in notes if note] + [SERVERS[name].start(cpus) for name in names]
 
 
 def down():
-    """Stop every server, then remove the lab's namespaces (whichever TOPOLOGY is asked now: the
-    namespaces of an earlier netns run go too)."""
-    notes = [SERVERS[name].stop() for name in reversed(ORDER)]
+    """Stop every server (on one host of TOPOLOGY=ssh: that host's), then remove the lab's
+    namespaces (whichever TOPOLOGY is asked now: the namespaces of an earlier netns run go too)."""
+    notes = [SERVERS[name].stop() for name in reversed(chosen(host=settings.knob("LAB_ON_HOST")))]
     every_namespace = topology.Topology("netns", "", topology.prefix_for(VAR))
     return notes + [note for note in [topology.remove(every_namespace)] if note]
 

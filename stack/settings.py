@@ -46,6 +46,15 @@ DEFAULTS = {
     "TOPOLOGY": "loopback",
     # The links' rate in netns (tc's units: 100mbit, 1gbit); empty for unshaped links.
     "LINK": "",
+    # TOPOLOGY=ssh (stack/remote.py): the web and db hosts' ssh destinations ([user@]address; the
+    # servers bind to that address), the folder the lab is shipped to on each ("{host}" is replaced
+    # by web or db; relative to the remote user's home), and ssh's own options (e.g. -F file).
+    "WEB_HOST": "",
+    "DB_HOST": "",
+    "REMOTE_ROOT": "weblab-{host}",
+    "SSH_OPTIONS": "",
+    # Set by the lab on the hosts it drives over ssh: the host this copy of the lab is (web, db).
+    "LAB_ON_HOST": "",
     "MARIADB_PORT": "13306",
     "APACHE_PORT": "18080",
     "TOMCAT_PORT": "18081",

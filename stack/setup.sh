@@ -11,10 +11,11 @@ declare -A TOMCAT_SHA512=(
 )
 # The MariaDB server and client without the mariadb-server package's system service; Apache's
 # binary and modules without the apache2 package's service: the lab runs private instances only.
-# php8.2-fpm ships a system service of its own: it is installed with service starts refused (below).
+# php8.2-fpm and openssh-server (for TOPOLOGY=ssh's test: the lab runs its own sshd in its namespaces)
+# ship system services of their own: they are installed with service starts refused (below).
 PACKAGES=(apache2-bin libapache2-mod-php8.2 php8.2-fpm php8.2-mysql php8.2-soap php8.2-xml mariadb-server-core mariadb-client-core
-          httperf wrk gnuplot-nox poppler-utils ca-certificates util-linux
-          gsoap libgsoap-dev libmariadb-dev gcc libc6-dev make)
+          httperf wrk gnuplot-nox poppler-utils ca-certificates util-linux iproute2
+          gsoap libgsoap-dev libmariadb-dev gcc libc6-dev make openssh-client openssh-server)
 
 say() { echo "setup: $*"; }
 die() { echo "setup: ERROR: $*" >&2; exit 1; }
@@ -52,6 +53,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   refuse_service_starts
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" \
     || die "apt-get install ${missing[*]} failed; see the messages above"
+fi
+
+# On a host of TOPOLOGY=ssh (LAB_ON_HOST set by stack/remote.py) only the servers run: no harness, no
+# tests, and Tomcat and the password were shipped with the lab.
+if [ -n "${LAB_ON_HOST:-}" ]; then
+  say "ready on the $LAB_ON_HOST host"
+  exit 0
 fi
 
 # The harness's Python packages (scipy, for the rounds' intervals), from PyPI.

@@ -1,5 +1,6 @@
 """Where the lab's hosts live. TOPOLOGY=loopback (the default): the client, the web servers and the
-database share this kernel's loopback. TOPOLOGY=netns: each is a network namespace of its own (the
+database share this kernel's loopback. TOPOLOGY=ssh: the web and db hosts are machines reached with
+OpenSSH (WEB_HOST, DB_HOST; stack/remote.py ships and drives them). TOPOLOGY=netns: each is a network namespace of its own (the
 client, web and db hosts), joined by veth links through a bridge that lives in a fourth namespace (the
 switch), with addresses from the RFC 2544 benchmarking range and, with LINK=, every link shaped by a
 token bucket (tc tbf) in both directions. The root namespace gets no link, no address and no route:
@@ -54,15 +55,31 @@ def tbf_burst_bytes(bits_per_s):
     return max(64 * 1024, int(bits_per_s / 8 / 100))
 
 
+MODES = ("loopback", "netns", "ssh")
+
+
+def host_address(destination):
+    """The address in an ssh destination ("root@198.18.0.2" -> "198.18.0.2")."""
+    return destination.rpartition("@")[2]
+
+
 @dataclass(frozen=True)
 class Topology:
-    mode: str  # "loopback" or "netns"
+    mode: str  # one of MODES
     link: str  # the LINK= rate, "" for unshaped
     prefix: str  # the namespaces' common name prefix (netns)
+    destinations: tuple = ()  # ssh: (host, ssh destination) of the web and db hosts
 
     @property
     def netns(self):
         return self.mode == "netns"
+
+    @property
+    def ssh(self):
+        return self.mode == "ssh"
+
+    def destination(self, host):
+        return dict(self.destinations).get(host)
 
     def namespace(self, host):
         """The network namespace a host lives in; None on loopback (this process's own)."""
@@ -76,13 +93,18 @@ class Topology:
         return [self.switch, *(self.namespace(host) for host in HOSTS)] if self.netns else []
 
     def address(self, host):
-        return f"{SUBNET_PREFIX}{HOST_NUMBERS[host]}" if self.netns else LOOPBACK
+        if self.netns:
+            return f"{SUBNET_PREFIX}{HOST_NUMBERS[host]}"
+        if self.ssh and self.destination(host):
+            return host_address(self.destination(host))
+        return LOOPBACK
 
     def describe(self):
         """What the manifest records."""
         return {"mode": self.mode, "link": self.link or "unshaped",
                 "link_bits_per_s": link_bits_per_s(self.link),
-                "hosts": {host: {"address": self.address(host), "namespace": self.namespace(host)}
+                "hosts": {host: {"address": self.address(host), "namespace": self.namespace(host),
+                                 **({"ssh": self.destination(host)} if self.destination(host) else {})}
                           for host in HOSTS}}
 
 
@@ -144,15 +166,21 @@ def prefix_for(var_dir):
 
 
 def current():
-    """The topology the knobs ask for (TOPOLOGY, LINK)."""
+    """The topology the knobs ask for (TOPOLOGY, LINK, WEB_HOST, DB_HOST)."""
     mode = settings.knob("TOPOLOGY")
-    if mode not in ("loopback", "netns"):
-        raise ValueError(f"TOPOLOGY must be loopback or netns, got {mode!r}")
+    if mode not in MODES:
+        raise ValueError(f"TOPOLOGY must be one of {', '.join(MODES)}, got {mode!r}")
     link = settings.knob("LINK")
     link_bits_per_s(link)
     if link and mode != "netns":
         raise ValueError("LINK= shapes the links between namespaces: it needs TOPOLOGY=netns")
-    return Topology(mode=mode, link=link, prefix=prefix_for(settings.VAR))
+    destinations = ()
+    if mode == "ssh":
+        destinations = (("web", settings.knob("WEB_HOST")), ("db", settings.knob("DB_HOST")))
+        missing = [f"{host.upper()}_HOST" for host, destination in destinations if not destination]
+        if missing:
+            raise ValueError(f"TOPOLOGY=ssh needs {' and '.join(missing)} (ssh destinations, e.g. root@192.0.2.10)")
+    return Topology(mode=mode, link=link, prefix=prefix_for(settings.VAR), destinations=destinations)
 
 
 # --- the edges: the kernel's namespaces --------------------------------------------------------------

@@ -33,8 +33,8 @@ def test_a_recorded_two_client_step_adds_up_its_counts_and_rates():
     combined = clients.merged(per_client, histogram)
     assert (combined["connections"], combined["replies"], combined["status_2xx"]) == (451, 451, 451)
     assert combined["offered_rate"] == 150
-    # Each ran under 5 s, so each reply rate is its replies over its own duration: 226 / 3.001 + 225 / 2.987.
-    assert combined["reply_rate"] == pytest.approx(226 / 3.001 + 225 / 2.987)
+    # Each client's replies over the span they arrived in (its duration less its shortest connection), added.
+    assert combined["reply_rate"] == pytest.approx(225 / (3.001 - 0.0004) + 224 / (2.987 - 0.0004))
     assert combined["test_duration_s"] == 3.001
     assert (combined["conn_time_min_ms"], combined["conn_time_max_ms"]) == (0.4, 4.8)
     # Times are weighted by what they were measured over: (0.5 x 226 + 0.6 x 225) / 451.

@@ -15,7 +15,10 @@ def test_normal_run_yields_every_figure():
     figures = load("php-single-normal")
     assert figures["offered_rate"] == 200
     assert (figures["connections"], figures["requests"], figures["replies"]) == (1200, 1200, 1200)
-    assert figures["reply_rate_samples"] == 1 and figures["reply_rate"] == figures["reply_rate_avg"] == 200
+    assert figures["reply_rate_samples"] == 1 and figures["reply_rate_avg"] == 200
+    # 1,200 replies arriving over 5.996 s less the shortest connection.
+    assert figures["reply_rate"] == pytest.approx(1199 / (5.996 - figures["conn_time_min_ms"] / 1000))
+    assert figures["reply_rate"] == pytest.approx(200, rel=0.001)
     assert figures["status_2xx"] == 1200 and figures["errors_total"] == 0
     assert figures["response_time_ms"] > 0 and figures["conn_time_median_ms"] > 0
     assert figures["client_cpu_total_pct"] > 0 and figures["net_io_kb_s"] > 0
@@ -24,11 +27,23 @@ def test_normal_run_yields_every_figure():
                                           "session_rate_stddev", "sessions_completed", "sessions_total"}
 
 
-def test_zero_samples_falls_back_to_replies_over_duration():
+def test_a_run_shorter_than_one_sample_still_has_its_reply_rate():
     figures = load("php-single-short-0-samples")
     assert figures["reply_rate_samples"] == 0 and figures["reply_rate_avg"] == 0
-    assert figures["reply_rate"] == pytest.approx(figures["replies"] / figures["test_duration_s"])
-    assert figures["reply_rate"] == pytest.approx(100, rel=0.05)
+    assert figures["reply_rate"] == pytest.approx(100, rel=0.005)
+
+
+def test_slow_replies_are_counted_over_the_span_they_arrived_in_not_one_5_s_sample():
+    figures = load("soap-large-100mbit-one-sample")
+    # httperf's one sample saw the 7 replies of its first 5 s; all 10 came, 442-456 ms each.
+    assert figures["reply_rate_avg"] == 1.4 and figures["replies"] == 10
+    assert figures["reply_rate"] == pytest.approx(9 / (6.443 - 0.442))
+    assert figures["reply_rate"] >= 0.95 * figures["offered_rate"]
+
+
+def test_with_client_timeouts_the_reply_rate_is_httperfs_own():
+    figures = load("php-large-client-timeouts")
+    assert figures["client_timo"] > 0 and figures["reply_rate"] == figures["reply_rate_avg"] == 19.6
 
 
 def test_client_timeouts_are_counted():

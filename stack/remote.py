@@ -1,0 +1,113 @@
+"""TOPOLOGY=ssh: the web and db hosts are other machines, reached with OpenSSH (WEB_HOST, DB_HOST).
+
+The lab ships itself to each host (the files that host's servers need, under its REMOTE_ROOT),
+installs what they need there (stack/setup.sh) and runs its own lifecycle there: `python3 -m
+stack.lab ...` with LAB_ON_HOST naming the host and every knob passed along. Starting, stopping and
+inspecting a remote server is therefore the same code as a local one, run where the server is."""
+import shlex
+import subprocess
+from dataclasses import dataclass
+
+from stack import settings, topology
+from stack.server import LabError
+from stack.settings import ROOT, VAR
+
+# The order the hosts come up in (the web host's apps need the database); they go down in reverse.
+ORDER = ("db", "web")
+
+
+def shipped(host):
+    """(project files, files under var/) a host's servers need, relative to the project root and to var/."""
+    project = ["stack", "contract"]
+    if host == "db":
+        return project + ["sql"], ["secrets"]
+    return (project + ["php", "soap-php", "target/webapps", "target/soap-gsoap"],
+            ["secrets", f"opt/apache-tomcat-{settings.knob('TOMCAT_VERSION')}"])
+
+
+def remote_environment(host):
+    """Every knob as set here, and the host the remote copy of the lab is."""
+    return {**settings.knobs(), "TOPOLOGY": "ssh", "LAB_ON_HOST": host}
+
+
+@dataclass(frozen=True)
+class Host:
+    name: str  # web or db
+    destination: str  # what ssh is given: [user@]address, or a Host of SSH_OPTIONS' config
+    root: str  # the lab's folder there (relative to the remote user's home unless absolute)
+
+    def ssh_command(self, remote_command):
+        return ["ssh", "-o", "BatchMode=yes", *shlex.split(settings.knob("SSH_OPTIONS")), self.destination,
+                remote_command]
+
+    def run(self, remote_command, stdin=None, timeout=900):
+        result = subprocess.run(self.ssh_command(remote_command), stdin=stdin, capture_output=True, text=True,
+                                timeout=timeout)
+        if result.returncode:
+            raise LabError(f"{self.name} host ({self.destination}): `{remote_command}` failed with code "
+                           f"{result.returncode}:\n{(result.stdout + result.stderr).strip()}")
+        return result.stdout
+
+    def unpack(self, base, paths, into):
+        """Send paths under a local folder to a folder under the host's root, as one tar stream."""
+        present = [path for path in paths if (base / path).exists()]
+        if not present:
+            return
+        tar = subprocess.Popen(["tar", "-C", str(base), "-czf", "-", *present], stdout=subprocess.PIPE)
+        target = shlex.quote(f"{self.root}/{into}" if into else self.root)
+        try:
+            self.run(f"mkdir -p {target} && tar -xzf - -C {target}", stdin=tar.stdout)
+        finally:
+            tar.stdout.close()
+            tar.wait()
+
+    def ship(self):
+        project, var = shipped(self.name)
+        self.unpack(ROOT, project, "")
+        self.unpack(VAR, var, "var")
+        return f"{self.name} host ({self.destination}): shipped {', '.join(project + ['var/' + path for path in var])} to {self.root}"
+
+    def in_root(self, command):
+        """A command run in the lab's folder on the host, with the knobs set: its output lines, each
+        marked with the host."""
+        assignments = " ".join(f"{name}={shlex.quote(value)}" for name, value in remote_environment(self.name).items())
+        output = self.run(f"cd {shlex.quote(self.root)} && env {assignments} {command}")
+        return [f"[{self.name}] {line}" for line in output.splitlines()]
+
+    def lab(self, *arguments):
+        return self.in_root("python3 -m stack.lab " + shlex.join(arguments))
+
+    def setup(self):
+        """The host's packages (stack/setup.sh, a quick no-op when they are there)."""
+        return self.in_root("bash stack/setup.sh")
+
+
+def hosts():
+    """The remote hosts of TOPOLOGY=ssh, in the order they come up."""
+    now = topology.current()
+    root = settings.knob("REMOTE_ROOT")
+    return [Host(name, now.destination(name), root.format(host=name)) for name in ORDER]
+
+
+def up(servers_of):
+    """Ship, install and start every host's servers (servers_of: host -> the server names to start
+    there; an empty list skips the host)."""
+    lines = []
+    for host in hosts():
+        if not servers_of(host.name):
+            continue
+        lines += [host.ship(), *host.setup(), *host.lab("up", *servers_of(host.name))]
+    return lines
+
+
+def down():
+    return [line for host in reversed(hosts()) for line in host.lab("down")]
+
+
+def status():
+    return [line for host in hosts() for line in host.lab("status")]
+
+
+def import_data(if_needed):
+    [db] = [host for host in hosts() if host.name == "db"]
+    return db.lab("import", *(["--if-needed"] if if_needed else []))
