@@ -6,13 +6,15 @@ bottleneck is the CPU when it was nearly all busy at the saturation step (or at 
 step above it, where whatever ran out ran out for good), and the database when mariadbd used the
 most of it. Below that, the other resources that can cap a rate without a busy CPU: requests
 waiting for the pool, connections dropped at a listen queue, MariaDB refusing connections. A cell
-that saturates with none of these is "unexplained": a figure to look into before believing it."""
+that saturates with none of these is "unexplained": a figure to look into before believing it.
+Before all of them, on a shaped link (TOPOLOGY=netns LINK=), the link: the replies' bytes filled
+most of its rate."""
 from dataclasses import dataclass
 
 from harness.results.records import BASELINE, CLIENT_BOUND, FAIL, LOCATED, PLAN_LIMIT, latest_verdicts
 
-CLIENT, CPU, DATABASE, POOL, ACCEPT_QUEUE, UNEXPLAINED = (
-    "client", "server CPU", "database", "pool wait", "accept queue", "unexplained")
+CLIENT, CPU, DATABASE, POOL, ACCEPT_QUEUE, LINK, UNEXPLAINED = (
+    "client", "server CPU", "database", "pool wait", "accept queue", "link", "unexplained")
 SERVER_NAMES = {"apache": "Apache", "tomcat": "Tomcat", "mariadb": "mariadbd"}
 
 
@@ -20,6 +22,16 @@ SERVER_NAMES = {"apache": "Apache", "tomcat": "Tomcat", "mariadb": "mariadbd"}
 class Limits:
     # The servers' CPUs at least this busy (% of all of them) are the bottleneck.
     busy_cpu_pct: float = 85.0
+    # The replies' bytes at least this share of a shaped link's rate: the link is the bottleneck.
+    full_link_pct: float = 80.0
+
+
+def link_pct(step, link_bits_per_s):
+    """The replies' bits per second over a step, in % of the link's rate (HTTP bytes: the headers
+    of TCP, IP and Ethernet add about 4 % more on the wire)."""
+    if not link_bits_per_s:
+        return 0.0
+    return 100 * (step.figures.get("reply_total_b") or 0) * 8 * (step.reply_rate or 0) / link_bits_per_s
 
 
 def cpu_pct(step, server_cores):
@@ -48,14 +60,14 @@ def telling_steps(summary, steps):
     return saturation[-1:] + overload[-1:]
 
 
-def bottleneck(summary, steps, server_cores, limits=Limits()):
+def bottleneck(summary, steps, server_cores, limits=Limits(), link_bits_per_s=None):
     """(name, why) for one cell; ("", "") when it has no saturation point to explain."""
     if summary.status == CLIENT_BOUND:
         return CLIENT, "the load generator could not keep its schedule above the last passing rate"
     if summary.status not in (LOCATED, PLAN_LIMIT):
         return "", ""
     told = telling_steps(summary, steps)
-    name, why = diagnosis(told, server_cores, limits)
+    name, why = diagnosis(told, server_cores, limits, link_bits_per_s)
     return name, "; ".join([why] + [note for step in told for note in full_collections(step)])
 
 
@@ -72,8 +84,13 @@ def full_collections(step):
     return notes
 
 
-def diagnosis(told, server_cores, limits):
-    """(name, why) from the telling steps' CPU, pool, database and listen-queue figures."""
+def diagnosis(told, server_cores, limits, link_bits_per_s=None):
+    """(name, why) from the telling steps' link, CPU, pool, database and listen-queue figures."""
+    for step in told:
+        carried = link_pct(step, link_bits_per_s)
+        if carried >= limits.full_link_pct:
+            return LINK, (f"the replies carried {carried:.0f} % of the {link_bits_per_s / 1e6:g} Mbit/s link "
+                          f"at {step.offered_rate:g} req/s offered (servers' CPU {cpu_pct(step, server_cores):.0f} % busy)")
     for step in told:
         where = f"at {step.offered_rate:g} req/s offered"
         busy = cpu_pct(step, server_cores)

@@ -57,7 +57,8 @@ def summary_rows(view, study):
                 row, median = figures.representative, medians[figures.key]
                 cpu = row.server_cpu_s_saturation
                 old = study.get((workload, engine, row.app), {})
-                limit, why = bottleneck(row, view.steps_of(row.key), view.manifest.server_cores)
+                limit, why = bottleneck(row, view.steps_of(row.key), view.manifest.server_cores,
+                                        link_bits_per_s=view.manifest.link_bits_per_s)
                 rows.append({
                     "workload": workload, "engine": engine, "app": row.app, "status": row.status,
                     "saturation_rps": "" if median is None else cell_text(round(median, 2)),

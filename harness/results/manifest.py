@@ -74,6 +74,11 @@ class Manifest:
         return f"network namespaces ({hosts}), links {topology['link']}"
 
     @property
+    def link_bits_per_s(self):
+        """The shaped links' rate; None on loopback, unshaped links and runs from before topologies."""
+        return self.data.get("topology", {}).get("link_bits_per_s")
+
+    @property
     def server_cores(self):
         """How many CPUs the servers ran on: their pinned list, or the whole machine unpinned."""
         pinned = cpu_numbers(self.pinning.get("server_cpus"))

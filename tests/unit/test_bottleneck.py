@@ -2,7 +2,7 @@
 at saturation, and on that run's steps with one measured figure changed to each other cause."""
 import dataclasses
 
-from harness.bottleneck import ACCEPT_QUEUE, CLIENT, CPU, DATABASE, POOL, UNEXPLAINED, bottleneck
+from harness.bottleneck import ACCEPT_QUEUE, CLIENT, CPU, DATABASE, LINK, POOL, UNEXPLAINED, bottleneck
 from harness.results import store
 from harness.results.records import CLIENT_BOUND, NO_PASS, PLAN_LIMIT, CellKey
 from stack.settings import ROOT
@@ -84,3 +84,22 @@ def test_a_full_collection_in_a_telling_step_is_named_beside_the_bottleneck():
     quiet = [dataclasses.replace(step, figures={**step.figures, "tomcat_gc_full_n": 0.0, "tomcat_gc_full_s": 0.0})
              for step in RUN.steps[SUMMARY.visit]]
     assert "collection" not in bottleneck(SUMMARY, quiet, server_cores=1)[1]
+
+
+def test_a_shaped_link_full_of_replies_is_the_bottleneck_before_the_cpu():
+    # Run net-100mbit: the 2.35 MB page through 100 Mbit links at 5.0 req/s, the servers' CPU 12-19 % busy.
+    link_run = store.load_run(ROOT / "tests" / "fixtures" / "results" / "net-100mbit")
+    link = link_run.manifest.link_bits_per_s
+    assert link == 100e6
+    for summary in link_run.saturation:
+        name, why = bottleneck(summary, link_run.steps[summary.visit], link_run.manifest.server_cores,
+                               link_bits_per_s=link)
+        if summary.key.app == "soap":
+            # 1.4 replies/s of 4.58 MB is half the link: that cell's figure was httperf's one 5 s
+            # sample reading low (harness/httperf_output.reply_rate), not the link.
+            assert name == UNEXPLAINED, why
+        else:
+            assert name == LINK and why.startswith("the replies carried 94 % of the 100 Mbit/s link"), why
+    # Unshaped, nothing names the link.
+    php = next(row for row in link_run.saturation if row.key.app == "php")
+    assert bottleneck(php, link_run.steps[php.visit], 1)[0] == UNEXPLAINED
