@@ -1,4 +1,5 @@
-"""Start, check and stop the lab's private servers: MariaDB, Apache httpd + mod_php, Tomcat 9.
+"""Start, check and stop the lab's private servers: MariaDB, Apache httpd + mod_php, PHP-FPM behind
+its own Apache, Tomcat 9 and the gSOAP server.
 
 All state lives under var/.  `make up`, `make down` and the sweep's recovery all go through here.
 """
@@ -12,7 +13,7 @@ import time
 from pathlib import Path
 
 from stack import settings, topology
-from stack.server import LabError, Server, cmdline, detached, parent_of, read_pid, render
+from stack.server import LabError, Server, cmdline, parent_of, read_pid, render
 from stack.settings import LOG, ROOT, RUN, VAR
 
 class MariaDB(Server):
@@ -43,7 +44,7 @@ class MariaDB(Server):
                 raise LabError(f"mariadb: mariadb-install-db failed:\n{result.stdout}{result.stderr}")
 
     def launch(self, cpus):
-        return detached(["mariadbd", f"--defaults-file={self.config}"], self.log, cpus=cpus, namespace=self.namespace)
+        return self.detached(["mariadbd", f"--defaults-file={self.config}"], cpus)
 
     def probe(self):
         """The server greets every new TCP client first; a greeting means it accepts logins."""
@@ -160,8 +161,7 @@ class Apache(AppServer):
         return f"{self.name}: workers recycled by a graceful restart ({before} -> {len(self.processes())} processes)"
 
     def launch(self, cpus):
-        return detached(["/usr/sbin/apache2", "-f", str(self.config), "-k", "start"], self.log,
-                        cpus=cpus, namespace=self.namespace)
+        return self.detached(["/usr/sbin/apache2", "-f", str(self.config), "-k", "start"], cpus)
 
     def owns(self, pid):
         return str(self.config) in cmdline(pid)
@@ -192,8 +192,7 @@ class PhpFpm(AppServer):
             raise LabError(f"php-fpm: bad configuration {self.config}:\n{check.stderr.strip()}")
 
     def launch(self, cpus):
-        return detached([settings.PHP_FPM, "--nodaemonize", "--fpm-config", str(self.config)], self.log,
-                        cpus=cpus, namespace=self.namespace)
+        return self.detached([settings.PHP_FPM, "--nodaemonize", "--fpm-config", str(self.config)], cpus)
 
     def probe(self):
         try:
@@ -270,8 +269,8 @@ class Tomcat(AppServer):
                        f"-Xms{heap}", f"-Xmx{heap}", settings.knob("TOMCAT_GC"),
                        "-XX:+ExitOnOutOfMemoryError", "-Djava.awt.headless=true",
                        f"-Dlab.config={settings.APP_CONFIG}"]))
-        return detached([str(settings.tomcat_home() / "bin" / "catalina.sh"), "start"],
-                        LOG / "tomcat-launch.log", env=env, cpus=cpus, namespace=self.namespace)
+        return self.detached([str(settings.tomcat_home() / "bin" / "catalina.sh"), "start"], cpus,
+                             log=LOG / "tomcat-launch.log", env=env)
 
 
 class Gsoap(AppServer):
@@ -287,12 +286,12 @@ class Gsoap(AppServer):
             raise LabError(f"gsoap: {self.binary} is not built; run `make build`")
 
     def launch(self, cpus):
-        return detached([str(self.binary), "--bind", self.address, "--port", str(self.port),
-                         "--config", str(settings.APP_CONFIG), "--pidfile", str(self.pidfile),
-                         "--wsdl", str(CONTRACT_ROOT / "PlayerService.wsdl"),
-                         "--threads", str(settings.int_knob("GSOAP_THREADS")),
-                         "--connections", str(settings.int_knob("POOL_SIZE")),
-                         "--backlog", str(settings.int_knob("GSOAP_BACKLOG"))], self.log, cpus=cpus, namespace=self.namespace)
+        return self.detached([str(self.binary), "--bind", self.address, "--port", str(self.port),
+                              "--config", str(settings.APP_CONFIG), "--pidfile", str(self.pidfile),
+                              "--wsdl", str(CONTRACT_ROOT / "PlayerService.wsdl"),
+                              "--threads", str(settings.int_knob("GSOAP_THREADS")),
+                              "--connections", str(settings.int_knob("POOL_SIZE")),
+                              "--backlog", str(settings.int_knob("GSOAP_BACKLOG"))], cpus)
 
 
 def db_settings():

@@ -136,6 +136,10 @@ class Server:
         """Where the server listens, for messages (a server without a TCP port names its socket)."""
         return f"{self.address}:{self.port}"
 
+    def detached(self, command, cpus, log=None, env=None):
+        """Start the server's process in the background on its host, pinned to cpus."""
+        return detached(command, log or self.log, env=env, cpus=cpus, namespace=self.namespace)
+
     def pid(self):
         pid = read_pid(self.pidfile)
         if pid and Path(f"/proc/{pid}").exists() and self.owns(pid):
