@@ -1,5 +1,5 @@
-"""One step: httperf (one run, or CLIENTS= runs together) at one offered rate for one cell, watched by the step monitors, its raw output
-saved, its figures parsed and judged into a `Step` record."""
+"""One step: httperf (one run, or CLIENTS= runs together) at one offered rate for one cell, watched
+by the step monitors, its raw output saved, its figures parsed and judged into a `Step` record."""
 from harness import clients, load, monitors, ports
 from harness.httperf_output import IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
 from harness.options import profile_for

@@ -56,8 +56,7 @@ def verify(db):
 def account_hosts():
     """Where the apps log in from: the web host's address in every topology (on loopback also
     `localhost`, which MariaDB tells apart from 127.0.0.1), so that one import serves them all."""
-    hosts = [topology.LOOPBACK, "localhost", topology.Topology("netns", "", "").address("web"),
-             topology.current().address("web")]
+    hosts = [topology.LOOPBACK, "localhost", topology.netns_address("web"), topology.current().address("web")]
     return list(dict.fromkeys(hosts))
 
 

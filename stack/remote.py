@@ -41,8 +41,11 @@ class Host:
                 remote_command]
 
     def run(self, remote_command, stdin=None, timeout=900):
-        result = subprocess.run(self.ssh_command(remote_command), stdin=stdin, capture_output=True, text=True,
-                                timeout=timeout)
+        try:
+            result = subprocess.run(self.ssh_command(remote_command), stdin=stdin, capture_output=True, text=True,
+                                    timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise LabError(f"{self.name} host ({self.destination}): `{remote_command}` took over {timeout} s") from None
         if result.returncode:
             raise LabError(f"{self.name} host ({self.destination}): `{remote_command}` failed with code "
                            f"{result.returncode}:\n{(result.stdout + result.stderr).strip()}")

@@ -58,6 +58,11 @@ def tbf_burst_bytes(bits_per_s):
 MODES = ("loopback", "netns", "ssh")
 
 
+def netns_address(host):
+    """A host's address in its namespace (TOPOLOGY=netns)."""
+    return f"{SUBNET_PREFIX}{HOST_NUMBERS[host]}"
+
+
 def host_address(destination):
     """The address in an ssh destination ("root@198.18.0.2" -> "198.18.0.2")."""
     return destination.rpartition("@")[2]
@@ -94,7 +99,7 @@ class Topology:
 
     def address(self, host):
         if self.netns:
-            return f"{SUBNET_PREFIX}{HOST_NUMBERS[host]}"
+            return netns_address(host)
         if self.ssh and self.destination(host):
             return host_address(self.destination(host))
         return LOOPBACK
