@@ -251,9 +251,7 @@ def is_zombie(pid):
 def detached(command, log, env=None, cpus=None, namespace=None):
     """Start a server in the background, pinned to cpus, in its host's network namespace if it has one."""
     LOG.mkdir(parents=True, exist_ok=True)
-    command = pinned(command, cpus)
-    if namespace:
-        command = ["ip", "netns", "exec", namespace, *command]
+    command = topology.run_in(namespace, pinned(command, cpus))
     with open(log, "ab") as out:
         return subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True, env=env)

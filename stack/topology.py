@@ -113,6 +113,11 @@ class Topology:
                           for host in HOSTS}}
 
 
+def run_in(namespace, command):
+    """A command as run inside a network namespace (with that namespace's /sys); as it is for None."""
+    return ["ip", "netns", "exec", namespace, *command] if namespace else list(command)
+
+
 def cpu_mask(cpus):
     """The hex CPU mask of a taskset list ("1" -> "2", "0-1" -> "3"); "0" (no steering) for none."""
     numbers = settings.cpu_numbers(cpus) or []
@@ -159,8 +164,8 @@ def creation_commands(topology, host_cpus):
             ["ip", "-n", namespace, "addr", "add", f"{topology.address(host)}/{PREFIX_LENGTH}", "dev", HOST_DEVICE],
             ["ip", "-n", namespace, "link", "set", HOST_DEVICE, "up"],
             ["ip", "-n", namespace, "link", "set", "lo", "up"],
-            ["ip", "netns", "exec", namespace, "sh", "-c",
-             f"echo {cpu_mask(host_cpus.get(host))} > /sys/class/net/{HOST_DEVICE}/queues/rx-0/rps_cpus"],
+            run_in(namespace, ["sh", "-c", f"echo {cpu_mask(host_cpus.get(host))} > "
+                                           f"/sys/class/net/{HOST_DEVICE}/queues/rx-0/rps_cpus"]),
         ]
     return commands + shaping_commands(topology, topology.link)
 

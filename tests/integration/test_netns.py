@@ -39,7 +39,7 @@ class NetnsLab:
 
     def on(self, host, *command, timeout=60, env=None):
         """A command run on one of the lab's hosts."""
-        return subprocess.run(["ip", "netns", "exec", self.topology.namespace(host), *command],
+        return subprocess.run(topology.run_in(self.topology.namespace(host), command),
                               capture_output=True, text=True, timeout=timeout, env=env)
 
     def namespaces(self):

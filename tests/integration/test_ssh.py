@@ -56,8 +56,8 @@ class SshHosts:
         Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)  # sshd's privilege separation folder
         for host in SSH_HOSTS:
             config = sshd_config(self.folder, host, self.topology.address(host))
-            subprocess.run(["ip", "netns", "exec", self.topology.namespace(host), SSHD, "-f", str(config),
-                            "-E", str(self.folder / f"sshd-{host}.log")], check=True)
+            subprocess.run(topology.run_in(self.topology.namespace(host), [
+                SSHD, "-f", str(config), "-E", str(self.folder / f"sshd-{host}.log")]), check=True)
 
     def stop_sshds(self):
         for host in SSH_HOSTS:
@@ -67,9 +67,9 @@ class SshHosts:
 
     def lab(self, *args):
         """The lab's command line, run on the client host (it drives the others over ssh)."""
-        result = subprocess.run(["ip", "netns", "exec", self.topology.namespace("client"), sys.executable,
-                                 "-m", "stack.lab", *args], env=self.env, cwd=ROOT, capture_output=True, text=True,
-                                timeout=600)
+        result = subprocess.run(topology.run_in(self.topology.namespace("client"),
+                                                [sys.executable, "-m", "stack.lab", *args]),
+                                env=self.env, cwd=ROOT, capture_output=True, text=True, timeout=600)
         assert result.returncode == 0, result.stdout + result.stderr
         return result.stdout
 
@@ -119,8 +119,8 @@ def test_the_servers_run_from_the_shipped_copies_bound_to_their_hosts_addresses(
 def test_the_page_is_served_from_the_web_host_with_the_rows_of_the_db_host(ssh_hosts):
     request = registry.request("php", "single", engine="innodb")
     url = f"http://{ssh_hosts.topology.address('web')}:{request.port}{request.path}"
-    reply = subprocess.run(["ip", "netns", "exec", ssh_hosts.topology.namespace("client"), "curl", "-s", "-w",
-                            "\n%{http_code}", url], capture_output=True, text=True, timeout=30)
+    reply = subprocess.run(topology.run_in(ssh_hosts.topology.namespace("client"), ["curl", "-s", "-w", "\n%{http_code}", url]),
+                           capture_output=True, text=True, timeout=30)
     body, status = reply.stdout.rsplit("\n", 1)
     assert status == "200" and "<td>" in body
 
