@@ -22,7 +22,7 @@ import sys
 from dataclasses import fields, replace
 from pathlib import Path
 
-from harness import load, monitors, probe
+from harness import hosts, load, monitors, probe
 from harness.cell import Cell
 from harness.oha_output import figures as oha_figures
 from harness.options import RESULTS, SWEEP, Options, profile_for
@@ -30,7 +30,7 @@ from harness.results.records import DISTURBED, INVALID, LOCATED, PASS
 from harness.results.rounds import cell_figures
 from harness.results.store import ResultsError, RunFiles, latest_run, load_run, tsv_text, write_atomically
 from harness.verdict import Thresholds, judge
-from stack import lab, lifecycle, settings, topology
+from stack import lab, settings, topology
 
 SETTINGS = SWEEP["crosscheck"]
 OHA = settings.OPT / "oha" / "bin" / "oha"
@@ -72,7 +72,7 @@ class Watched:
 
     def __call__(self, run):
         for attempt in range(self.options.max_redos + 1):
-            with monitors.Watch(self.options) as watch:
+            with hosts.watch(self.options) as watch:
                 result = run()
             shared = watch.disturbed()
             if not shared:
@@ -101,7 +101,7 @@ def wrk_ladder(cell, watched, directory):
     # The levels above the best grew Apache's prefork pool, and the repeats would measure that pool:
     # PHP, single row, by hand: 16 connections gave 2,451-2,579 req/s after 64 (66 workers), 2,837-2,847
     # after a recycle; run twin-b's repeats read 1,957-2,100 where its ladder had found 2,577.
-    recycled = lifecycle.SERVERS[cell.server].recycle()
+    recycled = hosts.server(cell.server).recycle()
     runs = []
     for _ in range(SETTINGS["repeats"]):
         rate, shared = wrk(best)
@@ -118,7 +118,7 @@ def oha_run(cell, rate, watched):
     # As after a sweep's failing step: wrk's repeats at the ladder's best level (up to 64 connections)
     # grew Apache's prefork pool again, and oha would otherwise measure that pool, not the server the
     # sweep measured.
-    recycled = lifecycle.SERVERS[cell.server].recycle()
+    recycled = hosts.server(cell.server).recycle()
     timeout_s = load.step_timeout(rate, profile.timeout_s, options.fd_budget)
     planned = max(options.min_requests_per_step, round(rate * options.duration_s))
     descriptors = resource.getrlimit(resource.RLIMIT_NOFILE)[0] - 100
@@ -198,7 +198,7 @@ def main(argv):
     if not os.access(OHA, os.X_OK):
         print(f"crosscheck: {OHA} is missing: run `make crosscheck` (it builds oha first)", file=sys.stderr)
         return 1
-    problems = lab.verify(lifecycle.SERVERS["mariadb"])
+    problems = lab.verify(hosts.server("mariadb"))
     if problems:
         print("crosscheck: the servers are not up with the data: " + "; ".join(problems) + " (run `make up import`)",
               file=sys.stderr)
@@ -206,7 +206,7 @@ def main(argv):
     options = run_options(run.manifest)
     topology.enter(topology.current().namespace("client"))
     monitors.pin_harness(options.client_cpus)
-    monitors.pin_servers(options.server_cpus)
+    hosts.pin_servers(options.server_cpus)
     files, rows, measured = RunFiles(run.directory), [], {}
     cells = list(cell_figures(run).values())
     for index, figures in enumerate(cells, start=1):

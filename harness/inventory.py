@@ -26,22 +26,30 @@ def pom_property(name):
     return match.group(1) if match else "unknown"
 
 
-def versions():
+def installed_versions():
+    """The versions of what is installed on this machine (on a host of TOPOLOGY=ssh: that host's)."""
     return {
         "httpd": first_line(["/usr/sbin/apache2", "-v"]),
         "php (mod_php)": package_version("libapache2-mod-php8.2"),
         "php-fpm": package_version("php8.2-fpm"),
-        "tomcat": settings.knob("TOMCAT_VERSION"),
         "jdk": first_line(["java", "-version"]),
-        "axis": pom_property("axis.version"),
-        "hikaricp": pom_property("hikaricp.version"),
-        "jdbc driver": "MariaDB Connector/J " + pom_property("mariadb-java-client.version"),
         "mariadb": first_line(["mariadbd", "--version"]),
         "httperf": first_line(["httperf", "--version"]),
         "wrk": package_version("wrk"),
         "gnuplot": first_line(["gnuplot", "--version"]),
         "python": first_line(["python3", "--version"]),
         "kernel": os.uname().release,
+    }
+
+
+def versions():
+    """Every component's version: what is installed, and what the build and the knobs chose."""
+    return {
+        **installed_versions(),
+        "tomcat": settings.knob("TOMCAT_VERSION"),
+        "axis": pom_property("axis.version"),
+        "hikaricp": pom_property("hikaricp.version"),
+        "jdbc driver": "MariaDB Connector/J " + pom_property("mariadb-java-client.version"),
     }
 
 

@@ -10,9 +10,9 @@ CPUs (nothing is measured meanwhile): quiet after 100-190 s, then pinned back be
 cells' own warm-ups still check that the compiler is quiet."""
 import time
 
-from harness import jit, load, monitors
+from harness import hosts, jit, load
 from harness.options import profile_for
-from stack import lifecycle, registry
+from stack import registry
 
 WINDOW_S = 2  # long enough for dozens of 16,000-row replies, short enough to rotate often
 
@@ -44,16 +44,16 @@ def servers_of(cells):
 def warm_jvm(server_name, cells, options, directory):
     """Drive the server's cells in rotation until its compiler gained at most jit_quiet_share of a
     rotation's time over the last rotation, or jvm_warmup_cap_s; None when off, down or unreadable."""
-    server = lifecycle.SERVERS[server_name]
+    server = hosts.server(server_name)
     pid = server.pid()
-    compiled = [jit.compile_seconds(pid)] if options.jvm_warmup_cap_s and pid else [None]
+    compiled = [server.compile_seconds()] if options.jvm_warmup_cap_s and pid else [None]
     if compiled[0] is None:
         return None
     targets = rotation(cells)
     cpus = widened(options.client_cpus, options.server_cpus)
     windows, started = [], time.monotonic()
     if cpus:
-        monitors.pin_server(server, cpus)
+        server.pin(cpus)
     try:
         while True:
             for key in targets:
@@ -61,7 +61,7 @@ def warm_jvm(server_name, cells, options, directory):
                 result = load.wrk_throughput(request, WINDOW_S, profile_for(key.workload).probe_connections,
                                              options.client_cpus, directory)
                 windows.append([key.name, result["replies_per_s"]])
-                compiled.append(jit.compile_seconds(pid))
+                compiled.append(server.compile_seconds())
             if compiled[-1] is None:  # the JVM is gone: the guard's readiness check recovers it
                 quiet = False
                 break
@@ -72,7 +72,7 @@ def warm_jvm(server_name, cells, options, directory):
                 break
     finally:
         if cpus:
-            monitors.pin_server(server, options.server_cpus)
+            server.pin(options.server_cpus)
     return {"server": server_name, "pid": pid, "quiet": quiet, "seconds": round(time.monotonic() - started, 1),
             "cpus_while_warming": cpus or options.server_cpus, "window_s": WINDOW_S, "windows": windows,
             "compile_s": [None if value is None else round(value, 2) for value in compiled]}

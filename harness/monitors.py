@@ -1,16 +1,16 @@
 """What is watched while a step runs, at the edge. A monitor is started right before httperf and
 finished right after it; `finish()` returns the figures it adds to the step's row (steps.tsv
-columns). A new per-step check is a new monitor in `step_monitors()`, nothing else changes."""
+columns). A new per-step check is a new monitor in `host_monitors()` (or, for the client's side,
+harness/hosts.py's `step_monitors()`), nothing else changes."""
 import os
 import subprocess
 import threading
 import time
 from pathlib import Path
 
-from harness import jit
+from harness import jit, network
 from harness.disturbance import Limits, disturbance
 from harness.mariadb_status import QUERY, parse_status, status_deltas
-from harness.network import NetworkMonitor
 from harness.pool_log import pool_columns
 from stack import lifecycle, registry, settings
 from stack.server import LabError
@@ -57,15 +57,16 @@ class ServerSampler(threading.Thread):
     off, so every exited process counts exactly its share of the step. Until it is reaped, an exited
     worker is a zombie that still shows its times: it is sampled as if alive."""
 
-    def __init__(self, interval=0.5):
+    def __init__(self, names, interval=0.5):
         super().__init__(daemon=True)
+        self.names = names
         self.interval = interval
         self.stopping = threading.Event()
-        self.first = {name: {} for name in lifecycle.SERVERS}
-        self.last = {name: {} for name in lifecycle.SERVERS}
-        self.reaped = {name: [None, None] for name in lifecycle.SERVERS}
-        self.peak_rss = {name: 0.0 for name in lifecycle.SERVERS}
-        self.threads = {name: [0, 0] for name in lifecycle.SERVERS}  # at the start, at the most
+        self.first = {name: {} for name in names}
+        self.last = {name: {} for name in names}
+        self.reaped = {name: [None, None] for name in names}
+        self.peak_rss = {name: 0.0 for name in names}
+        self.threads = {name: [0, 0] for name in names}  # at the start, at the most
 
     @staticmethod
     def present(name):
@@ -74,9 +75,9 @@ class ServerSampler(threading.Thread):
         return set(server.processes()) | set(zombie_children(server.pid()))
 
     def sample(self, initial=False):
-        for name, server in lifecycle.SERVERS.items():
+        for name in self.names:
             rss_total, threads = 0.0, 0
-            main = server.pid()
+            main = lifecycle.SERVERS[name].pid()
             for pid in self.present(name):
                 figures = process_times(pid)
                 if figures is None:
@@ -108,7 +109,7 @@ class ServerSampler(threading.Thread):
         self.join()
         self.sample()
         figures = {}
-        for name in lifecycle.SERVERS:
+        for name in self.names:
             alive = self.present(name)
             used = sum(cpu - self.first[name][pid] for pid, cpu in self.last[name].items() if pid in alive)
             used -= sum(self.first[name][pid] for pid in self.last[name] if pid not in alive)
@@ -261,9 +262,9 @@ class Watch:
     """The step monitors around a stretch of load (a step, or the quiet check with no load): their
     figures, the wall time, and whether other work disturbed it."""
 
-    def __init__(self, options):
+    def __init__(self, options, monitors):
         self.options = options
-        self.monitors = step_monitors(options)
+        self.monitors = monitors
         self.figures, self.wall_s = {}, 0.0
 
     def __enter__(self):
@@ -274,8 +275,7 @@ class Watch:
 
     def __exit__(self, *_):
         self.wall_s = time.monotonic() - self.started
-        for monitor in self.monitors:
-            self.figures.update(monitor.finish())
+        self.figures = combined([monitor.finish() for monitor in self.monitors])
         return False
 
     def disturbed(self):
@@ -285,11 +285,45 @@ class Watch:
         return disturbance(self.figures, self.wall_s, limits, notes)
 
 
-def step_monitors(options):
-    """The monitors of one step, fresh for each step."""
-    lab_cpus = sorted(set(cpu_list(options.client_cpus)) | set(cpu_list(options.server_cpus)))
-    return [ServerSampler(), OtherWorkMonitor(lab_cpus), NetworkMonitor(), MariaDBMonitor(), PoolMonitor(),
-            JvmMonitor()]
+# Figures that several hosts' monitors each report (TOPOLOGY=ssh): what other work and the kernel's
+# threads used is summed over the hosts, as are the TCP counters (each host has its own stack), and
+# stolen time is the most any lab CPU lost, on whichever host.
+SUMMED = {"other_cpu_s", "kernel_threads_cpu_s", *network.COUNTERS.values()}
+MOST = {"steal_max_s"}
+
+
+def combined(figure_sets):
+    """Pure: one step's figures from its monitors' (the first set's value for any other figure two
+    report)."""
+    figures = {}
+    for each in figure_sets:
+        for name, value in each.items():
+            if name not in figures:
+                figures[name] = value
+            elif name in SUMMED:
+                figures[name] = round(figures[name] + value, 2)
+            elif name in MOST:
+                figures[name] = max(figures[name], value)
+    return figures
+
+
+def servers_on(host):
+    """The lab's servers on one host (every server when host is None: all on this machine)."""
+    return [name for name, server in lifecycle.SERVERS.items() if host is None or server.host == host]
+
+
+def host_monitors(host, cpus):
+    """The monitors of one host's servers, watching `cpus` there (host None: every server, here)."""
+    found = [ServerSampler(servers_on(host)), OtherWorkMonitor(cpus), network.NetworkMonitor()]
+    if host in (None, "db"):
+        found.append(MariaDBMonitor())
+    if host in (None, "web"):
+        found += [PoolMonitor(), JvmMonitor()]
+    return found
+
+
+def lab_cpus(options):
+    return sorted(set(cpu_list(options.client_cpus)) | set(cpu_list(options.server_cpus)))
 
 
 def pin_harness(cpus):

@@ -117,6 +117,9 @@ def parser(description):
     arguments.add_argument("--precision", type=float, default=None, help=SWEEP["options_about"]["precision"])
     arguments.add_argument("--rounds", type=int, default=None, help=SWEEP["options_about"]["rounds"])
     arguments.add_argument("--clients", type=int, default=None, help=SWEEP["options_about"]["clients"])
+    arguments.add_argument("--max-other-pct", type=float, default=None,
+                           help=SWEEP["options_about"]["max_other_pct"] + " (hosts that share one machine, as "
+                                "the ssh test's namespaces do, each see the others' servers as other work)")
     arguments.add_argument("--seed", type=int, default=None, help="the seed of the rounds' random order "
                            "(default: drawn at random and kept in the manifest; a resumed run keeps its own)")
     arguments.add_argument("--sizes", type=listed, default=None,
@@ -180,7 +183,8 @@ def from_argv(argv, description):
     if args.app_set not in (None, registry.DEFAULT_SET):
         values["rounds"] = 1
     values.update({key: value for key, value in (("duration_s", args.duration), ("precision", args.precision),
-                                                 ("rounds", args.rounds), ("clients", args.clients)) if value})
+                                                 ("rounds", args.rounds), ("clients", args.clients),
+                                                 ("max_other_pct", args.max_other_pct)) if value})
     if values.get("clients", DEFAULTS["clients"]) < 1:
         raise SystemExit("--clients must be at least 1")
     values["seed"] = random.SystemRandom().randrange(1, 10**6) if args.seed is None else args.seed

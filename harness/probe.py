@@ -4,9 +4,9 @@ window to window: one short probe measured the JIT as often as the server."""
 import statistics
 import time
 
-from harness import jit, load
+from harness import hosts, jit, load
 from harness.options import profile_for
-from stack import lifecycle, registry
+from stack import registry
 
 
 def steady(windows, count, tolerance):
@@ -33,8 +33,8 @@ def warm_up(cell, options):
         return None
     profile = profile_for(cell.key.workload)
     window_s = profile.warmup_window_s
-    pid = lifecycle.SERVERS[cell.server].pid() if registry.jit(cell.key.app) else None
-    compiled = [jit.compile_seconds(pid)] if pid else None
+    server = hosts.server(cell.server) if registry.jit(cell.key.app) else None
+    compiled = [server.compile_seconds()] if server else None
     if compiled == [None]:
         cell.event("the JVM's compile time cannot be read (hsperfdata); warm-up judged by its windows alone")
         compiled = None
@@ -46,7 +46,7 @@ def warm_up(cell, options):
         windows.append(result["replies_per_s"])
         non2xx += result["non2xx"]
         if compiled:
-            compiled.append(jit.compile_seconds(pid))
+            compiled.append(server.compile_seconds())
         done = warm_enough(windows, compiled, options, window_s)
         if done or time.monotonic() - started + window_s > cap_s:
             break

@@ -6,7 +6,7 @@ import dataclasses
 import json
 import time
 
-from harness import inventory, jvm_warmup, monitors
+from harness import hosts, inventory, jvm_warmup, monitors
 from harness.cell import Cell, now
 from harness.guard import Guard
 from harness.options import PROFILES, RESULTS, SIZE_SWEEP, SWEEP
@@ -54,10 +54,10 @@ class Runner:
             "settings": {**settings.knobs(), "CLIENT_CPUS": self.options.client_cpus,
                          "SERVER_CPUS": self.options.server_cpus, "max_connections": settings.max_connections()},
             "servers": {name: {"address": server.address, "port": server.port, "endpoint": server.endpoint,
-                               "started_with": server.started_with()}
+                               "started_with": hosts.server(name).started_with()}
                         for name, server in lifecycle.SERVERS.items()},
             "pinning": {"client_cpus": self.options.client_cpus, "server_cpus": self.options.server_cpus},
-            "topology": topology.current().describe(),
+            "topology": hosts.described_topology(),
             "versions": inventory.versions(),
             "host": inventory.host(),
             "git": inventory.git_state(),
@@ -71,7 +71,7 @@ class Runner:
     def check_quiet(self, seconds=2):
         """Before any load: is something else already using the lab's CPUs? Warn, and keep the
         answer in the manifest."""
-        with monitors.Watch(self.options) as watch:
+        with hosts.watch(self.options) as watch:
             time.sleep(seconds)
         shared = watch.disturbed()
         if shared:
@@ -82,7 +82,7 @@ class Runner:
     def warn_of_other_knobs(self):
         """The servers run with the knobs they were started with; say so when today's differ."""
         today = settings.knobs()
-        for name, server in lifecycle.SERVERS.items():
+        for name, server in hosts.all_servers().items():
             started = server.started_with() or {}
             differing = [f"{key}={started[key]} (now {value})" for key, value in today.items()
                          if key in started and started[key] != value and key not in ("CLIENT_CPUS", "SERVER_CPUS")]
@@ -113,7 +113,7 @@ class Runner:
         self.say(f"round {visit.round}/{self.options.rounds}: restarting the servers for a fresh process layout")
         for name in lifecycle.SERVERS:
             try:
-                message = lifecycle.restart(name, self.options.server_cpus)
+                message = hosts.server(name).restart(self.options.server_cpus)
             except lifecycle.LabError as error:
                 message = f"restart failed: {error} (the cell's readiness check recovers it)"
             cell.event(f"round {visit.round} begins: restarted {name}: {message}")
@@ -127,7 +127,7 @@ class Runner:
         path = self.files.jvm_warmups
         records = json.loads(path.read_text()) if path.exists() else []
         for name, cells in jvm_warmup.servers_of(self.options.cells).items():
-            pid = lifecycle.SERVERS[name].pid()
+            pid = hosts.server(name).pid()
             done = {(record["round"], record["server"], record["pid"]) for record in records}
             if pid is None or (round_, name, pid) in done:
                 continue
@@ -155,7 +155,7 @@ class Runner:
     def run(self):
         self.files.directory.mkdir(parents=True, exist_ok=True)
         monitors.pin_harness(self.options.client_cpus)
-        monitors.pin_servers(self.options.server_cpus)
+        hosts.pin_servers(self.options.server_cpus)
         self.quiet = self.check_quiet()
         self.write_manifest()
         self.warn_of_other_knobs()

@@ -1,6 +1,6 @@
 """One step: httperf (one run, or CLIENTS= runs together) at one offered rate for one cell, watched
 by the step monitors, its raw output saved, its figures parsed and judged into a `Step` record."""
-from harness import clients, load, monitors, ports
+from harness import clients, hosts, load, ports
 from harness.httperf_output import IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
 from harness.options import profile_for
 from harness.results.records import DISTURBED, INVALID, Step
@@ -63,7 +63,7 @@ def take_step(cell, rate, options, role="", duration_s=None):
     num_conns = max(options.min_requests_per_step, round(rate * (duration_s or options.duration_s)))
     port_wait = ports.wait_for_ports(num_conns)
     raw = f"raw/step-{number:02d}-rate-{rate:g}.txt"
-    with monitors.Watch(options) as watch:
+    with hosts.watch(options) as watch:
         runs = run_load(cell, rate, num_conns, timeout_s, options, raw)
     figures, histogram = combined(runs)
     killed = any(killed for _, _, _, killed, _ in runs)

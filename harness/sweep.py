@@ -9,27 +9,25 @@ steps and cells are kept, not redone.
 """
 import sys
 
+from harness import hosts
 from harness.options import from_argv
 from harness.runner import Runner
-from stack import lab, lifecycle, topology
+from stack import lab, topology
 
 
 def main(argv):
     options, run_id, results_dir = from_argv(argv, __doc__.split("\n\n")[0])
-    if topology.current().ssh:
-        print("sweep: TOPOLOGY=ssh drives the remote hosts' servers (make up, down, status, import); the sweep "
-              "over ssh is not built yet: its server monitors, restarts and answer checks read this machine's "
-              "processes and database", file=sys.stderr)
-        return 2
     # The sweep drives the load from the client host: httperf, the probes and the checks.
     topology.enter(topology.current().namespace("client"))
-    problems = lab.verify(lifecycle.SERVERS["mariadb"])
-    if problems:
-        print("sweep: the data is not imported: " + "; ".join(problems) + " (run `make import`)", file=sys.stderr)
-        return 1
     try:
+        problems = lab.verify(hosts.server("mariadb"))
+        if problems:
+            print("sweep: the data is not imported: " + "; ".join(problems) + " (run `make import`)", file=sys.stderr)
+            return 1
         Runner(options, run_id, results_dir).run()
     except KeyboardInterrupt:
         print(f"\nsweep interrupted: finished steps are saved; resume with RUN={run_id}", file=sys.stderr)
         return 130
+    finally:
+        hosts.stop_agents()
     return 0

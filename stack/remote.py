@@ -18,7 +18,7 @@ ORDER = ("db", "web")
 
 def shipped(host):
     """(project files, files under var/) a host's servers need, relative to the project root and to var/."""
-    project = ["stack", "contract"]
+    project = ["stack", "contract", "harness"]  # harness: the sweep's agent on the host (harness/agent.py)
     if host == "db":
         return project + ["sql"], ["secrets"]
     return (project + ["php", "soap-php", "target/webapps", "target/soap-gsoap"],
@@ -40,14 +40,16 @@ class Host:
         return ["ssh", "-o", "BatchMode=yes", *shlex.split(settings.knob("SSH_OPTIONS")), self.destination,
                 remote_command]
 
-    def run(self, remote_command, stdin=None, timeout=900):
+    def run(self, remote_command, stdin=None):
+        return self.run_ssh(self.ssh_command(remote_command), f"`{remote_command}`", stdin)
+
+    def run_ssh(self, command, what, stdin=None, timeout=900):
         try:
-            result = subprocess.run(self.ssh_command(remote_command), stdin=stdin, capture_output=True, text=True,
-                                    timeout=timeout)
+            result = subprocess.run(command, stdin=stdin, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
-            raise LabError(f"{self.name} host ({self.destination}): `{remote_command}` took over {timeout} s") from None
+            raise LabError(f"{self.name} host ({self.destination}): {what} took over {timeout} s") from None
         if result.returncode:
-            raise LabError(f"{self.name} host ({self.destination}): `{remote_command}` failed with code "
+            raise LabError(f"{self.name} host ({self.destination}): {what} failed with code "
                            f"{result.returncode}:\n{(result.stdout + result.stderr).strip()}")
         return result.stdout
 
@@ -71,18 +73,21 @@ class Host:
         return f"{self.name} host ({self.destination}): shipped {', '.join(project + ['var/' + path for path in var])} to {self.root}"
 
     def in_root(self, command):
-        """A command run in the lab's folder on the host, with the knobs set: its output lines, each
-        marked with the host."""
+        """The ssh command that runs a command in the lab's folder on the host, with the knobs set."""
         assignments = " ".join(f"{name}={shlex.quote(value)}" for name, value in remote_environment(self.name).items())
-        output = self.run(f"cd {shlex.quote(self.root)} && env {assignments} {command}")
+        return self.ssh_command(f"cd {shlex.quote(self.root)} && env {assignments} {command}")
+
+    def run_in_root(self, command):
+        """A command run in the lab's folder on the host: its output lines, each marked with the host."""
+        output = self.run_ssh(self.in_root(command), f"`{command}`")
         return [f"[{self.name}] {line}" for line in output.splitlines()]
 
     def lab(self, *arguments):
-        return self.in_root("python3 -m stack.lab " + shlex.join(arguments))
+        return self.run_in_root("python3 -m stack.lab " + shlex.join(arguments))
 
     def setup(self):
         """The host's packages (stack/setup.sh, a quick no-op when they are there)."""
-        return self.in_root("bash stack/setup.sh")
+        return self.run_in_root("bash stack/setup.sh")
 
 
 def hosts():

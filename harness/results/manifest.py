@@ -19,7 +19,8 @@ SCHEMA = {
     "settings": "every knob of stack/settings.py as used (ports, workers, threads, heap, pool, CPUs)",
     "servers": "per server: the address and port it was bound to (endpoint: or its Unix socket)",
     "pinning": "CPU lists of the load generator and the servers (taskset)",
-    "topology": "where the hosts lived (loopback or network namespaces), each host's address, the links' rate",
+    "topology": "where the hosts lived (loopback, network namespaces or machines over ssh), each host's address, "
+                "the links' rate; over ssh each host's versions and machine",
     "versions": "every component's version",
     "host": "cores, memory, CPU model, kernel TCP settings",
     "git": "commit and whether the tree had uncommitted changes",
@@ -66,11 +67,14 @@ class Manifest:
 
     @property
     def topology_text(self):
-        """"loopback", or the namespaces and their link rate (runs from before topologies: loopback)."""
+        """"loopback", the namespaces and their link rate, or the ssh hosts (runs from before
+        topologies: loopback)."""
         topology = self.data.get("topology", {"mode": "loopback"})
         if topology["mode"] == "loopback":
             return "loopback"
         hosts = ", ".join(f"{host} {where['address']}" for host, where in topology["hosts"].items())
+        if topology["mode"] == "ssh":
+            return f"separate machines over ssh ({hosts})"
         return f"network namespaces ({hosts}), links {topology['link']}"
 
     @property

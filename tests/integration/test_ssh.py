@@ -2,6 +2,7 @@
 network namespaces and drives them from the client's, as it would two remote machines. The
 namespaces share one filesystem, so each host gets a REMOTE_ROOT of its own: the servers run from
 the copies the lab shipped there, not from this checkout."""
+import json
 import os
 import subprocess
 import sys
@@ -10,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from harness.results.records import PASS
+from harness.results.store import RunFiles, read_steps, read_summaries
 from stack import lifecycle, registry, settings, topology
 from stack.server import cmdline, is_zombie, read_pid
 from stack.settings import ROOT, knob
@@ -65,13 +68,15 @@ class SshHosts:
             if pid and SSHD in cmdline(pid):
                 os.kill(pid, 15)
 
-    def lab(self, *args):
-        """The lab's command line, run on the client host (it drives the others over ssh)."""
-        result = subprocess.run(topology.run_in(self.topology.namespace("client"),
-                                                [sys.executable, "-m", "stack.lab", *args]),
+    def on_client(self, *command):
+        """A command run on the client host (it drives the others over ssh): its output."""
+        result = subprocess.run(topology.run_in(self.topology.namespace("client"), list(command)),
                                 env=self.env, cwd=ROOT, capture_output=True, text=True, timeout=600)
         assert result.returncode == 0, result.stdout + result.stderr
         return result.stdout
+
+    def lab(self, *args):
+        return self.on_client(sys.executable, "-m", "stack.lab", *args)
 
     def pid_of(self, host, server):
         return read_pid(self.roots[host] / "var" / "run" / f"{server}.pid")
@@ -136,7 +141,46 @@ def test_status_asks_each_host_and_down_stops_exactly_what_up_started(ssh_hosts)
     ssh_hosts.lab("up", "apache")  # as the module found it, for the fixture's own `down`
 
 
-def test_the_sweep_says_plainly_that_it_does_not_run_over_ssh_yet(ssh_hosts, tmp_path):
-    result = subprocess.run([sys.executable, "httperf-scripts/sweep.py", "--apps", "php", "--quick", "--results",
-                             str(tmp_path)], env=ssh_hosts.env, cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert result.returncode == 2 and "the sweep over ssh is not built yet" in result.stderr
+def test_a_sweep_over_ssh_verifies_and_watches_each_host_through_its_agent(ssh_hosts, tmp_path):
+    # Here the hosts share one machine: each host's watch sees the other hosts' servers, and the client's
+    # httperf (reaped by the sweep), as other work.
+    ssh_hosts.on_client(sys.executable, "httperf-scripts/sweep.py", "--apps", "php", "--engines", "innodb",
+                        "--workloads", "single", "--quick", "--max-other-pct", "400", "--run", "ssh",
+                        "--results", str(tmp_path))
+    files = RunFiles(tmp_path / "ssh")
+    manifest = json.loads(files.manifest.read_text())
+    web = manifest["topology"]["hosts"]["web"]
+    assert manifest["topology"]["mode"] == "ssh" and web["address"] == "198.18.0.2"
+    assert web["ssh"] == ssh_hosts.env["WEB_HOST"] and "Apache" in web["versions"]["httpd"]
+    assert manifest["topology"]["hosts"]["db"]["machine"]["cores"] == os.cpu_count()
+    [row] = read_summaries(files.saturation)
+    assert row.saturation_rps > 0, row
+    # The answer was checked against the db host's rows, read by its agent.
+    assert "rows equal to the database" in json.loads(files.cell_state(row.key).read_text())["verification"]
+    passed = [step for step in read_steps(files.cell(row.key) / "steps.tsv") if step.verdict == PASS]
+    assert passed
+    for step in passed:
+        # Apache's processes exist only on the web host, MariaDB's counters only on the db host's.
+        assert step.figures["apache_cpu_s"] > 0 and step.figures["db_questions"] >= step.num_conns
+        assert {name.split("_")[0] for name in step.figures if "_softirq_cpu" in name} == {"web", "db"}
+        assert step.figures["free_local_ports_before"] > 0
+
+
+def test_a_server_restarts_through_its_hosts_agent_and_a_bad_call_is_refused_there(ssh_hosts):
+    output = ssh_hosts.on_client(sys.executable, "-c", """if True:
+        from harness import hosts
+        from stack.server import LabError
+        apache = hosts.server("apache")
+        before = apache.pid()
+        print("restart:", apache.restart("none"))
+        print("pids:", before, apache.pid(), apache.answers())
+        try:
+            hosts.agent("web").call("server", "apache", "stop")
+        except LabError as error:
+            print("refused:", error)
+        print("after:", apache.pid() is not None)
+        hosts.stop_agents()""")
+    before, after, answers = output.split("pids: ")[1].split("\n")[0].split()
+    assert before != after and after == str(ssh_hosts.pid_of("web", "apache")) and answers == "True"
+    assert "refused: web host (root@198.18.0.2): ValueError: no call stop of a server apache" in output
+    assert "after: True" in output

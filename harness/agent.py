@@ -1,0 +1,66 @@
+"""The lab's agent on one host of TOPOLOGY=ssh: `python3 -m harness.agent`, started by the sweep over
+ssh (harness/hosts.py) in the lab's folder there. It reads one JSON call per line and answers each
+with one JSON line, {"value": ...} or {"error": "..."}, until its input closes:
+
+    {"call": "server", "args": [name, call, *args]}   a call of hosts.SERVER_CALLS on a server here
+    {"call": "watch_start", "args": [host, cpus]}     start this host's step monitors
+    {"call": "watch_finish", "args": []}              their figures and what disturbed them: [figures, note]
+    {"call": "machine", "args": []}                   this host's versions and machine, for the manifest
+
+A call that fails is answered with its error; the agent goes on serving."""
+import json
+import sys
+
+from harness import hosts, inventory, monitors
+
+
+class HostAgent:
+    def __init__(self):
+        self.monitors = []
+
+    def server(self, name, call, *args):
+        if name not in monitors.lifecycle.SERVERS or call not in hosts.SERVER_CALLS:
+            raise ValueError(f"no call {call} of a server {name}")
+        return getattr(hosts.LocalServer(name), call)(*args)
+
+    def watch_start(self, host, cpus):
+        self.monitors = monitors.host_monitors(host, monitors.cpu_list(cpus))
+        for monitor in self.monitors:
+            monitor.start()
+
+    def watch_finish(self):
+        figures = monitors.combined([monitor.finish() for monitor in self.monitors])
+        note = "; ".join(monitor.note for monitor in self.monitors if getattr(monitor, "note", None))
+        self.monitors = []
+        return [figures, note or None]
+
+    def machine(self):
+        return {"versions": inventory.installed_versions(), "machine": inventory.host()}
+
+    def answer(self, line):
+        """The reply line to one call line."""
+        try:
+            request = json.loads(line)
+            handler = getattr(self, request["call"]) if request["call"] in CALLS else None
+            if handler is None:
+                raise ValueError(f"no call {request['call']!r}; the agent answers {', '.join(CALLS)}")
+            return json.dumps({"value": handler(*request.get("args", []))}, default=str)
+        except Exception as error:  # every failure is answered, so that the sweep can record it
+            return json.dumps({"error": f"{type(error).__name__}: {error}"})
+
+
+CALLS = ("server", "watch_start", "watch_finish", "machine")
+
+
+def main():
+    replies = sys.stdout
+    sys.stdout = sys.stderr  # what the lifecycle prints must not mix with the replies
+    agent = HostAgent()
+    for line in sys.stdin:
+        if line.strip():
+            replies.write(agent.answer(line) + "\n")
+            replies.flush()
+
+
+if __name__ == "__main__":
+    main()
