@@ -51,17 +51,39 @@ def session_file_text(request):
     return f"{request.path} method={request.method} contents='{request.body}'\n"
 
 
-def run_httperfs(commands, wall_limit_s, client_cpus):
-    """[(output text, killed)], one per command: the clients start together (one after another,
-    without waiting) for one shared window; a client still running at the wall-clock bound is
-    killed."""
+def httperf_here(command, client_cpus):
+    """A launch (argv, file for its input or None) of httperf on this machine, on the client's CPUs."""
+    return pinned(command, client_cpus), None
+
+
+def httperf_on(host, command, client_cpus, wall_limit_s, session_file=None, session_there=None):
+    """A launch of httperf on a load client host (CLIENT_HOSTS), over ssh. It is bounded there too
+    (killed at the wall limit, even when its ssh session is lost); a POST's session file is sent as
+    ssh's input and written there first, at `session_there` (the path `command` names)."""
+    remote = shlex.join(["timeout", "-s", "KILL", f"{wall_limit_s:g}", *pinned(command, client_cpus)])
+    if session_file is not None:
+        remote = f"mkdir -p {shlex.quote(host.root)} && cat > {shlex.quote(session_there)} && {remote}"
+    return host.ssh_command(remote), session_file
+
+
+def host_session_file(host, number):
+    """Where a load client host keeps one client's --wsesslog session (several may share a host)."""
+    return f"{host.root}/session-{number}.txt"
+
+
+def run_httperfs(launches, wall_limit_s):
+    """[(output text, killed)], one per launch (argv, file for its input or None): the clients start
+    together (one after another, without waiting) for one shared window; a client still running at
+    the wall-clock bound is killed."""
     started = time.monotonic()
-    processes = [subprocess.Popen(pinned(command, client_cpus), stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, text=True, start_new_session=True)
-                 for command in commands]
+    processes = []
+    for argv, input_file in launches:
+        with open(input_file or os.devnull, "rb") as given:
+            processes.append(subprocess.Popen(argv, stdin=given, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                              text=True, start_new_session=True))
     results = []
     try:
-        for command, process in zip(commands, processes):
+        for (argv, _), process in zip(launches, processes):
             try:
                 output, _ = process.communicate(timeout=max(0.0, started + wall_limit_s - time.monotonic()))
                 killed = False
@@ -69,7 +91,7 @@ def run_httperfs(commands, wall_limit_s, client_cpus):
                 os.killpg(process.pid, 9)
                 output, _ = process.communicate()
                 killed = True
-            header = f"$ {shlex.join(command)}\n# wall {time.monotonic() - started:.2f} s"
+            header = f"$ {shlex.join(argv)}\n# wall {time.monotonic() - started:.2f} s"
             if killed:
                 header += f"; KILLED by the watchdog after {wall_limit_s:g} s"
             results.append((f"{header}\n{output}", killed))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from harness.results.records import CellKey
 from harness.verdict import Thresholds
-from stack import registry, settings
+from stack import registry, settings, topology
 
 SWEEP_FILE = settings.ROOT / "httperf-scripts" / "sweep.json"
 SWEEP = json.loads(SWEEP_FILE.read_text())
@@ -185,6 +185,12 @@ def from_argv(argv, description):
     values.update({key: value for key, value in (("duration_s", args.duration), ("precision", args.precision),
                                                  ("rounds", args.rounds), ("clients", args.clients),
                                                  ("max_other_pct", args.max_other_pct)) if value})
+    try:
+        load_clients = topology.current().load_clients
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
+    if load_clients and not args.clients:
+        values["clients"] = len(load_clients)  # one httperf on each load client host
     if values.get("clients", DEFAULTS["clients"]) < 1:
         raise SystemExit("--clients must be at least 1")
     values["seed"] = random.SystemRandom().randrange(1, 10**6) if args.seed is None else args.seed

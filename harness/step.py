@@ -1,4 +1,4 @@
-"""One step: httperf (one run, or CLIENTS= runs together) at one offered rate for one cell, watched
+"""One step: httperf (one run, or CLIENTS= runs together, here or on CLIENT_HOSTS) at one offered rate for one cell, watched
 by the step monitors, its raw output saved, its figures parsed and judged into a `Step` record."""
 from harness import clients, hosts, load, ports
 from harness.httperf_output import IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
@@ -6,6 +6,7 @@ from harness.options import profile_for
 from harness.results.records import DISTURBED, INVALID, Step
 from harness.results.store import write_atomically
 from harness.verdict import issue_rate, judge
+from stack import remote
 
 
 def parsed(output):
@@ -15,14 +16,27 @@ def parsed(output):
         return None
 
 
+def launch(cell, share, number, timeout_s, wall_limit_s, options, session_file):
+    """How client `number` (from 1) runs its share of a step: here, or on its load client host."""
+    share_rate, share_conns = share
+    host = remote.load_client(number)
+    if host is None:
+        command = load.httperf_command(cell.request, share_rate, share_conns, timeout_s, session_file)
+        return load.httperf_here(command, options.client_cpus)
+    there = load.host_session_file(host, number) if session_file else None
+    command = load.httperf_command(cell.request, share_rate, share_conns, timeout_s, there)
+    return load.httperf_on(host, command, options.client_cpus, wall_limit_s, session_file, there)
+
+
 def run_load(cell, rate, num_conns, timeout_s, options, raw):
     """One step's load: options.clients httperf runs sharing the rate and the requests, their raw
     outputs kept in one file under `raw`. [(share's rate, its requests, output, killed, figures or
     None when it printed no summary)], one per client."""
     shares = clients.shares(rate, num_conns, options.clients)
-    commands = [load.httperf_command(cell.request, share_rate, share_conns, timeout_s, cell.session_file())
-                for share_rate, share_conns in shares]
-    runs = load.run_httperfs(commands, load.wall_limit(num_conns, rate, timeout_s), options.client_cpus)
+    wall_limit_s = load.wall_limit(num_conns, rate, timeout_s)
+    session_file = cell.session_file()
+    runs = load.run_httperfs([launch(cell, share, number, timeout_s, wall_limit_s, options, session_file)
+                              for number, share in enumerate(shares, start=1)], wall_limit_s)
     write_atomically(cell.directory / raw, clients.joined_output([output for output, _ in runs]))
     return [(share_rate, share_conns, output, killed, parsed(output))
             for (share_rate, share_conns), (output, killed) in zip(shares, runs)]

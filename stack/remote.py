@@ -17,7 +17,10 @@ ORDER = ("db", "web")
 
 
 def shipped(host):
-    """(project files, files under var/) a host's servers need, relative to the project root and to var/."""
+    """(project files, files under var/) a host's servers need, relative to the project root and to
+    var/; a load client host needs only stack/setup.sh's packages (httperf)."""
+    if host not in ORDER:
+        return ["stack"], []
     project = ["stack", "contract", "harness"]  # harness: the sweep's agent on the host (harness/agent.py)
     if host == "db":
         return project + ["sql"], ["secrets"]
@@ -97,14 +100,30 @@ def hosts():
     return [Host(name, now.destination(name), root.format(host=name)) for name in ORDER]
 
 
+def client_hosts():
+    """The load client hosts (CLIENT_HOSTS), named client1, client2, ... in the order given."""
+    root = settings.knob("REMOTE_ROOT")
+    return [Host(f"client{number}", destination, root.format(host=f"client{number}"))
+            for number, destination in enumerate(topology.current().load_clients, start=1)]
+
+
+def load_client(number):
+    """The host that runs client `number` (from 1) of a step: the load client hosts in turn; None
+    for this machine (no CLIENT_HOSTS)."""
+    load_hosts = client_hosts()
+    return load_hosts[(number - 1) % len(load_hosts)] if load_hosts else None
+
+
 def up(servers_of):
     """Ship, install and start every host's servers (servers_of: host -> the server names to start
-    there; an empty list skips the host)."""
+    there; an empty list skips the host); then make each load client host ready (httperf)."""
     lines = []
     for host in hosts():
         if not servers_of(host.name):
             continue
         lines += [host.ship(), *host.setup(), *host.lab("up", *servers_of(host.name))]
+    for host in client_hosts():
+        lines += [host.ship(), *host.setup()]
     return lines
 
 

@@ -48,9 +48,12 @@ DEFAULTS = {
     "LINK": "",
     # TOPOLOGY=ssh (stack/remote.py): the web and db hosts' ssh destinations ([user@]address; the
     # servers bind to that address), the folder the lab is shipped to on each ("{host}" is replaced
-    # by web or db; relative to the remote user's home), and ssh's own options (e.g. -F file).
+    # by web, db or clientN; relative to the remote user's home), and ssh's own options (e.g. -F file).
     "WEB_HOST": "",
     "DB_HOST": "",
+    # Load client hosts (space- or comma-separated ssh destinations): each step's httperf clients run
+    # there, in turn (CLIENTS= of them, one per host by default); empty: on this machine.
+    "CLIENT_HOSTS": "",
     "REMOTE_ROOT": "weblab-{host}",
     "SSH_OPTIONS": "",
     # Set by the lab on the hosts it drives over ssh: the host this copy of the lab is (web, db).

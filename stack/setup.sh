@@ -55,8 +55,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     || die "apt-get install ${missing[*]} failed; see the messages above"
 fi
 
-# On a host of TOPOLOGY=ssh (LAB_ON_HOST set by stack/remote.py) only the servers run: no harness, no
-# tests, and Tomcat and the password were shipped with the lab.
+# On a host of TOPOLOGY=ssh (LAB_ON_HOST set by stack/remote.py) only the servers, the sweep's agent
+# (standard library only) or httperf run: no PyPI packages, no tests, and Tomcat and the password
+# were shipped with the lab.
 if [ -n "${LAB_ON_HOST:-}" ]; then
   say "ready on the $LAB_ON_HOST host"
   exit 0

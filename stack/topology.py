@@ -74,6 +74,7 @@ class Topology:
     link: str  # the LINK= rate, "" for unshaped
     prefix: str  # the namespaces' common name prefix (netns)
     destinations: tuple = ()  # ssh: (host, ssh destination) of the web and db hosts
+    load_clients: tuple = ()  # ssh: the load client hosts' ssh destinations (CLIENT_HOSTS)
 
     @property
     def netns(self):
@@ -110,7 +111,8 @@ class Topology:
                 "link_bits_per_s": link_bits_per_s(self.link),
                 "hosts": {host: {"address": self.address(host), "namespace": self.namespace(host),
                                  **({"ssh": self.destination(host)} if self.destination(host) else {})}
-                          for host in HOSTS}}
+                          for host in HOSTS},
+                **({"load_clients": list(self.load_clients)} if self.load_clients else {})}
 
 
 def run_in(namespace, command):
@@ -176,7 +178,7 @@ def prefix_for(var_dir):
 
 
 def current():
-    """The topology the knobs ask for (TOPOLOGY, LINK, WEB_HOST, DB_HOST)."""
+    """The topology the knobs ask for (TOPOLOGY, LINK, WEB_HOST, DB_HOST, CLIENT_HOSTS)."""
     mode = settings.knob("TOPOLOGY")
     if mode not in MODES:
         raise ValueError(f"TOPOLOGY must be one of {', '.join(MODES)}, got {mode!r}")
@@ -185,12 +187,16 @@ def current():
     if link and mode != "netns":
         raise ValueError("LINK= shapes the links between namespaces: it needs TOPOLOGY=netns")
     destinations = ()
+    load_clients = tuple(settings.knob("CLIENT_HOSTS").replace(",", " ").split())
+    if load_clients and mode != "ssh":
+        raise ValueError("CLIENT_HOSTS= names load client machines reached with ssh: it needs TOPOLOGY=ssh")
     if mode == "ssh":
         destinations = (("web", settings.knob("WEB_HOST")), ("db", settings.knob("DB_HOST")))
         missing = [f"{host.upper()}_HOST" for host, destination in destinations if not destination]
         if missing:
             raise ValueError(f"TOPOLOGY=ssh needs {' and '.join(missing)} (ssh destinations, e.g. root@192.0.2.10)")
-    return Topology(mode=mode, link=link, prefix=prefix_for(settings.VAR), destinations=destinations)
+    return Topology(mode=mode, link=link, prefix=prefix_for(settings.VAR), destinations=destinations,
+                    load_clients=load_clients)
 
 
 # --- the edges: the kernel's namespaces --------------------------------------------------------------

@@ -65,11 +65,11 @@ def during_first_step(monkeypatch):
     def arm(fault):
         original = load.run_httperfs
 
-        def run(commands, wall_limit_s, client_cpus):
+        def run(launches, wall_limit_s):
             if not timers:
                 timers.append(threading.Timer(1.0, inject, (fault,)))
                 timers[0].start()
-            return original(commands, wall_limit_s, client_cpus)
+            return original(launches, wall_limit_s)
         monkeypatch.setattr(load, "run_httperfs", run)
         return outcome
     yield arm

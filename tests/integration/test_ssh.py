@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from harness import clients, load
+from harness.httperf_output import parse
 from harness.results.records import PASS
 from harness.results.store import RunFiles, read_steps, read_summaries
 from stack import lifecycle, registry, settings, topology
@@ -20,7 +22,7 @@ from stack.settings import ROOT, knob
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="network namespaces and sshd need root")
 
 SSHD = "/usr/sbin/sshd"
-SSH_HOSTS = ("web", "db")
+SSH_HOSTS = ("client", "web", "db")  # the client's sshd serves CLIENT_HOSTS
 
 
 def keypair(path):
@@ -42,7 +44,7 @@ class SshHosts:
     def __init__(self, folder):
         self.folder = folder
         self.topology = topology.Topology("netns", "", topology.prefix_for(folder / "var"))
-        self.roots = {host: folder / "hosts" / host for host in SSH_HOSTS}
+        self.roots = {host: folder / "hosts" / host for host in ("web", "db", "client1", "client2")}
         self.ssh_config = folder / "ssh_config"
         self.env = {**os.environ, "PYTHONPATH": str(ROOT), "LAB_VAR": str(folder / "var"), "TOPOLOGY": "ssh",
                     "WEB_HOST": f"root@{self.topology.address('web')}",
@@ -68,15 +70,15 @@ class SshHosts:
             if pid and SSHD in cmdline(pid):
                 os.kill(pid, 15)
 
-    def on_client(self, *command):
-        """A command run on the client host (it drives the others over ssh): its output."""
+    def on_client(self, *command, **knobs):
+        """A command run on the client host (it drives the others over ssh), with more knobs: its output."""
         result = subprocess.run(topology.run_in(self.topology.namespace("client"), list(command)),
-                                env=self.env, cwd=ROOT, capture_output=True, text=True, timeout=600)
+                                env={**self.env, **knobs}, cwd=ROOT, capture_output=True, text=True, timeout=600)
         assert result.returncode == 0, result.stdout + result.stderr
         return result.stdout
 
-    def lab(self, *args):
-        return self.on_client(sys.executable, "-m", "stack.lab", *args)
+    def lab(self, *args, **knobs):
+        return self.on_client(sys.executable, "-m", "stack.lab", *args, **knobs)
 
     def pid_of(self, host, server):
         return read_pid(self.roots[host] / "var" / "run" / f"{server}.pid")
@@ -184,3 +186,33 @@ def test_a_server_restarts_through_its_hosts_agent_and_a_bad_call_is_refused_the
     assert before != after and after == str(ssh_hosts.pid_of("web", "apache")) and answers == "True"
     assert "refused: web host (root@198.18.0.2): ValueError: no call stop of a server apache" in output
     assert "after: True" in output
+
+
+def test_load_client_hosts_each_run_their_share_of_httperf_over_ssh(ssh_hosts, tmp_path):
+    load_clients = f"root@{ssh_hosts.topology.address('client')}, root@{ssh_hosts.topology.address('client')}"
+    up = ssh_hosts.lab("up", "apache", CLIENT_HOSTS=load_clients)
+    assert "[client1] setup: ready on the client1 host" in up and "[client2] setup: ready on the client2 host" in up
+    client1 = ssh_hosts.roots["client1"]
+    assert (client1 / "stack" / "setup.sh").is_file() and not (client1 / "harness").exists()
+    # The client hosts' sshd reaps their httperf: on one machine every host's watch counts it as other work.
+    ssh_hosts.on_client(sys.executable, "httperf-scripts/sweep.py", "--apps", "soap-php", "--engines", "innodb",
+                        "--workloads", "single", "--quick", "--max-other-pct", "1000", "--run", "clients",
+                        "--results", str(tmp_path), CLIENT_HOSTS=load_clients)
+    files = RunFiles(tmp_path / "clients")
+    manifest = json.loads(files.manifest.read_text())
+    assert manifest["options"]["clients"] == 2 and len(manifest["topology"]["load_clients"]) == 2
+    [row] = read_summaries(files.saturation)
+    assert row.saturation_rps > 0, row
+    # Each client host wrote the POST's session it was sent, and its httperf read it there.
+    session = load.session_file_text(registry.request("soap-php", "single", engine="innodb"))
+    for number in (1, 2):
+        assert (ssh_hosts.roots[f"client{number}"] / f"session-{number}.txt").read_text() == session
+    for step in read_steps(files.cell(row.key) / "steps.tsv"):
+        parts = clients.split_output((files.cell(row.key) / step.raw).read_text())
+        assert len(parts) == 2
+        for number, part in enumerate(parts, start=1):
+            command = part.splitlines()[0]
+            assert command.startswith("$ ssh ") and "timeout -s KILL" in command
+            assert f"client{number}/session-{number}.txt" in command
+        if step.verdict == PASS:
+            assert step.figures["connections"] == sum(parse(part)["connections"] for part in parts)

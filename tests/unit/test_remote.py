@@ -1,7 +1,8 @@
 """TOPOLOGY=ssh's pure parts: what each host is shipped, what it is told, how ssh is called."""
 import pytest
 
-from stack import remote, settings
+from harness import load, options
+from stack import remote, settings, topology
 
 
 @pytest.fixture
@@ -38,3 +39,38 @@ def test_the_remote_lab_gets_every_knob_and_learns_which_host_it_is(ssh_knobs, m
     told = remote.remote_environment("web")
     assert set(told) == set(settings.knobs())
     assert (told["LAB_ON_HOST"], told["TOPOLOGY"], told["APACHE_WORKERS"]) == ("web", "ssh", "64")
+
+
+def test_load_client_hosts_need_ssh_and_take_the_steps_clients_in_turn(ssh_knobs, monkeypatch):
+    monkeypatch.setenv("CLIENT_HOSTS", "load@192.0.2.20, load@192.0.2.21")
+    monkeypatch.setenv("REMOTE_ROOT", "/srv/lab-{host}")
+    assert [(host.name, host.destination, host.root) for host in remote.client_hosts()] == [
+        ("client1", "load@192.0.2.20", "/srv/lab-client1"), ("client2", "load@192.0.2.21", "/srv/lab-client2")]
+    assert [remote.load_client(number).name for number in (1, 2, 3, 4)] == ["client1", "client2", "client1", "client2"]
+    assert remote.shipped("client1") == (["stack"], [])  # stack/setup.sh, for httperf
+    assert topology.current().describe()["load_clients"] == ["load@192.0.2.20", "load@192.0.2.21"]
+    monkeypatch.setenv("TOPOLOGY", "netns")
+    with pytest.raises(ValueError, match="CLIENT_HOSTS= .* needs TOPOLOGY=ssh"):
+        topology.current()
+
+
+def test_without_load_client_hosts_every_client_runs_here(ssh_knobs):
+    assert remote.client_hosts() == [] and remote.load_client(1) is None
+
+
+def test_httperf_on_a_load_client_is_bounded_there_and_gets_its_session_through_ssh(ssh_knobs, tmp_path):
+    host = remote.Host("client2", "load@192.0.2.21", "/srv/lab-client2")
+    session = tmp_path / "session.txt"
+    there = load.host_session_file(host, 2)
+    argv, given = load.httperf_on(host, ["httperf", "--wsesslog", f"30,0,{there}"], "0", 20.5, session, there)
+    assert argv[:3] == ["ssh", "-o", "BatchMode=yes"] and argv[-2] == "load@192.0.2.21" and given == session
+    assert argv[-1] == ("mkdir -p /srv/lab-client2 && cat > /srv/lab-client2/session-2.txt && "
+                        "timeout -s KILL 20.5 taskset -c 0 httperf --wsesslog 30,0,/srv/lab-client2/session-2.txt")
+    get, nothing = load.httperf_on(host, ["httperf", "--uri", "/single.php?id=1"], "none", 19, None)
+    assert get[-1] == "timeout -s KILL 19 httperf --uri '/single.php?id=1'" and nothing is None
+
+
+def test_a_step_has_one_client_per_load_client_host_unless_told_otherwise(ssh_knobs, monkeypatch, tmp_path):
+    monkeypatch.setenv("CLIENT_HOSTS", "load@192.0.2.20 load@192.0.2.21")
+    assert options.from_argv(["--apps", "php", "--results", str(tmp_path)], "")[0].clients == 2
+    assert options.from_argv(["--apps", "php", "--clients", "4", "--results", str(tmp_path)], "")[0].clients == 4
