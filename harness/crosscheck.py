@@ -206,7 +206,7 @@ def main(argv):
     options = run_options(run.manifest)
     topology.enter(topology.current().namespace("client"))
     monitors.pin_harness(options.client_cpus)
-    hosts.pin_servers(options.server_cpus)
+    hosts.pin_servers(options)
     files, rows, measured = RunFiles(run.directory), [], {}
     cells = list(cell_figures(run).values())
     for index, figures in enumerate(cells, start=1):

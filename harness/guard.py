@@ -88,7 +88,7 @@ class Guard:
         for name in names:
             self.say(f"{cell.key}: {name} " + ("died" if name in dead else why) + "; restarting it")
             try:
-                message = hosts.server(name).restart(self.options.server_cpus)
+                message = hosts.server(name).restart(self.options.cpus_of(name))
             except lifecycle.LabError as error:
                 message = f"restart failed: {error}"
             cell.state.restarts += 1

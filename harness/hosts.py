@@ -166,10 +166,10 @@ def described_topology():
     return described
 
 
-def pin_servers(cpus):
-    """Move every running lab server onto cpus (on each host: the same CPU numbers there)."""
-    for each in all_servers().values():
-        each.pin(cpus)
+def pin_servers(options):
+    """Move every running lab server onto its host's CPUs (the options' CPU lists, on that host)."""
+    for name, each in all_servers().items():
+        each.pin(options.cpus_of(name))
 
 
 class HostWatch:
@@ -199,7 +199,7 @@ def step_monitors(options):
     if not topology.current().ssh:
         return monitors.host_monitors(None, monitors.lab_cpus(options))
     return [monitors.OtherWorkMonitor(monitors.cpu_list(options.client_cpus)), network.NetworkMonitor(),
-            *(HostWatch(host, options.server_cpus) for host in remote.ORDER)]
+            *(HostWatch(host, options.host_cpus(host)) for host in remote.ORDER)]
 
 
 def watch(options):

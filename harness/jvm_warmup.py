@@ -50,7 +50,7 @@ def warm_jvm(server_name, cells, options, directory):
     if compiled[0] is None:
         return None
     targets = rotation(cells)
-    cpus = widened(options.client_cpus, options.server_cpus)
+    cpus = widened(options.client_cpus, options.cpus_of(server_name))
     windows, started = [], time.monotonic()
     if cpus:
         server.pin(cpus)
@@ -72,9 +72,9 @@ def warm_jvm(server_name, cells, options, directory):
                 break
     finally:
         if cpus:
-            server.pin(options.server_cpus)
+            server.pin(options.cpus_of(server_name))
     return {"server": server_name, "pid": pid, "quiet": quiet, "seconds": round(time.monotonic() - started, 1),
-            "cpus_while_warming": cpus or options.server_cpus, "window_s": WINDOW_S, "windows": windows,
+            "cpus_while_warming": cpus or options.cpus_of(server_name), "window_s": WINDOW_S, "windows": windows,
             "compile_s": [None if value is None else round(value, 2) for value in compiled]}
 
 

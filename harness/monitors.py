@@ -323,7 +323,8 @@ def host_monitors(host, cpus):
 
 
 def lab_cpus(options):
-    return sorted(set(cpu_list(options.client_cpus)) | set(cpu_list(options.server_cpus)))
+    return sorted(set(cpu_list(options.client_cpus)) | set(cpu_list(options.server_cpus))
+                  | set(cpu_list(options.db_cpus)))
 
 
 def pin_harness(cpus):

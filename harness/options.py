@@ -3,6 +3,7 @@ httperf-scripts/sweep.json, CPU pinning from stack/settings.py, the selection fr
 command line overrides them. Nothing here is a literal of its own."""
 import argparse
 import json
+import os
 import random
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -10,7 +11,7 @@ from pathlib import Path
 
 from harness.results.records import CellKey
 from harness.verdict import Thresholds
-from stack import registry, settings, topology
+from stack import lifecycle, registry, settings, topology
 
 SWEEP_FILE = settings.ROOT / "httperf-scripts" / "sweep.json"
 SWEEP = json.loads(SWEEP_FILE.read_text())
@@ -76,6 +77,7 @@ class Options:
     gate_pause_s: float = DEFAULTS["gate_pause_s"]
     client_cpus: str = field(default_factory=lambda: settings.knob("CLIENT_CPUS"))
     server_cpus: str = field(default_factory=lambda: settings.knob("SERVER_CPUS"))
+    db_cpus: str = ""  # empty: DB_CPUS when set, else the same as server_cpus
     app_set: str = registry.DEFAULT_SET
     presets: tuple = ()
     thresholds: Thresholds = Thresholds()
@@ -93,6 +95,18 @@ class Options:
             return None
         key = CellKey(*self.aa_control.split("/"))
         return key if key in self.cells else None
+
+    def __post_init__(self):
+        if not self.db_cpus:
+            object.__setattr__(self, "db_cpus", os.environ.get("DB_CPUS") or self.server_cpus)
+
+    def host_cpus(self, host):
+        """The CPU list of a host's servers: the database's, or the web servers'."""
+        return self.db_cpus if host == "db" else self.server_cpus
+
+    def cpus_of(self, server):
+        """The CPU list a server is pinned to: its host's."""
+        return self.host_cpus(lifecycle.SERVERS[server].host)
 
     def as_manifest(self):
         return {**asdict(self), "apps": list(self.apps), "engines": list(self.engines),

@@ -12,10 +12,15 @@ from harness.guard import Guard
 from harness.options import PROFILES, RESULTS, SIZE_SWEEP, SWEEP
 from harness.procedure import measure_cell
 from harness.progress import describe, estimate_eta, step_line
-from harness.results.manifest import FORMAT_VERSION, Manifest
+from harness.results.manifest import FORMAT_VERSION, Manifest, servers_pinning_text
 from harness.results.store import RunFiles, read_cell_state, read_summaries, write_atomically, write_summaries
 from harness.schedule import schedule
 from stack import lifecycle, registry, settings, topology
+
+
+# Knobs a server's start records that do not shape it: the sweep's own CPUs (it pins the servers
+# itself), and which host of TOPOLOGY=ssh the remote lab was.
+NOT_THE_SERVERS = ("CLIENT_CPUS", "SERVER_CPUS", "DB_CPUS", "LAB_ON_HOST")
 
 
 def say_now(text):
@@ -52,11 +57,13 @@ class Runner:
             "profiles": {name: vars(profile) for name, profile in PROFILES.items()},
             "size_sweep": SIZE_SWEEP,
             "settings": {**settings.knobs(), "CLIENT_CPUS": self.options.client_cpus,
-                         "SERVER_CPUS": self.options.server_cpus, "max_connections": settings.max_connections()},
+                         "SERVER_CPUS": self.options.server_cpus, "DB_CPUS": self.options.db_cpus,
+                         "max_connections": settings.max_connections()},
             "servers": {name: {"address": server.address, "port": server.port, "endpoint": server.endpoint,
                                "started_with": hosts.server(name).started_with()}
                         for name, server in lifecycle.SERVERS.items()},
-            "pinning": {"client_cpus": self.options.client_cpus, "server_cpus": self.options.server_cpus},
+            "pinning": {"client_cpus": self.options.client_cpus, "server_cpus": self.options.server_cpus,
+                        "db_cpus": self.options.db_cpus},
             "topology": hosts.described_topology(),
             "versions": inventory.versions(),
             "host": inventory.host(),
@@ -85,7 +92,7 @@ class Runner:
         for name, server in hosts.all_servers().items():
             started = server.started_with() or {}
             differing = [f"{key}={started[key]} (now {value})" for key, value in today.items()
-                         if key in started and started[key] != value and key not in ("CLIENT_CPUS", "SERVER_CPUS")]
+                         if key in started and started[key] != value and key not in NOT_THE_SERVERS]
             if differing:
                 self.say(f"note: {name} was started with {', '.join(differing)}; the manifest records both "
                          f"(restart with `make down up` to apply today's)")
@@ -113,7 +120,7 @@ class Runner:
         self.say(f"round {visit.round}/{self.options.rounds}: restarting the servers for a fresh process layout")
         for name in lifecycle.SERVERS:
             try:
-                message = hosts.server(name).restart(self.options.server_cpus)
+                message = hosts.server(name).restart(self.options.cpus_of(name))
             except lifecycle.LabError as error:
                 message = f"restart failed: {error} (the cell's readiness check recovers it)"
             cell.event(f"round {visit.round} begins: restarted {name}: {message}")
@@ -155,7 +162,7 @@ class Runner:
     def run(self):
         self.files.directory.mkdir(parents=True, exist_ok=True)
         monitors.pin_harness(self.options.client_cpus)
-        hosts.pin_servers(self.options.server_cpus)
+        hosts.pin_servers(self.options)
         self.quiet = self.check_quiet()
         self.write_manifest()
         self.warn_of_other_knobs()
@@ -165,8 +172,8 @@ class Runner:
         self.say(f"sweep {self.run_id}: {len(options.cells)} cells x {options.rounds} round(s)"
                  f"{f', {options.control} measured twice a round (A/A control)' if options.control else ''}, "
                  f"seed {options.seed}, mode {options.mode}, {options.duration_s:g} s steps, precision "
-                 f"{options.precision:.0%}; httperf on CPUs {options.client_cpus}, servers on "
-                 f"{options.server_cpus}; results in {self.files.directory}")
+                 f"{options.precision:.0%}; httperf on CPUs {options.client_cpus}, "
+                 f"{servers_pinning_text(options.server_cpus, options.db_cpus)}; results in {self.files.directory}")
         for index, visit in enumerate(self.visits, start=1):
             self.index = index
             self.cells_left = len(self.visits) - self.index

@@ -96,7 +96,7 @@ def local_commands(argv):
     """The commands acting on this machine's servers (or, on one host of TOPOLOGY=ssh, that host's)."""
     here = settings.knob("LAB_ON_HOST")
     return {
-        "up": lambda: lifecycle.up(settings.cpus("SERVER_CPUS"), only=argv[1:]),
+        "up": lambda: lifecycle.up(only=argv[1:], pinned=True),
         "down": lifecycle.down,
         "status": lambda: [lifecycle.SERVERS[name].status() for name in lifecycle.chosen(host=here)],
         "import": lambda: import_data(if_needed="--if-needed" in argv[1:]),

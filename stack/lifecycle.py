@@ -329,11 +329,19 @@ def with_needs(name):
     return [*SERVERS[name].needs, name]
 
 
+# The knob naming each host's CPUs.
+CPU_KNOBS = {"client": "CLIENT_CPUS", "web": "SERVER_CPUS", "db": "DB_CPUS"}
+
+
 def host_cpus():
-    """The CPUs each host runs on: the client's, and the servers' for the web and db hosts (on 2
-    cores there is one CPU for both)."""
-    return {"client": settings.knob("CLIENT_CPUS"), "web": settings.knob("SERVER_CPUS"),
-            "db": settings.knob("SERVER_CPUS")}
+    """The CPUs each host runs on: the client's, the web servers', the database's (on 2 cores the
+    web and db hosts share one)."""
+    return {host: settings.knob(knob) for host, knob in CPU_KNOBS.items()}
+
+
+def server_cpus(name):
+    """The CPUs a server runs on, its host's (None: not pinned)."""
+    return settings.cpus(CPU_KNOBS[SERVERS[name].host])
 
 
 def chosen(names=(), host=None):
@@ -346,13 +354,15 @@ def chosen(names=(), host=None):
     return [name for name in ORDER if name in wanted and (not host or SERVERS[name].host == host)]
 
 
-def up(cpus=None, only=()):
+def up(only=(), pinned=False):
     """Build the topology's namespaces (TOPOLOGY=netns), then start the servers in order (those
-    named in `only` and the servers they need, or all). On one host of TOPOLOGY=ssh: that host's."""
+    named in `only` and the servers they need, or all), each on its host's CPUs when pinned. On one
+    host of TOPOLOGY=ssh: that host's."""
     notes = [topology.create(topology.current(), host_cpus())]
     write_app_config()
     names = chosen(only, settings.knob("LAB_ON_HOST"))
-    return [note for note in notes if note] + [SERVERS[name].start(cpus) for name in names]
+    return [note for note in notes if note] + [SERVERS[name].start(server_cpus(name) if pinned else None)
+                                                    for name in names]
 
 
 def down():

@@ -97,7 +97,8 @@ DEFAULTS = {
     "INNODB_BUFFER_POOL": "256M",
     # Who Apache's workers run as when the lab is started by root (httpd refuses root workers).
     "APACHE_USER": "www-data",
-    # CPU lists for taskset: servers and load generator kept apart; "none" = no pinning.
+    # CPU lists for taskset: servers and load generator kept apart; "none" = no pinning. The web
+    # host's servers run on SERVER_CPUS, the database on DB_CPUS (the same CPUs unless set).
     "CLIENT_CPUS": default_pinning()[0],
     "SERVER_CPUS": default_pinning()[1],
     # Seconds a server may take to answer after start before `up` gives up on it.
@@ -107,6 +108,9 @@ DEFAULTS = {
 
 # Knobs whose default is another knob's value.
 SAME_AS = {
+    # The database's CPUs: with enough cores, a db host of its own (its receive packet steering in
+    # TOPOLOGY=netns too); on 2 cores it shares the web servers' one.
+    "DB_CPUS": "SERVER_CPUS",
     # How many connections Tomcat takes off the accept queue: one per worker thread, as Apache's
     # prefork takes one per worker, the rest waiting in the kernel's backlog (TOMCAT_ACCEPT_COUNT).
     # Tomcat's own default (8,192 for NIO) queues thousands of requests behind the threads; once

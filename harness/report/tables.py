@@ -268,7 +268,7 @@ def title_lines(view):
             f"git {data.get('git', {}).get('commit', '?')}"
             f"{' (uncommitted changes)' if data.get('git', {}).get('dirty') else ''}",
             f"machine: {host['cores']} cores ({host.get('cpu_model', '?')}), {host['memory_gib']} GiB; "
-            f"httperf on CPUs {manifest.pinning['client_cpus']}, servers on {manifest.pinning['server_cpus']}",
+            f"httperf on CPUs {manifest.pinning['client_cpus']}, {manifest.servers_pinning_text}",
             f"hosts: {manifest.topology_text}",
             f"plan: {options['mode']}, {options['duration_s']:g} s steps, precision {options['precision']:.0%}, "
             f"at most {options['max_steps']} steps a cell; {warmup_text(options)}",

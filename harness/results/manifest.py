@@ -29,6 +29,14 @@ SCHEMA = {
 }
 
 
+def servers_pinning_text(server_cpus, db_cpus=None):
+    """Where the servers ran, in words: "servers on CPUs 1", or the web servers' and the database's
+    CPUs when they differ."""
+    if db_cpus in (None, server_cpus):
+        return f"servers on CPUs {server_cpus}"
+    return f"web servers on CPUs {server_cpus}, the database on {db_cpus}"
+
+
 @dataclass
 class Manifest:
     data: dict
@@ -84,9 +92,16 @@ class Manifest:
 
     @property
     def server_cores(self):
-        """How many CPUs the servers ran on: their pinned list, or the whole machine unpinned."""
-        pinned = cpu_numbers(self.pinning.get("server_cpus"))
-        return len(pinned) if pinned else self.host["cores"]
+        """How many CPUs the servers ran on: their pinned lists (the web servers' and the database's;
+        runs from before DB_CPUS had one), or the whole machine unpinned."""
+        lists = [cpu_numbers(self.pinning.get(key)) for key in ("server_cpus", "db_cpus") if key in self.pinning]
+        if not lists or None in lists:
+            return self.host["cores"]
+        return len(set().union(*lists))
+
+    @property
+    def servers_pinning_text(self):
+        return servers_pinning_text(self.pinning.get("server_cpus"), self.pinning.get("db_cpus"))
 
     @property
     def apps(self):

@@ -46,7 +46,7 @@ def test_a_short_sweep_writes_manifest_steps_and_saturation(stack, tmp_path):
     apache = manifest.data["servers"]["apache"]
     assert (apache["address"], apache["port"]) == ("127.0.0.1", stack["apache"].port)
     assert apache["started_with"]["APACHE_WORKERS"] == manifest.data["settings"]["APACHE_WORKERS"]
-    assert manifest.pinning == {"client_cpus": "none", "server_cpus": "none"}
+    assert manifest.pinning == {"client_cpus": "none", "server_cpus": "none", "db_cpus": "none"}
     assert (manifest.data["settings"]["CLIENT_CPUS"], manifest.data["settings"]["SERVER_CPUS"]) == ("none", "none")
     saturation = read_summaries(files.saturation)
     assert sorted((row.app, row.workload, row.round) for row in saturation) == [("php", "single", 1),

@@ -1,10 +1,12 @@
-"""Lifecycle pieces that need no server: config rendering, port probing, PID ownership."""
+"""Lifecycle pieces that need no server: config rendering, port probing, PID ownership, pinning."""
 import os
 import socket
 import subprocess
 
 import pytest
 
+from harness import options
+from harness.results.manifest import Manifest
 from stack import lifecycle, server, settings
 
 
@@ -82,3 +84,20 @@ def test_tomcat_takes_one_connection_per_thread_unless_told(monkeypatch):
     assert settings.knobs()["TOMCAT_MAX_CONNECTIONS"] == "48"
     monkeypatch.setenv("TOMCAT_MAX_CONNECTIONS", "8192")
     assert settings.knob("TOMCAT_MAX_CONNECTIONS") == "8192"
+
+
+def test_the_database_runs_on_the_web_servers_cpus_unless_db_cpus_gives_it_its_own(monkeypatch):
+    monkeypatch.setenv("CLIENT_CPUS", "0")
+    monkeypatch.setenv("SERVER_CPUS", "1-2")
+    assert lifecycle.host_cpus() == {"client": "0", "web": "1-2", "db": "1-2"}
+    monkeypatch.setenv("DB_CPUS", "3")
+    assert lifecycle.host_cpus() == {"client": "0", "web": "1-2", "db": "3"}
+    assert (lifecycle.server_cpus("mariadb"), lifecycle.server_cpus("tomcat")) == ("3", "1-2")
+    chosen = options.Options(apps=("php",), engines=("myisam",), workloads=("single",))
+    assert (chosen.cpus_of("mariadb"), chosen.cpus_of("apache"), chosen.host_cpus("web")) == ("3", "1-2", "1-2")
+    # A run's servers ran on the union of both lists.
+    run = Manifest({"pinning": {"server_cpus": "1-2", "db_cpus": "3"}, "host": {"cores": 8}})
+    assert run.server_cores == 3 and run.servers_pinning_text == "web servers on CPUs 1-2, the database on 3"
+    older = Manifest({"pinning": {"server_cpus": "1"}, "host": {"cores": 8}})
+    assert older.server_cores == 1 and older.servers_pinning_text == "servers on CPUs 1"
+    assert Manifest({"pinning": {"server_cpus": "none", "db_cpus": "3"}, "host": {"cores": 8}}).server_cores == 8
