@@ -1,5 +1,6 @@
 """The real stack for integration tests: started (and imported) once, stopped at the end even when a
-test fails - unless it was already running before the tests, in which case it is left as found."""
+test fails - unless it was already running before the tests, in which case it is left as found. With
+TOPOLOGY=netns the tests run from the client host's namespace, as the sweep does."""
 import http.client
 import random
 import xml.etree.ElementTree as ET
@@ -7,7 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from stack import lab, lifecycle, registry
+from stack import lab, lifecycle, registry, topology
 
 COLUMNS = lab.COLUMN_NAMES
 
@@ -18,6 +19,7 @@ def stack():
     try:
         lifecycle.up()
         lab.import_data(if_needed=True)
+        topology.enter(topology.current().namespace("client"))
     except lifecycle.LabError as error:
         lifecycle.down()
         pytest.fail(str(error))
@@ -44,7 +46,7 @@ class Reply:
 
 def fetch(port, path, method="GET", body=None, headers=None, timeout=60):
     """One HTTP exchange with a raw path (so hostile bytes reach the server unaltered)."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    conn = http.client.HTTPConnection(topology.current().address("web"), port, timeout=timeout)
     try:
         conn.putrequest(method, path, skip_accept_encoding=True)
         for name, value in (headers or {}).items():

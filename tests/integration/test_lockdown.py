@@ -1,5 +1,6 @@
-"""Lockdown: the lab listens on loopback only, its apps log in with a SELECT-only account, the servers
-serve the apps and nothing else, and the secrets stay private."""
+"""Lockdown: the lab listens on its hosts' addresses only (loopback; with TOPOLOGY=netns each host's
+namespace address, as test_netns.py runs this suite), its apps log in with a SELECT-only account, the
+servers serve the apps and nothing else, and the secrets stay private."""
 import os
 import re
 import stat
@@ -7,38 +8,40 @@ import subprocess
 
 import pytest
 
-from stack import lab, registry, settings
+from stack import lab, registry, settings, topology
 from stack.settings import ROOT, VAR
 
 from .conftest import fetch
 
 
-def listening_sockets():
-    """(local address, pids) of every listening TCP socket on the machine."""
-    output = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True, check=True).stdout
+def listening_sockets(namespace):
+    """(local address, pids) of every listening TCP socket in a network namespace (None: this one)."""
+    output = subprocess.run(topology.run_in(namespace, ["ss", "-ltnpH"]), capture_output=True, text=True,
+                            check=True).stdout
     for line in output.splitlines():
         fields = line.split()
         yield fields[3], {int(pid) for pid in re.findall(r"pid=(\d+)", line)}
 
 
-def test_every_socket_the_lab_listens_on_is_on_loopback(stack):
-    ours = {name: set(server.processes()) for name, server in stack.items()}
-    for name, pids in ours.items():
-        addresses = [address for address, owners in listening_sockets() if owners & pids]
-        if not stack[name].port_knob:
+def test_every_socket_the_lab_listens_on_is_on_its_hosts_address(stack):
+    for name, server in stack.items():
+        pids = set(server.processes())
+        addresses = [address for address, owners in listening_sockets(server.namespace) if owners & pids]
+        if not server.port_knob:
             assert not addresses, f"{name} should listen on its Unix socket only: {addresses}"
             continue
         assert addresses, f"{name} listens on no TCP socket"
-        # The JVM binds an IPv6 socket to the IPv4-mapped loopback address: loopback all the same.
-        assert all(address.startswith(("127.0.0.1:", "[::ffff:127.0.0.1]:")) for address in addresses), \
-            (name, addresses)
+        # The JVM binds an IPv6 socket to the IPv4-mapped address: the same address all the same.
+        assert all(address.startswith((f"{server.address}:", f"[::ffff:{server.address}]:"))
+                   for address in addresses), (name, addresses)
 
 
 def as_app_account(statement):
-    """The statement run by the apps' own account, over TCP as the apps log in."""
-    return subprocess.run(
-        ["mariadb", "--no-defaults", "--protocol=TCP", "-h", "127.0.0.1", "-P", settings.knob("MARIADB_PORT"),
-         "-u", settings.DB_USER, settings.DB_NAME, "--batch", "--skip-column-names", "-e", statement],
+    """The statement run by the apps' own account, over TCP from the web host as the apps log in."""
+    now = topology.current()
+    return subprocess.run(topology.run_in(now.namespace("web"), [
+        "mariadb", "--no-defaults", "--protocol=TCP", "-h", now.address("db"), "-P", settings.knob("MARIADB_PORT"),
+        "-u", settings.DB_USER, settings.DB_NAME, "--batch", "--skip-column-names", "-e", statement]),
         env={**os.environ, "MYSQL_PWD": settings.db_password()}, capture_output=True, text=True)
 
 

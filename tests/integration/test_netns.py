@@ -13,7 +13,7 @@ from harness import clients
 from harness.httperf_output import parse
 from harness.results.records import PASS
 from harness.results.store import RunFiles, read_steps, read_summaries
-from stack import registry, topology
+from stack import registry, settings, topology
 from stack.settings import ROOT, knob
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="network namespaces need root")
@@ -153,3 +153,18 @@ def test_down_leaves_no_namespace_behind(netns_lab):
     assert netns_lab.namespaces() == []
     assert not topology.existing(netns_lab.topology)
     netns_lab.lab("up", "apache")  # as the module found it, for the fixture's own `down`
+
+
+def test_the_lockdown_suite_holds_with_every_server_on_its_hosts_address(tmp_path):
+    """tests/integration/test_lockdown.py again, every server in its host's namespace (a lab of its own)."""
+    var = tmp_path / "var"
+    var.mkdir()
+    (var / "opt").symlink_to(settings.OPT)  # the Tomcat `make setup` installed
+    env = {**os.environ, "TOPOLOGY": "netns", "LAB_VAR": str(var), "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-c", "from stack import settings; settings.ensure_password()"], env=env,
+                   cwd=ROOT, check=True)
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                             "tests/integration/test_lockdown.py"], env=env, cwd=ROOT, capture_output=True,
+                            text=True, timeout=900)
+    assert result.returncode == 0 and " passed" in result.stdout, result.stdout[-3000:] + result.stderr[-2000:]
+    assert not topology.existing(topology.Topology("netns", "", topology.prefix_for(var)))
