@@ -9,6 +9,7 @@ with one JSON line, {"value": ...} or {"error": "..."}, until its input closes:
 
 A call that fails is answered with its error; the agent goes on serving."""
 import json
+import os
 import sys
 
 from harness import hosts, inventory, monitors
@@ -53,8 +54,10 @@ CALLS = ("server", "watch_start", "watch_finish", "machine")
 
 
 def main():
-    replies = sys.stdout
-    sys.stdout = sys.stderr  # what the lifecycle prints must not mix with the replies
+    # The replies get a descriptor of their own; whatever else writes to standard output (this
+    # process or a program it starts) lands in standard error, the sweep's log of this agent.
+    replies = os.fdopen(os.dup(sys.stdout.fileno()), "w")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     agent = HostAgent()
     for line in sys.stdin:
         if line.strip():

@@ -8,8 +8,8 @@ import selectors
 import subprocess
 
 from harness import jit, monitors, network
-from stack import lifecycle, remote, topology
-from stack.server import LabError
+from stack import lifecycle, remote, settings, topology
+from stack.server import LabError, log_tail
 
 # What the sweep may ask of a server; the agent answers exactly these.
 SERVER_CALLS = ("pid", "answers", "recycle", "restart", "pin", "compile_seconds", "started_with", "sql")
@@ -71,10 +71,14 @@ class Agent:
     def __init__(self, host):
         self.host = host
         self.process = None
+        # What the agent and the lifecycle there say besides their answers (never left unread in a pipe).
+        self.log = settings.LOG / f"agent-{host.name}.log"
 
     def start(self):
-        self.process = subprocess.Popen(self.host.in_root("python3 -m harness.agent"), stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.log.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(self.host.in_root("python3 -m harness.agent"), stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, stderr=log, text=True, bufsize=1)
 
     def call(self, call, *args, timeout_s=600):
         """Make one call on the host and wait at most timeout_s for its answer (a restart waits for the
@@ -90,9 +94,8 @@ class Agent:
             self.stop()
             raise LabError(f"{where}: the agent did not answer {call}: {error}") from None
         if not line:
-            problem = self.process.stderr.read().strip()[-2000:] if self.process.poll() is not None else ""
             self.stop()
-            raise LabError(f"{where}: the agent ended during {call}" + (f": {problem}" if problem else ""))
+            raise LabError(f"{where}: the agent ended during {call}; its log {self.log} ends:\n{log_tail(self.log)}")
         try:
             return answer_of(line)
         except LabError as error:

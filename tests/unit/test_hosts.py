@@ -90,3 +90,15 @@ def test_the_report_names_machines_over_ssh():
     manifest = Manifest({"topology": {"mode": "ssh", "hosts": {"web": {"address": "192.0.2.10"},
                                                                 "db": {"address": "192.0.2.11"}}}})
     assert manifest.topology_text == "separate machines over ssh (web 192.0.2.10, db 192.0.2.11)"
+
+
+def test_an_agent_that_ends_is_reported_with_the_end_of_its_log(tmp_path):
+    class Broken(ThisMachine):
+        def in_root(self, command):
+            return [sys.executable, "-c",
+                    "import sys; sys.stdin.readline(); print('ModuleNotFoundError: harness', file=sys.stderr)"]
+    ended = hosts.Agent(Broken())
+    ended.log = tmp_path / "agent-web.log"
+    with pytest.raises(LabError, match=r"(?s)the agent ended during machine; its log .* ends:\nModuleNotFoundError"):
+        ended.call("machine")
+    assert ended.process is None
