@@ -43,7 +43,7 @@ status: ## show which lab servers run, their pids, ports and logs
 import: ## create schema, account and data, and verify both tables (needs `up`)
 	@$(LAB) import
 
-saturation-sweep: up ## the main job: set up, start servers, import if needed, sweep every cell, plot (TOPOLOGY= LINK= CLIENTS= and the sweep's knobs)
+saturation-sweep: up ## the main job: set up, start servers, import if needed, sweep every cell, plot (TOPOLOGY= LINK= CLIENTS= CLIENT_HOSTS= and the sweep's knobs)
 	@$(LAB) import --if-needed
 	@$(MAKE) --no-print-directory sweep
 	@$(MAKE) --no-print-directory plots
