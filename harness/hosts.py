@@ -169,6 +169,20 @@ def described_topology():
     return described
 
 
+def time_wait_warnings(described):
+    """Pure: for TOPOLOGY=ssh's described topology, a warning for each host whose new connections
+    cannot reuse TIME_WAIT ports (net.ipv4.tcp_tw_reuse other than 1: the web host's connection per
+    request to the db host then runs out of ports near 28,000 / 60 s = 470 a second)."""
+    warnings = []
+    for host, where in described["hosts"].items():
+        reuse = where.get("machine", {}).get("tcp_tw_reuse")
+        if reuse is not None and reuse != 1:
+            warnings.append(f"warning: the {host} host has net.ipv4.tcp_tw_reuse={reuse}: its connections to other "
+                            f"hosts leave ports in TIME_WAIT for 60 s, and an app that connects per request runs out "
+                            f"of them near 470 a second; set it to 1 there (as the lab's namespaces do)")
+    return warnings
+
+
 def pin_servers(options):
     """Move every running lab server onto its host's CPUs (the options' CPU lists, on that host)."""
     for name, each in all_servers().items():

@@ -1,5 +1,6 @@
 """The client's ephemeral ports: every request opens a new connection, which leaves its port in
 TIME_WAIT for 60 s after httperf closes it. Reading /proc at the edge, judging in a pure function."""
+import ipaddress
 import time
 from pathlib import Path
 
@@ -27,20 +28,34 @@ def tw_reuse():
     return int(Path("/proc/sys/net/ipv4/tcp_tw_reuse").read_text())
 
 
-def ports_free_for(connections, time_wait, port_range, reuse, headroom=0.8):
+def on_loopback(host):
+    """Pure: whether an address (or name) is this machine's loopback."""
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def reuses_time_wait(reuse, loopback):
+    """Pure: whether connect() takes TIME_WAIT ports again for connections to the target: always
+    with tcp_tw_reuse 1, to loopback only with 2."""
+    return reuse == 1 or (reuse == 2 and loopback)
+
+
+def ports_free_for(connections, time_wait, port_range, reuse, loopback=True, headroom=0.8):
     """Pure: whether a step of `connections` new connections fits in the ephemeral ports left.
-
-    The load only goes to loopback, where any tcp_tw_reuse but 0 lets connect() take TIME_WAIT
-    ports again; with 0, steps in quick succession run out of ports and fail with addrunavail."""
-    return reuse != 0 or time_wait + connections <= headroom * port_range
+    Without reuse, steps in quick succession run out of ports and fail with addrunavail."""
+    return reuses_time_wait(reuse, loopback) or time_wait + connections <= headroom * port_range
 
 
-def wait_for_ports(connections, limit_s=70):
-    """Seconds waited until the step's connections fit in the free ephemeral ports (bounded)."""
+def wait_for_ports(connections, loopback=True, limit_s=70):
+    """Seconds waited until the step's connections fit in the free ephemeral ports (bounded); the
+    target is on loopback or not."""
     started = time.monotonic()
     port_range = local_port_range()
     reuse = tw_reuse()
     needed = min(connections, int(0.8 * port_range))
-    while time.monotonic() - started < limit_s and not ports_free_for(needed, time_wait_sockets(), port_range, reuse):
+    while time.monotonic() - started < limit_s and not ports_free_for(needed, time_wait_sockets(), port_range, reuse,
+                                                                                 loopback):
         time.sleep(2)
     return round(time.monotonic() - started, 1)

@@ -39,6 +39,7 @@ class Runner:
         self.jvm_warmup_s = 0.0  # the latest round's JVM warm-ups: each round left will take about as long
         self.last_step_end = None
         self.quiet = None
+        self.topology = None
 
     def resumed_seed(self, options):
         """A resumed run keeps the seed it started with, so its rounds keep their order."""
@@ -64,7 +65,7 @@ class Runner:
                         for name, server in lifecycle.SERVERS.items()},
             "pinning": {"client_cpus": self.options.client_cpus, "server_cpus": self.options.server_cpus,
                         "db_cpus": self.options.db_cpus},
-            "topology": hosts.described_topology(),
+            "topology": self.topology,
             "versions": inventory.versions(),
             "host": inventory.host(),
             "git": inventory.git_state(),
@@ -164,6 +165,9 @@ class Runner:
         monitors.pin_harness(self.options.client_cpus)
         hosts.pin_servers(self.options)
         self.quiet = self.check_quiet()
+        self.topology = hosts.described_topology()
+        for warning in hosts.time_wait_warnings(self.topology):
+            self.say(warning)
         self.write_manifest()
         self.warn_of_other_knobs()
         summaries = {row.visit: row for row in read_summaries(self.files.saturation)}

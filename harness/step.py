@@ -1,5 +1,6 @@
-"""One step: httperf (one run, or CLIENTS= runs together, here or on CLIENT_HOSTS) at one offered rate for one cell, watched
-by the step monitors, its raw output saved, its figures parsed and judged into a `Step` record."""
+"""One step: httperf (one run, or CLIENTS= runs together, here or on CLIENT_HOSTS) at one offered
+rate for one cell, watched by the step monitors, its raw output saved, its figures parsed and judged
+into a `Step` record."""
 from harness import clients, hosts, load, ports
 from harness.httperf_output import IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
 from harness.options import profile_for
@@ -75,7 +76,7 @@ def take_step(cell, rate, options, role="", duration_s=None):
     number = len(cell.steps) + 1
     timeout_s = load.step_timeout(rate, profile_for(cell.key.workload).timeout_s, options.fd_budget)
     num_conns = max(options.min_requests_per_step, round(rate * (duration_s or options.duration_s)))
-    port_wait = ports.wait_for_ports(num_conns)
+    port_wait = ports.wait_for_ports(num_conns, loopback=ports.on_loopback(cell.request.host))
     raw = f"raw/step-{number:02d}-rate-{rate:g}.txt"
     with hosts.watch(options) as watch:
         runs = run_load(cell, rate, num_conns, timeout_s, options, raw)

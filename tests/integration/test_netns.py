@@ -92,6 +92,11 @@ def test_the_app_account_logs_in_from_the_web_host_only(netns_lab):
     assert refused.returncode != 0 and "Host '198.18.0.1' is not allowed" in refused.stderr, refused.stderr
 
 
+def test_every_host_reuses_time_wait_ports(netns_lab):
+    for host in topology.HOSTS:
+        assert netns_lab.on(host, "sysctl", "-n", "net.ipv4.tcp_tw_reuse").stdout.strip() == "1", host
+
+
 def test_nothing_routes_out_of_the_namespaces(netns_lab):
     root_addresses = subprocess.run(["hostname", "-I"], capture_output=True, text=True).stdout.split()
     for host in topology.HOSTS:

@@ -102,3 +102,11 @@ def test_an_agent_that_ends_is_reported_with_the_end_of_its_log(tmp_path):
     with pytest.raises(LabError, match=r"(?s)the agent ended during machine; its log .* ends:\nModuleNotFoundError"):
         ended.call("machine")
     assert ended.process is None
+
+
+def test_a_host_that_cannot_reuse_time_wait_ports_is_warned_of():
+    described = {"hosts": {"client": {"address": "127.0.0.1"},
+                           "web": {"address": "192.0.2.10", "machine": {"tcp_tw_reuse": 2}},
+                           "db": {"address": "192.0.2.11", "machine": {"tcp_tw_reuse": 1}}}}
+    [warning] = hosts.time_wait_warnings(described)
+    assert warning.startswith("warning: the web host has net.ipv4.tcp_tw_reuse=2")

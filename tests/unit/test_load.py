@@ -39,6 +39,13 @@ def test_without_time_wait_reuse_a_step_waits_until_its_connections_fit_in_the_f
     assert ports.ports_free_for(9000, time_wait=50000, port_range=28232, reuse=2)
 
 
+def test_time_wait_ports_are_reused_for_other_hosts_only_with_reuse_1():
+    assert not ports.ports_free_for(9000, time_wait=20000, port_range=28232, reuse=2, loopback=False)
+    assert ports.ports_free_for(9000, time_wait=20000, port_range=28232, reuse=1, loopback=False)
+    assert (ports.on_loopback("127.0.0.1"), ports.on_loopback("localhost"), ports.on_loopback("198.18.0.2"),
+            ports.on_loopback("web.example")) == (True, True, False, False)
+
+
 def test_the_eta_counts_the_current_cell_and_the_cells_left_at_their_measured_length():
     assert estimate_eta(cells_left=3, cell_walls=[], steps_in_cell=2, step_walls=[10, 10]) == 6 * 10 + 3 * 80
     assert estimate_eta(cells_left=2, cell_walls=[50, 70], steps_in_cell=9, step_walls=[7]) == 2 * 60

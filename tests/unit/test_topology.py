@@ -88,3 +88,9 @@ def test_the_knobs_choose_the_topology_and_refuse_a_link_without_namespaces(monk
 def test_two_checkouts_never_share_namespace_names():
     assert topology.prefix_for("/a/var") != topology.prefix_for("/b/var")
     assert topology.prefix_for("/a/var") == topology.prefix_for("/a/var")
+
+
+def test_every_host_reuses_time_wait_ports_as_loopback_does():
+    commands = topology.creation_commands(NETNS, CPUS)
+    for host in topology.HOSTS:
+        assert topology.run_in(NETNS.namespace(host), ["sysctl", "-qw", "net.ipv4.tcp_tw_reuse=1"]) in commands
