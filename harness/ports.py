@@ -55,7 +55,9 @@ def wait_for_ports(connections, loopback=True, limit_s=70):
     port_range = local_port_range()
     reuse = tw_reuse()
     needed = min(connections, int(0.8 * port_range))
-    while time.monotonic() - started < limit_s and not ports_free_for(needed, time_wait_sockets(), port_range, reuse,
-                                                                                 loopback):
+
+    def fits():
+        return ports_free_for(needed, time_wait_sockets(), port_range, reuse, loopback)
+    while time.monotonic() - started < limit_s and not fits():
         time.sleep(2)
     return round(time.monotonic() - started, 1)
