@@ -134,6 +134,9 @@ def parser(description):
     arguments.add_argument("--max-other-pct", type=float, default=None,
                            help=SWEEP["options_about"]["max_other_pct"] + " (hosts that share one machine, as "
                                 "the ssh test's namespaces do, each see the others' servers as other work)")
+    arguments.add_argument("--max-steal-pct", type=float, default=None,
+                           help=SWEEP["options_about"]["max_steal_pct"] + " (tests whose subject is not "
+                                "disturbance set it high, as a stealing host must not stop their cells)")
     arguments.add_argument("--seed", type=int, default=None, help="the seed of the rounds' random order "
                            "(default: drawn at random and kept in the manifest; a resumed run keeps its own)")
     arguments.add_argument("--sizes", type=listed, default=None,
@@ -198,7 +201,8 @@ def from_argv(argv, description):
         values["rounds"] = 1
     values.update({key: value for key, value in (("duration_s", args.duration), ("precision", args.precision),
                                                  ("rounds", args.rounds), ("clients", args.clients),
-                                                 ("max_other_pct", args.max_other_pct)) if value})
+                                                 ("max_other_pct", args.max_other_pct),
+                                                 ("max_steal_pct", args.max_steal_pct)) if value})
     try:
         load_clients = topology.current().load_clients
     except ValueError as error:

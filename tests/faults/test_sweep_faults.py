@@ -22,6 +22,7 @@ from harness.runner import Runner
 from harness.schedule import schedule
 from stack import lab, registry
 from stack.settings import ROOT
+from tests import margins
 from tests.integration.conftest import fetch
 
 
@@ -131,8 +132,9 @@ def test_database_killed_mid_step_gives_503s_then_is_restarted(stack, db, tmp_pa
     assert steps[0]["verdict"] == FAIL and ("5xx" in steps[0]["reason"] or "client-timo" in steps[0]["reason"])
     # A refused connection answers PHP at once (5 s is ample); the pool waits POOL_TIMEOUT_MS (5 s)
     # for a connection before its 503, and 30 s leaves a slow machine 25 s of margin.
-    assert outcome["php"][0] == 503 and outcome["php"][1] < 5
-    assert outcome["pooled"][0] == 503 and outcome["pooled"][1] < 30
+    assert outcome["php"][0] == 503 and outcome["pooled"][0] == 503
+    margins.at_most("PHP's 503 with the database killed (s)", outcome["php"][1], 5)
+    margins.at_most("the pooled servlet's 503 with the database killed (s)", outcome["pooled"][1], 30)
     assert not lab.verify(db)
 
 
@@ -158,8 +160,8 @@ def test_a_server_that_stops_answering_without_dying_is_bounded_and_restarted(st
     assert steps[0]["verdict"] in (FAIL, INVALID)
     first = steps[0]
     # The watchdog's bound for this step, plus 2 s to kill httperf and collect its output.
-    assert float(first["wall_s"]) < load.wall_limit(int(first["num_conns"]), float(first["offered_rate"]),
-                                                    float(first["timeout_s"])) + 2
+    margins.at_most("a step whose server froze (s)", float(first["wall_s"]), load.wall_limit(
+        int(first["num_conns"]), float(first["offered_rate"]), float(first["timeout_s"])) + 2)
 
 
 def test_httperf_killed_mid_step_is_an_invalid_step_and_the_run_goes_on(stack, tmp_path, during_first_step):
@@ -180,6 +182,7 @@ def test_a_hanging_httperf_is_killed_by_the_watchdog(stack, tmp_path, during_fir
     assert steps[1]["verdict"] == PASS
 
 
+@pytest.mark.timing
 def test_a_cpu_hog_during_a_step_makes_it_disturbed_and_redone(stack, tmp_path, during_first_step):
     hog = "import time\nend = time.monotonic() + 2\nwhile time.monotonic() < end:\n    pass\n"
     # The hog stays referenced (so unreaped) after it ends: its CPU time stays readable for the monitor.
@@ -190,7 +193,9 @@ def test_a_cpu_hog_during_a_step_makes_it_disturbed_and_redone(stack, tmp_path, 
     assert [(step["offered_rate"], step["verdict"]) for step in steps] == [
         ("100.0", DISTURBED), ("100.0", PASS), ("200.0", PASS)], [step["reason"] for step in steps]
     assert "other processes used" in steps[0]["reason"] and "python" in steps[0]["reason"]
-    assert float(steps[0]["other_cpu_s"]) > 0.5 and float(steps[1]["other_cpu_s"]) < 0.15
+    # The hog burns 2 s of CPU; the redo's other work is the machine's own background.
+    margins.at_least("a 2 s CPU hog, as other work in its step (CPU s)", float(steps[0]["other_cpu_s"]), 0.5)
+    margins.at_most("other work in the step redone after the hog (CPU s)", float(steps[1]["other_cpu_s"]), 0.15)
     summary = rows(tmp_path / "hog" / "saturation.tsv")[0]
     assert (summary["disturbed_steps"], summary["saturation_offered"]) == ("1", "200.0")
     assert summary["steps"] == "3" and state["restarts"] == 0

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from harness.results.records import LOCATED, LOWER_BOUND_STATUSES
+from harness.results.store import read_steps
 from stack import lab, lifecycle, registry, topology
 
 COLUMNS = lab.COLUMN_NAMES
@@ -35,6 +37,19 @@ def db(stack):
 
 def db_rows(db, engine, where="1=1", limit=None):
     return lab.rows(db, engine, where, limit)
+
+
+def measured_rate(files, row):
+    """A cell's saturation figure, once its status says it has one. A cell that was not measured
+    (no step passed, other work disturbed it, a wrong answer) fails the test with its status, its note
+    and every step's verdict, not with a comparison against None."""
+    if row.status not in (LOCATED, *LOWER_BOUND_STATUSES):
+        steps_file = files.cell_steps(row.key, row.round, row.replica)
+        steps = read_steps(steps_file) if steps_file.exists() else []
+        told = "".join(f"\n  step {step.step} at {step.offered_rate:g}/s: {step.verdict}, {step.reason}"
+                       for step in steps)
+        pytest.fail(f"{row.visit} has no saturation figure: {row.status} ({row.note}){told}")
+    return row.saturation_rps
 
 
 @dataclass

@@ -18,6 +18,8 @@ from harness.runner import Runner
 from harness.verdict import Thresholds
 from stack import lifecycle
 from stack.settings import ROOT
+from tests import margins
+from tests.integration.conftest import measured_rate
 
 
 def short(**changes):
@@ -52,9 +54,9 @@ def test_a_short_sweep_writes_manifest_steps_and_saturation(stack, tmp_path):
     assert sorted((row.app, row.workload, row.round) for row in saturation) == [("php", "single", 1),
                                                                                ("soap", "single", 1)]
     for row in saturation:
-        assert row.status in ("located", "plan-limit", "client-bound"), row
-        # Both serve 800-1,600 single rows/s here; 20 leaves a machine 40 times slower passing.
-        assert row.saturation_rps > 20 and row.reply_ms_low > 0
+        # Both serve hundreds of single rows/s on either host kind: 20 says the step measured the app.
+        margins.at_least("a 3-step sweep's single rows/s (php, soap)", measured_rate(files, row), 20)
+        assert row.reply_ms_low > 0
         cell = files.cell(row.key)
         steps = read_steps(cell / "steps.tsv")
         state = read_cell_state(cell / "cell.json")
@@ -82,7 +84,7 @@ def test_a_baseline_runs_once_without_an_engine_and_is_checked_like_an_app(stack
                                               workloads=("single", "large")))
     saturation = read_summaries(files.saturation)
     assert [(row.app, row.engine, row.workload) for row in saturation] == [("constant-php-fpm", "none", "single")]
-    assert saturation[0].saturation_rps > 20
+    margins.at_least("a 3-step sweep's single rows/s (constant-php-fpm)", measured_rate(files, saturation[0]), 20)
     state = read_cell_state(files.cell(saturation[0].key) / "cell.json")
     assert state.verification == "1 rows equal to the database"
 
@@ -118,7 +120,7 @@ def test_rounds_restart_the_servers_measure_the_control_twice_and_resume(stack, 
     for row in rows:
         steps = read_steps(files.cell_steps(php, row.round, row.replica))
         assert steps and all(step.round == row.round for step in steps)
-        assert row.saturation_rps, row
+        assert measured_rate(files, row) > 0
     round_two = read_cell_state(files.cell_state(php, 2, 1))
     assert any("round 2 begins: restarted apache" in event for event in round_two.events)
     assert Manifest.read(files.manifest).options["seed"] == 5
@@ -142,6 +144,7 @@ def test_rounds_restart_the_servers_measure_the_control_twice_and_resume(stack, 
 
 
 @pytest.mark.skipif(os.cpu_count() < 2, reason="widening needs a client CPU apart from the servers'")
+@pytest.mark.timing
 def test_a_round_warms_the_jvm_once_for_all_its_cells_on_both_cpus_then_pins_it_back(stack, tmp_path):
     pid = stack["tomcat"].pid()
     before = os.sched_getaffinity(pid)
@@ -155,7 +158,10 @@ def test_a_round_warms_the_jvm_once_for_all_its_cells_on_both_cpus_then_pins_it_
         warmed = records[0]
         assert {name for name, _ in warmed["windows"]} == {"servlet-myisam-single", "soap-myisam-single"}
         assert all(replies > 0 for _, replies in warmed["windows"]) and warmed["cpus_while_warming"] == "1,0"
-        assert len(warmed["compile_s"]) == len(warmed["windows"]) + 1 and warmed["seconds"] <= 14 + 5
+        assert len(warmed["compile_s"]) == len(warmed["windows"]) + 1
+        # The warm-up stops before a rotation that would pass its cap: the 5 s over it are for wrk's starts
+        # and the compile-time reads between windows.
+        margins.at_most("a JVM warm-up capped at 14 s (s)", warmed["seconds"], 14 + 5)
         threads = [int(task.name) for task in Path(f"/proc/{pid}/task").iterdir()]
         assert {cpu for thread in threads for cpu in os.sched_getaffinity(thread)} == {1}, "pinned back"
         assert any("tomcat warmed for" in event for event in cell.state.events)
@@ -192,7 +198,7 @@ def test_a_size_sweep_measures_each_row_count_and_plots_them_against_n(stack, tm
     for row in saturation:
         state = read_cell_state(files.cell(row.key) / "cell.json")
         assert state.verification == f"{row.workload.split('-')[1]} rows equal to the database"
-        assert row.saturation_rps > 0, row
+        assert measured_rate(files, row) > 0
     # 1,000 rows are driven with the 16,000-row workload's profile: its longer timeout.
     timeouts = {row.workload: read_steps(files.cell(row.key) / "steps.tsv")[0].timeout_s for row in saturation}
     assert timeouts["rows-1000"] > timeouts["rows-1"]

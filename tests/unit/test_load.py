@@ -66,6 +66,10 @@ def test_options_come_from_sweep_json_and_the_command_line_overrides_them(monkey
     assert (chosen.rounds, chosen.control) == (1, None), "the quick preset: one round, no A/A control"
     explicit, _, _ = options.from_argv(["--seed", "7", "--rounds", "5"], "test")
     assert (explicit.seed, explicit.rounds) == (7, 5) and default.seed > 0, "a seed is drawn when none is given"
+    limits, _, _ = options.from_argv(["--max-other-pct", "100", "--max-steal-pct", "50"], "test")
+    assert (limits.max_other_pct, limits.max_steal_pct) == (100, 50)
+    assert (default.max_other_pct, default.max_steal_pct) == (options.DEFAULTS["max_other_pct"],
+                                                              options.DEFAULTS["max_steal_pct"])
 
 
 def test_an_unknown_engine_is_refused_with_the_registry_choices():
