@@ -12,10 +12,10 @@ most of its rate."""
 from dataclasses import dataclass
 
 from harness.results.records import BASELINE, CLIENT_BOUND, FAIL, LOCATED, PLAN_LIMIT, latest_verdicts
+from stack.registry import server_title
 
 CLIENT, CPU, DATABASE, POOL, ACCEPT_QUEUE, LINK, UNEXPLAINED = (
     "client", "server CPU", "database", "pool wait", "accept queue", "link", "unexplained")
-SERVER_NAMES = {"apache": "Apache", "tomcat": "Tomcat", "mariadb": "mariadbd"}
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def full_collections(step):
         if figure.endswith("_gc_full_n") and count > 0:
             server = figure.removesuffix("_gc_full_n")
             seconds = step.figures.get(f"{server}_gc_full_s", 0.0)
-            notes.append(f"{SERVER_NAMES.get(server, server)} stopped {seconds:.2f} s for {count:.0f} full "
+            notes.append(f"{server_title(server)} stopped {seconds:.2f} s for {count:.0f} full "
                          f"collection(s) at {step.offered_rate:g} req/s offered (its timeout {step.timeout_s:g} s)")
     return notes
 
@@ -96,7 +96,7 @@ def diagnosis(told, server_cores, limits, link_bits_per_s=None):
         busy = cpu_pct(step, server_cores)
         if busy >= limits.busy_cpu_pct:
             shares = cpu_shares(step)
-            split = ", ".join(f"{SERVER_NAMES.get(name, name)} {seconds:.1f} s" for seconds, name in shares)
+            split = ", ".join(f"{server_title(name)} {seconds:.1f} s" for seconds, name in shares)
             name = DATABASE if shares and shares[0][1] == "mariadb" else CPU
             return name, f"servers' CPU {busy:.0f} % busy {where} ({split})"
     evidence = []

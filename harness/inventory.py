@@ -5,7 +5,7 @@ import subprocess
 from pathlib import Path
 
 from harness import network, ports
-from stack import settings
+from stack import registry, settings
 
 
 def first_line(command):
@@ -26,14 +26,17 @@ def pom_property(name):
     return match.group(1) if match else "unknown"
 
 
+def declared_version(how):
+    """A version as a server's declaration says to read it: ["dpkg", package] or a command."""
+    return package_version(how[1]) if how[0] == "dpkg" else first_line(how)
+
+
 def installed_versions():
-    """The versions of what is installed on this machine (on a host of TOPOLOGY=ssh: that host's)."""
+    """The versions of what is installed on this machine (on a host of TOPOLOGY=ssh: that host's):
+    each server's, as its declaration says, and the client's tools."""
     return {
-        "httpd": first_line(["/usr/sbin/apache2", "-v"]),
-        "php (mod_php)": package_version("libapache2-mod-php8.2"),
-        "php-fpm": package_version("php8.2-fpm"),
-        "jdk": first_line(["java", "-version"]),
-        "mariadb": first_line(["mariadbd", "--version"]),
+        **{what: declared_version(how) for name in registry.servers()
+           for what, how in registry.server(name).get("versions", {}).items()},
         "httperf": first_line(["httperf", "--version"]),
         "wrk": package_version("wrk"),
         "gnuplot": first_line(["gnuplot", "--version"]),

@@ -1,7 +1,8 @@
 """What is watched while a step runs, at the edge. A monitor is started right before httperf and
 finished right after it; `finish()` returns the figures it adds to the step's row (steps.tsv
-columns). A new per-step check is a new monitor in `host_monitors()` (or, for the client's side,
-harness/hosts.py's `step_monitors()`), nothing else changes."""
+columns). A new per-step check of a server is a new monitor class named in SERVER_MONITORS and in the
+servers' declarations (contract/targets.json, `monitors`); one of the client's side goes in
+harness/hosts.py's `step_monitors()`. Nothing else changes."""
 import os
 import subprocess
 import threading
@@ -242,19 +243,22 @@ class PoolMonitor:
 
 
 class JvmMonitor:
-    """What each JIT server's JVM did over the step, from its own counters (harness/jit.py):
-    collections young and full with their seconds, compile seconds, safepoint seconds - a full
-    collection longer than the step's timeout turns every request it holds up into a timeout."""
+    """What a server's JVM did over the step, from its own counters (harness/jit.py): collections
+    young and full with their seconds, compile seconds, safepoint seconds - a full collection longer
+    than the step's timeout turns every request it holds up into a timeout."""
+
+    def __init__(self, server):
+        self.server = server
 
     def start(self):
-        self.before = {}
-        for name in registry.jit_servers():
-            pid = lifecycle.SERVERS[name].pid()
-            if pid:
-                self.before[name] = (pid, jit.counters_of(pid))
+        pid = lifecycle.SERVERS[self.server].pid()
+        self.before = (pid, jit.counters_of(pid)) if pid else None
 
     def finish(self):
-        return {f"{name}_{figure}": value for name, (pid, before) in self.before.items()
+        if not self.before:
+            return {}
+        pid, before = self.before
+        return {f"{self.server}_{figure}": value
                 for figure, value in jit.step_figures(before, jit.counters_of(pid)).items()}
 
 
@@ -307,19 +311,18 @@ def combined(figure_sets):
     return figures
 
 
-def servers_on(host):
-    """The lab's servers on one host (every server when host is None: all on this machine)."""
-    return [name for name, server in lifecycle.SERVERS.items() if host is None or server.host == host]
+# The monitors a server's declaration may name (contract/targets.json, `monitors`), each made for that server.
+SERVER_MONITORS = {"mariadb-status": lambda server: MariaDBMonitor(), "pool": lambda server: PoolMonitor(),
+                   "jvm": JvmMonitor}
 
 
 def host_monitors(host, cpus):
-    """The monitors of one host's servers, watching `cpus` there (host None: every server, here)."""
-    found = [ServerSampler(servers_on(host)), OtherWorkMonitor(cpus), network.NetworkMonitor()]
-    if host in (None, "db"):
-        found.append(MariaDBMonitor())
-    if host in (None, "web"):
-        found += [PoolMonitor(), JvmMonitor()]
-    return found
+    """The monitors of one host's servers, watching `cpus` there (host None: every server, here):
+    every server's CPU and memory, other work and the TCP counters, and what each server's
+    declaration names."""
+    servers = registry.servers_on(host)
+    return [ServerSampler(servers), OtherWorkMonitor(cpus), network.NetworkMonitor(),
+            *(SERVER_MONITORS[monitor](name) for name in servers for monitor in registry.server_monitors(name))]
 
 
 def lab_cpus(options):
@@ -332,12 +335,6 @@ def pin_harness(cpus):
     the servers'."""
     if cpus and cpus != "none":
         os.sched_setaffinity(0, cpu_list(cpus))
-
-
-def pin_servers(cpus):
-    """Move every running lab server process (all threads) onto cpus; new children inherit it."""
-    for server in lifecycle.SERVERS.values():
-        pin_server(server, cpus)
 
 
 def pin_server(server, cpus):

@@ -12,14 +12,21 @@ import subprocess
 import time
 from pathlib import Path
 
-from stack import settings, topology
+from stack import registry, settings, topology
 from stack.server import LabError, Server, cmdline, parent_of, read_pid, render
 from stack.settings import LOG, ROOT, RUN, VAR
 
+# MariaDB connections kept free beyond the servers' own (contract/targets.json's db_connections):
+# the import, the monitors' status queries and an administrator's session.
+SPARE_CONNECTIONS = 20
+
+
+def max_connections():
+    """Every server's share (its declared db_connections knobs: workers, threads, pools), and the spare."""
+    return sum(settings.int_knob(knob) for knob in registry.db_connection_knobs()) + SPARE_CONNECTIONS
+
+
 class MariaDB(Server):
-    name = "mariadb"
-    host = "db"
-    port_knob = "MARIADB_PORT"
     binary_marker = "mariadbd"
     datadir = VAR / "lib" / "mariadb"
     socket_path = RUN / "mariadb.sock"
@@ -30,7 +37,7 @@ class MariaDB(Server):
         render("my.cnf.in", {
             "USER": user, "DATADIR": self.datadir, "SOCKET": self.socket_path,
             "PIDFILE": self.pidfile, "LOG": self.log, "ADDRESS": self.address, "PORT": self.port,
-            "MAX_CONNECTIONS": settings.max_connections(), "BACK_LOG": settings.int_knob("MARIADB_BACK_LOG"),
+            "MAX_CONNECTIONS": max_connections(), "BACK_LOG": settings.int_knob("MARIADB_BACK_LOG"),
             "INNODB_BUFFER_POOL": settings.knob("INNODB_BUFFER_POOL"),
         }, self.config)
         if not (self.datadir / "mysql").is_dir():
@@ -66,11 +73,6 @@ class MariaDB(Server):
         return result.stdout
 
 
-class AppServer(Server):
-    """A server of the apps: it answers only when the database does."""
-    needs = ("mariadb",)
-
-
 def as_user_lines(directive, separator=" "):
     """The lines that make a server's workers run as APACHE_USER when the lab is started by root
     (httpd and PHP-FPM refuse root workers); none otherwise."""
@@ -104,10 +106,8 @@ SOAP_PHP_ROOT = ROOT / "soap-php"
 CONTRACT_ROOT = ROOT / "contract"
 
 
-class Apache(AppServer):
+class Apache(Server):
     """The mod_php instance (prefork). Its siblings differ in the runtime part of the config."""
-    name = "apache"
-    port_knob = "APACHE_PORT"
     binary_marker = "apache2"
     runtime_template = "httpd-mod_php.conf.in"
     # Workers at start and after each recycle; prefork then adds more as the load needs them.
@@ -142,7 +142,7 @@ class Apache(AppServer):
         if check.returncode:
             raise LabError(f"{self.name}: bad configuration {self.config}:\n{check.stderr.strip()}")
 
-    def recycle(self):
+    def renew_workers(self):
         """A graceful restart (SIGUSR1): every worker exits after its current request and prefork
         starts StartServers fresh ones. An overloaded step grows the pool towards MaxRequestWorkers
         and prefork retires only one idle worker a second, so without this the steps after an
@@ -167,10 +167,8 @@ class Apache(AppServer):
         return str(self.config) in cmdline(pid)
 
 
-class PhpFpm(AppServer):
+class PhpFpm(Server):
     """The PHP-FPM pool behind the event Apache: a fixed number of PHP workers on a Unix socket."""
-    name = "php-fpm"
-    port_knob = ""
     binary_marker = "php-fpm"
     config = RUN / "php-fpm.conf"
     socket_path = RUN / "php-fpm.sock"
@@ -213,23 +211,16 @@ class PhpFpm(AppServer):
 
 
 class FpmApache(Apache):
-    """The event-MPM Apache in front of PHP-FPM (mod_php needs prefork: it cannot share the first)."""
-    name = "apache-fpm"
-    port_knob = "APACHE_FPM_PORT"
-    needs = ("mariadb", "php-fpm")
+    """The event-MPM Apache in front of PHP-FPM (mod_php needs prefork: it cannot share the first).
+    Its threads and a static FPM pool do not grow into the steps after an overload: it is declared
+    without recycle."""
     runtime_template = "httpd-php-fpm.conf.in"
 
     def runtime_values(self):
         return {"FPM_SOCKET": PhpFpm.socket_path}
 
-    def recycle(self):
-        """Event-MPM threads and a static FPM pool do not grow into the steps after an overload."""
-        return None
 
-
-class Tomcat(AppServer):
-    name = "tomcat"
-    port_knob = "TOMCAT_PORT"
+class Tomcat(Server):
     binary_marker = "org.apache.catalina.startup.Bootstrap"
     base = VAR / "tomcat"
     webapps_source = ROOT / "target" / "webapps"
@@ -273,11 +264,9 @@ class Tomcat(AppServer):
                              log=LOG / "tomcat-launch.log", env=env)
 
 
-class Gsoap(AppServer):
+class Gsoap(Server):
     """The gSOAP server (soap-gsoap/), built by `make build`: one process, GSOAP_THREADS worker
     threads, POOL_SIZE database connections."""
-    name = "gsoap"
-    port_knob = "GSOAP_PORT"
     binary_marker = "player-service"
     binary = ROOT / "target" / "soap-gsoap" / "player-service"
 
@@ -319,7 +308,24 @@ def write_app_config():
         out.write("\n".join(lines) + "\n")
 
 
-SERVERS = {server.name: server for server in (MariaDB(), Apache(), PhpFpm(), FpmApache(), Tomcat(), Gsoap())}
+def behaviours(kind=Server):
+    """{class name: class} of every server behaviour defined here: what a declaration's `class` may name."""
+    return {sub.__name__: sub for each in kind.__subclasses__() for sub in (each, *behaviours(each).values())}
+
+
+CLASSES = behaviours()
+
+
+def declared_servers():
+    """{name: server} of every server the registry declares, in the order they start."""
+    unknown = {declared["class"] for declared in registry.servers().values()} - set(CLASSES)
+    if unknown:
+        raise LabError(f"contract/targets.json: servers declared with class {', '.join(sorted(unknown))}; "
+                       f"stack/lifecycle.py defines {', '.join(CLASSES)}")
+    return {name: CLASSES[declared["class"]](name) for name, declared in registry.servers().items()}
+
+
+SERVERS = declared_servers()
 # The order they start in (each after the servers it needs); they stop in the reverse.
 ORDER = list(SERVERS)
 

@@ -126,6 +126,55 @@ def workloads_of(app_name, chosen):
     return tuple(workload for workload in chosen if parse_workload(workload)[0] in workload_specs(app_name))
 
 
+def servers():
+    """{name: declaration} of every lab server, in the order they start (each after those it needs)."""
+    return REGISTRY["servers"]
+
+
+def server(name):
+    try:
+        return REGISTRY["servers"][name]
+    except KeyError:
+        raise KeyError(f"unknown server {name!r}; the registry has {', '.join(servers())}") from None
+
+
+def server_title(name):
+    """How reports name a server (its name when the registry has none)."""
+    return REGISTRY["servers"].get(name, {}).get("title", name)
+
+
+def servers_on(host=None):
+    """The servers of one host, in the order they start (every server when host is None)."""
+    return [name for name, declared in servers().items() if host is None or declared["host"] == host]
+
+
+def server_packages(host=None):
+    """The Debian packages the servers of one host (of every host when None) run on, each once."""
+    return list(dict.fromkeys(package for name in servers_on(host) for package in server(name).get("packages", ())))
+
+
+def filled(text):
+    """A declaration's path with its {KNOB}s replaced by the knobs' values."""
+    return fill(text, {name: settings.knob(name) for name in settings.knobs()}, str)
+
+
+def shipped_with(host):
+    """(project files, files under var/) a remote host's servers need, each once, in order."""
+    project = [filled(path) for name in servers_on(host) for path in server(name).get("ships", ())]
+    var = [filled(path) for name in servers_on(host) for path in server(name).get("ships_var", ())]
+    return list(dict.fromkeys(project)), list(dict.fromkeys(var))
+
+
+def db_connection_knobs():
+    """The knobs whose sum is how many MariaDB connections the servers may hold (a knob twice is
+    counted twice: the pooled servlet's pool and gSOAP's each hold POOL_SIZE)."""
+    return [knob for declared in servers().values() for knob in declared.get("db_connections", ())]
+
+
+def server_monitors(name):
+    return list(server(name).get("monitors", ()))
+
+
 def baselines_of(app_name):
     """{"constant": app, "static": app}: the references on the app's own server."""
     return dict(REGISTRY["servers"][server_of(app_name)].get("baselines", {}))
@@ -135,11 +184,6 @@ def jit(app_name):
     """Whether the app's server compiles its code as it runs (a JVM): its cells warm until its
     compiler is quiet (harness/jit.py)."""
     return REGISTRY["servers"][server_of(app_name)].get("jit", False)
-
-
-def jit_servers():
-    """The servers that compile as they run (their JVM's counters are watched over every step)."""
-    return [name for name, server in REGISTRY["servers"].items() if server.get("jit", False)]
 
 
 def port_of(app_name):
@@ -164,3 +208,11 @@ def request(app_name, workload, **parameters):
         headers=dict(spec.get("headers", {})),
         body=fill(spec.get("body", ""), values, escape),
     )
+
+
+if __name__ == "__main__":
+    # `python3 -m stack.registry packages [host]`: the servers' Debian packages, for stack/setup.sh.
+    import sys
+    if sys.argv[1:2] != ["packages"] or len(sys.argv) > 3:
+        sys.exit("usage: python3 -m stack.registry packages [host]")
+    print(" ".join(server_packages(sys.argv[2] if len(sys.argv) > 2 else None)))

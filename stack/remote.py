@@ -8,7 +8,7 @@ import shlex
 import subprocess
 from dataclasses import dataclass
 
-from stack import settings, topology
+from stack import registry, settings, topology
 from stack.server import LabError
 from stack.settings import ROOT, VAR
 
@@ -18,14 +18,13 @@ ORDER = ("db", "web")
 
 def shipped(host):
     """(project files, files under var/) a host's servers need, relative to the project root and to
-    var/; a load client host needs only stack/setup.sh's packages (httperf)."""
+    var/: the lab's own (the lifecycle, the registry, the sweep's agent in harness/, the password),
+    then what the registry declares its servers ship; a load client host needs only stack/setup.sh's
+    packages (httperf), and the registry that says it has no server."""
     if host not in ORDER:
-        return ["stack"], []
-    project = ["stack", "contract", "harness"]  # harness: the sweep's agent on the host (harness/agent.py)
-    if host == "db":
-        return project + ["sql"], ["secrets"]
-    return (project + ["php", "soap-php", "target/webapps", "target/soap-gsoap"],
-            ["secrets", f"opt/apache-tomcat-{settings.knob('TOMCAT_VERSION')}"])
+        return ["stack", "contract"], []
+    project, var = registry.shipped_with(host)
+    return ["stack", "contract", "harness", *project], ["secrets", *var]
 
 
 def remote_environment(host):

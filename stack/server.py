@@ -11,7 +11,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from stack import settings, topology
+from stack import registry, settings, topology
 from stack.settings import LOG, ROOT, RUN, VAR
 
 CONF = ROOT / "stack" / "conf"
@@ -87,12 +87,17 @@ def pinned(command, cpus):
 
 
 class Server:
-    name = ""
-    port_knob = ""
-    # Servers that must answer before this one can (started first, restarted first when gone).
-    needs = ()
-    # The host it runs on (stack/topology.py): its address and, in TOPOLOGY=netns, its namespace.
-    host = "web"
+    """A server's behaviour; what it is (its host, port knob, the servers it needs, how it is
+    recycled) is its declaration in the registry's `servers` section."""
+
+    def __init__(self, name):
+        self.name = name
+        self.declared = registry.server(name)
+        # The host it runs on (stack/topology.py): its address and, in TOPOLOGY=netns, its namespace.
+        self.host = self.declared["host"]
+        self.port_knob = self.declared.get("port_knob", "")
+        # Servers that must answer before this one can (started first, restarted first when gone).
+        self.needs = tuple(self.declared.get("needs", ()))
 
     @property
     def port(self):
@@ -152,9 +157,13 @@ class Server:
                 if entry.name.isdigit() and self.owns(int(entry.name)) and not is_zombie(int(entry.name))]
 
     def recycle(self):
-        """Bring the server's worker pool back to its starting size after an overload, where that
-        keeps its warm state; a note of what was done, or None when there is nothing to recycle."""
-        return None
+        """Bring the server's worker pool back to its starting size after an overload, where its
+        declaration says so (`recycle`); a note of what was done, or None when there is nothing to recycle."""
+        return self.renew_workers() if self.declared.get("recycle") else None
+
+    def renew_workers(self):
+        raise LabError(f"{self.name}: declared with recycle {self.declared['recycle']!r}, which "
+                       f"{type(self).__name__} does not implement")
 
     def answers(self):
         """True when the server answers a client: asked from the client host."""

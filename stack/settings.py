@@ -143,13 +143,6 @@ def knobs():
     return {name: knob(name) for name in [*DEFAULTS, *SAME_AS]}
 
 
-def max_connections():
-    """Every Apache worker, PHP-FPM worker and Tomcat thread, and the two pools (HikariCP's and the
-    gSOAP server's), may each hold one connection."""
-    return (int_knob("APACHE_WORKERS") + int_knob("PHP_FPM_WORKERS") + int_knob("TOMCAT_THREADS")
-            + 2 * int_knob("POOL_SIZE") + 20)
-
-
 def cpus(name):
     """A CPU-list knob for taskset, or None for no pinning."""
     value = knob(name)

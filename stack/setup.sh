@@ -9,13 +9,13 @@ cd "$(dirname "$0")/.."
 declare -A TOMCAT_SHA512=(
   [9.0.104]=b387fae59f1eda13a5c2336243514d9568057815689057ff920be696548ea6afbcfc0933934d3d6f8c4e2b5108322dc7509bfe934c49d05905c6ce87f1dff53c
 )
-# The MariaDB server and client without the mariadb-server package's system service; Apache's
-# binary and modules without the apache2 package's service: the lab runs private instances only.
-# php8.2-fpm and openssh-server (for TOPOLOGY=ssh's test: the lab runs its own sshd in its namespaces)
-# ship system services of their own: they are installed with service starts refused (below).
-PACKAGES=(apache2-bin libapache2-mod-php8.2 php8.2-fpm php8.2-mysql php8.2-soap php8.2-xml mariadb-server-core mariadb-client-core
-          httperf wrk gnuplot-nox poppler-utils ca-certificates util-linux iproute2
-          gsoap libgsoap-dev libmariadb-dev gcc libc6-dev make openssh-client openssh-server)
+# The lab's own tools: the load generators, the plots, the namespaces, and OpenSSH for TOPOLOGY=ssh
+# (its test runs the lab's own sshd in its namespaces). The servers' packages come from the registry
+# (contract/targets.json, each server's `packages`): binaries only, e.g. the MariaDB server and client
+# without the mariadb-server package's service, Apache's binary and modules without apache2's.
+# php8.2-fpm and openssh-server ship system services of their own: every package is installed with
+# service starts refused (below); the lab runs private instances only.
+TOOLS=(httperf wrk gnuplot-nox poppler-utils ca-certificates util-linux iproute2 openssh-client openssh-server)
 
 say() { echo "setup: $*"; }
 die() { echo "setup: ERROR: $*" >&2; exit 1; }
@@ -31,29 +31,38 @@ as_root() {
 # install, and the machine's is put back afterwards.
 POLICY=/usr/sbin/policy-rc.d
 refuse_service_starts() {
+  [ -z "${REFUSING_SERVICE_STARTS:-}" ] || return 0  # once: the machine's own policy is saved once
+  REFUSING_SERVICE_STARTS=1
   as_root sh -c "{ [ ! -e $POLICY ] || mv $POLICY $POLICY.lab-saved; } &&
     printf '#!/bin/sh\\n# the lab: no service starts while it installs packages\\nexit 101\\n' > $POLICY &&
     chmod 755 $POLICY"
   trap 'as_root sh -c "rm -f $POLICY; [ ! -e $POLICY.lab-saved ] || mv $POLICY.lab-saved $POLICY"' EXIT
 }
 
+install_packages() {
+  say "installing Debian packages: $*"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+    || die "apt-get update failed; check the network or the apt sources"
+  refuse_service_starts
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" \
+    || die "apt-get install $* failed; see the messages above"
+}
+
+# The registry is read with Python: it comes first.
+command -v python3 >/dev/null || install_packages python3
+# On a host of TOPOLOGY=ssh, that host's servers' packages only (a load client host has none).
+server_packages=$(python3 -m stack.registry packages ${LAB_ON_HOST:-}) \
+  || die "could not read the servers' packages from contract/targets.json"
+read -r -a SERVER_PACKAGES <<< "$server_packages"
 missing=()
-for pkg in "${PACKAGES[@]}"; do
+for pkg in "${TOOLS[@]}" "${SERVER_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done
 if ! command -v javac >/dev/null || [ "$(javac -version 2>&1 | sed -E 's/javac ([0-9]+).*/\1/')" -lt 17 ]; then
   missing+=(openjdk-17-jdk-headless)
 fi
 command -v mvn >/dev/null || missing+=(maven)
-command -v python3 >/dev/null || missing+=(python3)
-if [ ${#missing[@]} -gt 0 ]; then
-  say "installing Debian packages: ${missing[*]}"
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq \
-    || die "apt-get update failed; check the network or the apt sources"
-  refuse_service_starts
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" \
-    || die "apt-get install ${missing[*]} failed; see the messages above"
-fi
+[ ${#missing[@]} -eq 0 ] || install_packages "${missing[@]}"
 
 # On a host of TOPOLOGY=ssh (LAB_ON_HOST set by stack/remote.py) only the servers, the sweep's agent
 # (standard library only) or httperf run: no PyPI packages, no tests, and Tomcat and the password

@@ -15,7 +15,8 @@ def test_max_connections_covers_every_worker_thread_and_pooled_connection(monkey
     monkeypatch.setenv("TOMCAT_THREADS", "20")
     monkeypatch.setenv("POOL_SIZE", "5")
     monkeypatch.setenv("PHP_FPM_WORKERS", "7")
-    assert settings.max_connections() >= 42
+    # Apache's workers, FPM's, Tomcat's threads and its pool, gSOAP's pool, and 20 to spare.
+    assert lifecycle.max_connections() == 10 + 7 + 20 + 5 + 5 + 20
 
 
 def test_render_refuses_to_leave_a_placeholder_unfilled(tmp_path):
@@ -28,7 +29,7 @@ def test_rendered_server_xml_binds_the_web_hosts_address_and_disables_the_shutdo
         tmp_path, monkeypatch, topology, address):
     monkeypatch.setenv("TOPOLOGY", topology)
     target = tmp_path / "server.xml"
-    server.render("server.xml.in", {"ADDRESS": lifecycle.Tomcat().address, "PORT": 8123, "THREADS": 7,
+    server.render("server.xml.in", {"ADDRESS": lifecycle.SERVERS["tomcat"].address, "PORT": 8123, "THREADS": 7,
                                     "ACCEPT_COUNT": 3, "MAX_CONNECTIONS": 7}, target)
     text = target.read_text()
     assert f'address="{address}" port="8123"' in text
@@ -53,7 +54,7 @@ def test_a_bound_port_is_not_free():
 
 
 def test_a_server_never_claims_a_pid_it_did_not_start(tmp_path, monkeypatch):
-    mariadb = lifecycle.MariaDB()
+    mariadb = lifecycle.MariaDB("mariadb")
     pidfile = tmp_path / "mariadb.pid"
     monkeypatch.setattr(type(mariadb), "pidfile", property(lambda self: pidfile))
     # Only this test's own processes may be touched, never a lab server that happens to be running.
@@ -65,7 +66,7 @@ def test_a_server_never_claims_a_pid_it_did_not_start(tmp_path, monkeypatch):
 
 
 def test_stop_kills_the_processes_a_dead_main_process_left_behind(tmp_path, monkeypatch):
-    apache = lifecycle.Apache()
+    apache = lifecycle.Apache("apache")
     monkeypatch.setattr(type(apache), "pidfile", property(lambda self: tmp_path / "apache.pid"))
     orphan = subprocess.Popen(["sleep", "60"])
     monkeypatch.setattr(type(apache), "processes",

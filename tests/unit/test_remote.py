@@ -47,7 +47,7 @@ def test_load_client_hosts_need_ssh_and_take_the_steps_clients_in_turn(ssh_knobs
     assert [(host.name, host.destination, host.root) for host in remote.client_hosts()] == [
         ("client1", "load@192.0.2.20", "/srv/lab-client1"), ("client2", "load@192.0.2.21", "/srv/lab-client2")]
     assert [remote.load_client(number).name for number in (1, 2, 3, 4)] == ["client1", "client2", "client1", "client2"]
-    assert remote.shipped("client1") == (["stack"], [])  # stack/setup.sh, for httperf
+    assert remote.shipped("client1") == (["stack", "contract"], [])  # stack/setup.sh, for httperf
     assert topology.current().describe()["load_clients"] == ["load@192.0.2.20", "load@192.0.2.21"]
     monkeypatch.setenv("TOPOLOGY", "netns")
     with pytest.raises(ValueError, match="CLIENT_HOSTS= .* needs TOPOLOGY=ssh"):
