@@ -117,9 +117,32 @@ def listed(text):
     return tuple(item for item in text.replace(",", " ").split() if item)
 
 
+def number(kind, low, high=None, low_included=True):
+    """An argparse type: a number of `kind` from low (or above it) up to high, else one line saying so."""
+    def parse(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {'an integer' if kind is int else 'a number'}") from None
+        too_low = value < low if low_included else value <= low
+        if too_low or (high is not None and value >= high):
+            accepted = (f"{'at least' if low_included else 'above'} {low:g}"
+                        + (f" and below {high:g}" if high is not None else ""))
+            raise argparse.ArgumentTypeError(f"{text} is out of range: it must be {accepted}")
+        return value
+    return parse
+
+
+class OneLineErrors(argparse.ArgumentParser):
+    """A bad option gets one line naming it and what it accepts (not argparse's usage block first)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: {message} ({self.prog} --help lists the options)\n")
+
+
 def parser(description):
-    arguments = argparse.ArgumentParser(description=description)
-    arguments.add_argument("--set", dest="app_set", default=None,
+    arguments = OneLineErrors(description=description)
+    arguments.add_argument("--set", dest="app_set", default=None, choices=list(registry.sets()),
                            help=f"a named selection of apps: {', '.join(registry.sets())} (default "
                                 f"{registry.DEFAULT_SET}; other sets run one round unless --rounds says otherwise)")
     arguments.add_argument("--apps", type=listed, default=None, help="these apps of the set only")
@@ -127,17 +150,19 @@ def parser(description):
                            help="default: " + ", ".join(registry.REGISTRY["engines"]))
     arguments.add_argument("--workloads", type=listed, default=tuple(registry.REGISTRY["workloads"]))
     arguments.add_argument("--mode", choices=("adaptive", "linear"), default=DEFAULTS["mode"])
-    arguments.add_argument("--duration", type=float, default=None, help=SWEEP["options_about"]["duration_s"])
-    arguments.add_argument("--precision", type=float, default=None, help=SWEEP["options_about"]["precision"])
-    arguments.add_argument("--rounds", type=int, default=None, help=SWEEP["options_about"]["rounds"])
-    arguments.add_argument("--clients", type=int, default=None, help=SWEEP["options_about"]["clients"])
-    arguments.add_argument("--max-other-pct", type=float, default=None,
+    arguments.add_argument("--duration", type=number(float, 0, low_included=False), default=None,
+                           help=SWEEP["options_about"]["duration_s"])
+    arguments.add_argument("--precision", type=number(float, 0, 1, low_included=False), default=None,
+                           help=SWEEP["options_about"]["precision"])
+    arguments.add_argument("--rounds", type=number(int, 1), default=None, help=SWEEP["options_about"]["rounds"])
+    arguments.add_argument("--clients", type=number(int, 1), default=None, help=SWEEP["options_about"]["clients"])
+    arguments.add_argument("--max-other-pct", type=number(float, 0), default=None,
                            help=SWEEP["options_about"]["max_other_pct"] + " (hosts that share one machine, as "
                                 "the ssh test's namespaces do, each see the others' servers as other work)")
-    arguments.add_argument("--max-steal-pct", type=float, default=None,
+    arguments.add_argument("--max-steal-pct", type=number(float, 0), default=None,
                            help=SWEEP["options_about"]["max_steal_pct"] + " (tests whose subject is not "
                                 "disturbance set it high, as a stealing host must not stop their cells)")
-    arguments.add_argument("--seed", type=int, default=None, help="the seed of the rounds' random order "
+    arguments.add_argument("--seed", type=number(int, 0), default=None, help="the seed of the rounds' random order "
                            "(default: drawn at random and kept in the manifest; a resumed run keeps its own)")
     arguments.add_argument("--sizes", type=listed, default=None,
                            help="the size sweep: the payload workload at these row counts (e.g. "
@@ -156,8 +181,9 @@ def parser(description):
 def chosen_apps(app_set, apps):
     """The set's apps (the default set's when none is named), narrowed to `apps` when given; without
     a named set, `apps` may name any registry app."""
-    for name in apps or ():
-        registry.app(name)
+    unknown = [name for name in apps or () if name not in registry.apps()]
+    if unknown:
+        raise SystemExit(f"unknown apps {', '.join(unknown)}; the registry has {', '.join(registry.apps())}")
     members = registry.set_members(app_set or registry.DEFAULT_SET)
     if not apps:
         return tuple(members)
@@ -202,15 +228,13 @@ def from_argv(argv, description):
     values.update({key: value for key, value in (("duration_s", args.duration), ("precision", args.precision),
                                                  ("rounds", args.rounds), ("clients", args.clients),
                                                  ("max_other_pct", args.max_other_pct),
-                                                 ("max_steal_pct", args.max_steal_pct)) if value})
+                                                 ("max_steal_pct", args.max_steal_pct)) if value is not None})
     try:
         load_clients = topology.current().load_clients
     except ValueError as error:
         raise SystemExit(str(error)) from None
     if load_clients and not args.clients:
         values["clients"] = len(load_clients)  # one httperf on each load client host
-    if values.get("clients", DEFAULTS["clients"]) < 1:
-        raise SystemExit("--clients must be at least 1")
     values["seed"] = random.SystemRandom().randrange(1, 10**6) if args.seed is None else args.seed
     options = Options(apps=apps, engines=engines, workloads=workloads, mode=args.mode,
                       app_set=args.app_set or registry.DEFAULT_SET, presets=presets, **values)

@@ -20,7 +20,12 @@ def main(argv):
     # The sweep drives the load from the client host: httperf, the probes and the checks.
     topology.enter(topology.current().namespace("client"))
     try:
-        problems = lab.verify(hosts.server("mariadb"))
+        database = hosts.server("mariadb")
+        if not database.answers():
+            print("sweep: MariaDB does not answer: start the servers with `make up` (`make saturation-sweep` "
+                  "starts them itself)", file=sys.stderr)
+            return 1
+        problems = lab.verify(database)
         if problems:
             print("sweep: the data is not imported: " + "; ".join(problems) + " (run `make import`)", file=sys.stderr)
             return 1

@@ -116,5 +116,34 @@ def test_a_set_names_the_apps_apps_narrows_it_and_other_sets_run_one_round():
     assert anywhere.apps == ("php-persistent",) and anywhere.rounds == options.DEFAULTS["rounds"]
     with pytest.raises(SystemExit, match="soap not in set pooling"):
         options.from_argv(["--set", "pooling", "--apps", "soap"], "test")
-    with pytest.raises(KeyError, match="unknown set 'fastest'"):
+    with pytest.raises(SystemExit):
         options.from_argv(["--set", "fastest"], "test")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--set", "nope"], "argument --set: invalid choice: 'nope' (choose from 'study', 'pooling'"),
+    (["--apps", "php,nope"], None),
+    (["--duration", "-5"], "argument --duration: -5 is out of range: it must be above 0"),
+    (["--duration", "0"], "argument --duration: 0 is out of range: it must be above 0"),
+    (["--duration", "five"], "argument --duration: 'five' is not a number"),
+    (["--precision", "2"], "argument --precision: 2 is out of range: it must be above 0 and below 1"),
+    (["--rounds", "0"], "argument --rounds: 0 is out of range: it must be at least 1"),
+    (["--rounds", "1.5"], "argument --rounds: '1.5' is not an integer"),
+    (["--clients", "0"], "argument --clients: 0 is out of range: it must be at least 1"),
+    (["--max-other-pct", "-1"], "argument --max-other-pct: -1 is out of range: it must be at least 0"),
+    (["--seed", "-3"], "argument --seed: -3 is out of range: it must be at least 0"),
+])
+def test_a_bad_option_gets_one_line_naming_it_and_what_it_accepts(argv, message, capsys):
+    with pytest.raises(SystemExit) as refused:
+        options.from_argv(argv, "test")
+    said = capsys.readouterr().err.strip().splitlines()
+    if message is None:  # refused by from_argv itself: its message is the exit's
+        assert str(refused.value) == "unknown apps nope; the registry has " + ", ".join(registry.apps())
+    else:
+        assert refused.value.code == 2 and len(said) == 1 and f": {message}" in said[0], said
+        assert "Traceback" not in "".join(said)
+
+
+def test_zero_is_a_limit_not_a_missing_option():
+    strict, _, _ = options.from_argv(["--max-other-pct", "0", "--max-steal-pct", "0"], "test")
+    assert (strict.max_other_pct, strict.max_steal_pct) == (0, 0)
