@@ -22,7 +22,7 @@ def plan_for(options, workload, seed, earlier=()):
     profile = profile_for(workload)
     if options.mode == "linear":
         return LinearPlan(profile.linear_step, profile.linear_step, profile.linear_max)
-    confirm_steps = options.max_confirm_steps if options.rounds == 1 else 0
+    confirm_steps = options.max_confirm_steps if options.rounds == 1 else PLAN["round_confirm_steps"]
     if earlier:
         return AdaptivePlan(start=max(0.5, PLAN["round_start_share"] * expected_figure(seed, earlier)),
                             factor=PLAN["round_factor"], precision=options.precision,

@@ -6,7 +6,7 @@ from harness.httperf_output import IncompleteOutput, lifetime_histogram, parse, 
 from harness.options import profile_for
 from harness.results.records import DISTURBED, INVALID, Step
 from harness.results.store import write_atomically
-from harness.verdict import issue_rate, judge
+from harness.verdict import failed_requests, issue_rate, judge
 from stack import remote
 
 
@@ -87,7 +87,7 @@ def take_step(cell, rate, options, role="", duration_s=None):
     if lagging:
         verdict, reason = INVALID, lagging
     if figures:
-        failed = figures["errors_total"] + max(0.0, num_conns - figures["connections"])
+        failed = failed_requests(figures, num_conns)
         spread = percentiles(histogram, failed, timeout_s * 1000)
         figures.update({f"p{round(quantile * 100)}_ms": value for quantile, value in spread.items()})
     shared = watch.disturbed()

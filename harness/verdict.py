@@ -19,6 +19,12 @@ class Thresholds:
     max_non2xx_ratio: float = 0.01
 
 
+def failed_requests(figures, planned_requests):
+    """httperf's errors, and the planned requests it never opened a connection for (a killed or
+    stalled client): both count as failed."""
+    return figures["errors_total"] + max(0.0, planned_requests - figures["connections"])
+
+
 def issue_rate(figures, timeout_s):
     """The rate at which httperf kept its schedule, in connections (one request each) per second.
 
@@ -53,7 +59,7 @@ def judge(figures, offered, timeout_s, planned_requests, killed=False, threshold
     if figures["reply_rate"] < thresholds.min_reply_ratio * offered:
         reasons.append(f"reply rate {figures['reply_rate']:.1f} < {thresholds.min_reply_ratio:.0%} "
                        f"of {offered:g}")
-    errors = figures["errors_total"] + max(0.0, planned_requests - figures["connections"])
+    errors = failed_requests(figures, planned_requests)
     if errors > thresholds.max_error_ratio * planned_requests:
         reasons.append(f"{int(errors)} errors of {int(planned_requests)} requests "
                        f"(client-timo {int(figures.get('client_timo', 0))}, "

@@ -3,6 +3,7 @@ import pytest
 
 from harness.options import Options
 from harness.planner import AdaptivePlan, LinearPlan, expected_capacity, round_rate
+from harness import procedure
 from harness.procedure import plan_for
 from harness.verdict import FAIL, INVALID, PASS
 
@@ -139,3 +140,8 @@ def test_only_a_single_round_run_confirms_its_brackets():
     several = plan_for(Options(apps=("php",), rounds=3), "single", seed=1000)
     assert single.max_confirm_steps == Options(apps=("php",)).max_confirm_steps > 0
     assert several.max_confirm_steps == 0
+
+
+def test_a_several_round_runs_confirmations_are_sweep_jsons_round_confirm_steps(monkeypatch):
+    monkeypatch.setitem(procedure.PLAN, "round_confirm_steps", 2)
+    assert plan_for(Options(apps=("php",), rounds=3), "single", seed=1000).max_confirm_steps == 2

@@ -1,6 +1,6 @@
 """The verdict on each recorded case, and the thresholds at their edges."""
 from harness.httperf_output import parse
-from harness.verdict import FAIL, INVALID, PASS, Thresholds, issue_rate, judge
+from harness.verdict import FAIL, INVALID, PASS, Thresholds, failed_requests, issue_rate, judge
 from stack.settings import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "httperf"
@@ -72,3 +72,8 @@ def test_connections_never_opened_count_as_errors():
 def test_thresholds_are_configurable():
     lenient = Thresholds(min_reply_ratio=0.5)
     assert judge(base(reply_rate=60.0), 100, 1, 1000, thresholds=lenient)[0] == PASS
+
+
+def test_failed_requests_are_httperfs_errors_and_the_connections_it_never_opened():
+    assert failed_requests({"errors_total": 3, "connections": 990}, 1000) == 13
+    assert failed_requests({"errors_total": 3, "connections": 1000}, 1000) == 3
