@@ -12,7 +12,7 @@ import time
 
 from harness import hosts, jit, load
 from harness.options import profile_for
-from stack import registry
+from stack import registry, settings
 
 WINDOW_S = 2  # long enough for dozens of 16,000-row replies, short enough to rotate often
 
@@ -28,7 +28,7 @@ def rotation(cells):
 
 def widened(client_cpus, server_cpus):
     """Pure: the CPU list a JVM may use while it warms up: its own and the client's."""
-    lists = [text for text in (server_cpus, client_cpus) if text and text != "none"]
+    lists = [text for text in (server_cpus, client_cpus) if settings.pinned_to(text)]
     return ",".join(lists) if len(lists) == 2 else None
 
 

@@ -333,13 +333,13 @@ def lab_cpus(options):
 def pin_harness(cpus):
     """Keep the harness itself (its sampling threads, its health checks) on the client's CPUs, off
     the servers'."""
-    if cpus and cpus != "none":
+    if settings.pinned_to(cpus):
         os.sched_setaffinity(0, cpu_list(cpus))
 
 
 def pin_server(server, cpus):
     """Move one lab server's processes (all threads) onto cpus."""
-    if not cpus or cpus == "none":
+    if not settings.pinned_to(cpus):
         return
     for pid in server.processes():
         subprocess.run(["taskset", "-a", "-p", "-c", cpus, str(pid)], capture_output=True)

@@ -83,7 +83,7 @@ def log_tail(path, lines=15):
 
 def pinned(command, cpus):
     """Prefix a command with taskset when the servers are to be kept off the client's cores."""
-    return ["taskset", "-c", cpus, *command] if cpus and cpus != "none" else command
+    return ["taskset", "-c", cpus, *command] if settings.pinned_to(cpus) else command
 
 
 class Server:
@@ -190,7 +190,7 @@ class Server:
         LOG.mkdir(parents=True, exist_ok=True)
         RUN.mkdir(parents=True, exist_ok=True)
         self.prepare()
-        self.knobs_file.write_text(json.dumps({**settings.knobs(), "cpus": cpus or "none"}, indent=2) + "\n")
+        self.knobs_file.write_text(json.dumps({**settings.knobs(), "cpus": cpus or settings.NOT_PINNED}, indent=2) + "\n")
         process = self.launch(cpus)
         deadline = time.monotonic() + settings.int_knob("START_TIMEOUT")
         while time.monotonic() < deadline:

@@ -20,9 +20,18 @@ POOL_WAIT_LOG = LOG / "pool-wait.tsv"
 
 
 
+# A CPU-list knob's value for "not pinned".
+NOT_PINNED = "none"
+
+
+def pinned_to(text):
+    """A taskset CPU list, or None when it says not to pin (empty or NOT_PINNED)."""
+    return None if not text or text == NOT_PINNED else text
+
+
 def cpu_numbers(text):
-    """The CPU numbers of a taskset list ("1", "0-3", "0,2"); None for "none" (not pinned)."""
-    if not text or text == "none":
+    """The CPU numbers of a taskset list ("1", "0-3", "0,2"); None when not pinned."""
+    if not pinned_to(text):
         return None
     numbers = set()
     for part in text.split(","):
@@ -36,7 +45,7 @@ def default_pinning():
     machine with at least two cores; no pinning ("none") on one core."""
     cores = os.cpu_count() or 1
     if cores < 2:
-        return "none", "none"
+        return NOT_PINNED, NOT_PINNED
     return "0", f"1-{cores - 1}" if cores > 2 else "1"
 
 
@@ -145,8 +154,7 @@ def knobs():
 
 def cpus(name):
     """A CPU-list knob for taskset, or None for no pinning."""
-    value = knob(name)
-    return None if value == "none" else value
+    return pinned_to(knob(name))
 
 
 # Debian's php8.2-fpm binary (the package's system service is never started).
