@@ -24,13 +24,15 @@ from pathlib import Path
 
 from harness import hosts, load, monitors, probe
 from harness.cell import Cell
+from harness.disturbance import redone_while_disturbed
 from harness.oha_output import figures as oha_figures
 from harness.options import RESULTS, SWEEP, Options, profile_for
 from harness.results.records import DISTURBED, INVALID, LOCATED, PASS
 from harness.results.rounds import cell_figures
 from harness.results.store import ResultsError, RunFiles, latest_run, load_run, tsv_text, write_atomically
+from harness.session import NotReady, from_the_client
 from harness.verdict import Thresholds, judge
-from stack import lab, settings, topology
+from stack import settings
 
 SETTINGS = SWEEP["crosscheck"]
 OHA = settings.OPT / "oha" / "bin" / "oha"
@@ -71,14 +73,14 @@ class Watched:
         self.redone = 0
 
     def __call__(self, run):
-        for attempt in range(self.options.max_redos + 1):
+        def attempt():
             with hosts.watch(self.options) as watch:
                 result = run()
-            shared = watch.disturbed()
-            if not shared:
-                break
-            self.redone += attempt < self.options.max_redos
-        return result, shared, watch.figures
+            return result, watch.disturbed(), watch.figures
+        (result, shared, figures), redos = redone_while_disturbed(attempt, lambda taken: taken[1],
+                                                                  self.options.max_redos)
+        self.redone += redos
+        return result, shared, figures
 
 
 def wrk_ladder(cell, watched, directory):
@@ -185,26 +187,8 @@ def run_options(manifest):
     return Options(apps=tuple(recorded["apps"]), thresholds=Thresholds(**recorded.get("thresholds", {})), **values)
 
 
-def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--run", help="the run id under results/ (default: the latest run)")
-    parser.add_argument("--results", type=Path, default=RESULTS)
-    args = parser.parse_args(argv)
-    try:
-        run = load_run(args.results / args.run if args.run else latest_run(args.results))
-    except ResultsError as error:
-        print(f"crosscheck: {error}", file=sys.stderr)
-        return 1
-    if not os.access(OHA, os.X_OK):
-        print(f"crosscheck: {OHA} is missing: run `make crosscheck` (it builds oha first)", file=sys.stderr)
-        return 1
-    problems = lab.verify(hosts.server("mariadb"))
-    if problems:
-        print("crosscheck: the servers are not up with the data: " + "; ".join(problems) + " (run `make up import`)",
-              file=sys.stderr)
-        return 1
-    options = run_options(run.manifest)
-    topology.enter(topology.current().namespace("client"))
+def measure_cells(run, options):
+    """Each cell of the run measured again, its row saved as it comes: the rows."""
     monitors.pin_harness(options.client_cpus)
     hosts.pin_servers(options)
     files, rows, measured = RunFiles(run.directory), [], {}
@@ -222,6 +206,29 @@ def main(argv):
               f"{row.get('oha_above_rate', '-')}: {row.get('oha_above_verdict', '-')}", flush=True)
         write_atomically(run.directory / "crosscheck.tsv", tsv_text(COLUMNS, rows))
         write_atomically(run.directory / "crosscheck.json", json.dumps(measured, indent=2) + "\n")
+    return rows
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--run", help="the run id under results/ (default: the latest run)")
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    try:
+        run = load_run(args.results / args.run if args.run else latest_run(args.results))
+    except ResultsError as error:
+        print(f"crosscheck: {error}", file=sys.stderr)
+        return 1
+    if not os.access(OHA, os.X_OK):
+        print(f"crosscheck: {OHA} is missing: run `make crosscheck` (it builds oha first)", file=sys.stderr)
+        return 1
+    options = run_options(run.manifest)
+    try:
+        with from_the_client():
+            rows = measure_cells(run, options)
+    except NotReady as problem:
+        print(f"crosscheck: {problem}", file=sys.stderr)
+        return 1
     median, lowest = agreement(rows)
     confirmed = [row["oha_agrees"] for row in rows if "oha_agrees" in row]
     print(f"crosscheck: sweep / wrk median {median}, lowest {lowest}; oha confirmed "

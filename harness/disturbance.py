@@ -28,3 +28,13 @@ def disturbance(figures, wall_s, limits, note=None):
     if steal > limits.max_steal_pct:
         found.append(f"the hypervisor stole {steal:.1f} % of a lab CPU (> {limits.max_steal_pct:g} %)")
     return "; ".join(found) or None
+
+
+def redone_while_disturbed(attempt, disturbed, max_redos):
+    """(the last result, how many times it was redone): attempt() again while disturbed(result), at
+    most max_redos times; the last try is kept even when disturbed (its flag says so)."""
+    for redos in range(max_redos + 1):
+        result = attempt()
+        if not disturbed(result):
+            break
+    return result, redos

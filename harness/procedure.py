@@ -1,6 +1,7 @@
 """How one cell is measured: the target must answer, and answer right; then warm-up and probe, one
 baseline step at low load, and the plan's steps until the plan is done."""
 from harness import hosts, verify
+from harness.disturbance import redone_while_disturbed
 from harness.options import PLAN, profile_for
 from harness.planner import AdaptivePlan, LinearPlan, expected_capacity, round_rate
 from harness.probe import probe
@@ -52,19 +53,20 @@ def measure_cell(cell, options, guard, progress, earlier=()):
     seed = probe(cell, options)
     plan = plan_for(options, cell.key.workload, seed, earlier)
 
+    def attempt(rate, role, duration_s):
+        taken = take_step(cell, rate, options, role, duration_s)
+        progress(cell, taken)
+        if taken.verdict != PASS:
+            # Before a disturbed step's redo too: it may have overloaded the server, and a redo at
+            # once measured the aftermath (a test over ssh: 867 of 1,284 req/s disturbed, then
+            # its redo got 82 requests through, where a settled server passed 1,105).
+            guard.settle(cell)
+        return taken
+
     def step(rate, role="", duration_s=None):
         """One judged step at this rate: a disturbed one is redone, at most max_redos times."""
-        for _ in range(options.max_redos + 1):
-            taken = take_step(cell, rate, options, role, duration_s)
-            progress(cell, taken)
-            if taken.verdict != PASS:
-                # Before a disturbed step's redo too: it may have overloaded the server, and a redo at
-                # once measured the aftermath (a test over ssh: 867 of 1,284 req/s disturbed, then
-                # its redo got 82 requests through, where a settled server passed 1,105).
-                guard.settle(cell)
-            if taken.verdict != DISTURBED:
-                break
-        return taken
+        return redone_while_disturbed(lambda: attempt(rate, role, duration_s),
+                                      lambda taken: taken.verdict == DISTURBED, options.max_redos)[0]
 
     expected = expected_figure(seed, earlier)
     if expected and not cell.has_baseline:

@@ -9,30 +9,20 @@ steps and cells are kept, not redone.
 """
 import sys
 
-from harness import hosts
 from harness.options import from_argv
 from harness.runner import Runner
-from stack import lab, topology
+from harness.session import NotReady, from_the_client
 
 
 def main(argv):
     options, run_id, results_dir = from_argv(argv, __doc__.split("\n\n")[0])
-    # The sweep drives the load from the client host: httperf, the probes and the checks.
-    topology.enter(topology.current().namespace("client"))
     try:
-        database = hosts.server("mariadb")
-        if not database.answers():
-            print("sweep: MariaDB does not answer: start the servers with `make up` (`make saturation-sweep` "
-                  "starts them itself)", file=sys.stderr)
-            return 1
-        problems = lab.verify(database)
-        if problems:
-            print("sweep: the data is not imported: " + "; ".join(problems) + " (run `make import`)", file=sys.stderr)
-            return 1
-        Runner(options, run_id, results_dir).run()
+        with from_the_client():
+            Runner(options, run_id, results_dir).run()
+    except NotReady as problem:
+        print(f"sweep: {problem}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(f"\nsweep interrupted: finished steps are saved; resume with RUN={run_id}", file=sys.stderr)
         return 130
-    finally:
-        hosts.stop_agents()
     return 0

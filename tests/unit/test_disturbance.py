@@ -1,5 +1,5 @@
 """When other work shared the CPUs, a step is disturbed: the limits at their edges."""
-from harness.disturbance import Limits, disturbance
+from harness.disturbance import Limits, disturbance, redone_while_disturbed
 
 LIMITS = Limits(max_steal_pct=2, max_other_pct=5)
 
@@ -20,3 +20,12 @@ def test_time_stolen_by_the_hypervisor_disturbs_the_step():
 
 def test_a_step_recorded_before_the_check_existed_is_not_judged_disturbed():
     assert disturbance({"reply_rate": 100.0}, 6, LIMITS) is None
+
+
+def test_a_disturbed_try_is_redone_until_quiet_or_out_of_redos():
+    def tries(*disturbed):
+        left = iter(disturbed)
+        return redone_while_disturbed(lambda: next(left), lambda shared: shared, max_redos=2)
+    assert tries(False) == (False, 0)
+    assert tries(True, False) == (False, 1)
+    assert tries(True, True, True) == (True, 2), "the last try is kept, still flagged"

@@ -1,0 +1,35 @@
+"""The start-up and the end the sweep and the cross-check share, at the edge: the load comes from
+the client host, the database answers and holds the data, and the agents on other hosts are stopped
+at the end, however it ends."""
+from contextlib import contextmanager
+
+from harness import hosts
+from stack import lab, topology
+
+
+class NotReady(Exception):
+    """The servers are not there to measure: the message says what to run."""
+
+
+def readiness_problem(database):
+    """What keeps a run from starting, or None: MariaDB not answering, or its tables not holding the data."""
+    if not database.answers():
+        return "MariaDB does not answer: start the servers with `make up` (`make saturation-sweep` starts them itself)"
+    problems = lab.verify(database)
+    if problems:
+        return "the data is not imported: " + "; ".join(problems) + " (run `make import`)"
+    return None
+
+
+@contextmanager
+def from_the_client():
+    """Enter the client host and check the database; on the way out, whatever happened, stop the
+    hosts' agents. NotReady when the servers are not there to measure."""
+    topology.enter(topology.current().namespace("client"))
+    try:
+        problem = readiness_problem(hosts.server("mariadb"))
+        if problem:
+            raise NotReady(problem)
+        yield
+    finally:
+        hosts.stop_agents()
