@@ -9,27 +9,27 @@ from harness.results.records import BASELINE, DISTURBED, PASS, UNREACHABLE, WRON
 from harness.step import take_step
 
 
-def expected_figure(seed, earlier):
+def expected_figure(estimate, earlier):
     """What the cell should reach: what its earlier rounds found, scaled by this round's warm-up
-    estimate (`seed`); in round 1 the estimate itself."""
-    return expected_capacity(earlier, seed, PLAN["round_probe_scale_max"]) if earlier else seed
+    `estimate` (the probe's replies per second, or None); in round 1 the estimate itself."""
+    return expected_capacity(earlier, estimate, PLAN["round_probe_scale_max"]) if earlier else estimate
 
 
-def plan_for(options, workload, seed, earlier=()):
+def plan_for(options, workload, estimate, earlier=()):
     """The cell's plan: linear; or adaptive, near what the earlier rounds found when there are any
-    (`earlier`: their (figure, probe) pairs), else near the probe's estimate (`seed`), else blind from
-    the profile's start. With several rounds no step is repeated: the rounds are the repeats, and a
+    (`earlier`: their (figure, probe) pairs), else near the probe's `estimate`, else blind from the
+    profile's start. With several rounds no step is repeated: the rounds are the repeats, and a
     figure is their median, so no single step decides it."""
     profile = profile_for(workload)
     if options.mode == "linear":
         return LinearPlan(profile.linear_step, profile.linear_step, profile.linear_max)
     confirm_steps = options.max_confirm_steps if options.rounds == 1 else PLAN["round_confirm_steps"]
     if earlier:
-        return AdaptivePlan(start=max(0.5, PLAN["round_start_share"] * expected_figure(seed, earlier)),
+        return AdaptivePlan(start=max(0.5, PLAN["round_start_share"] * expected_figure(estimate, earlier)),
                             factor=PLAN["round_factor"], precision=options.precision,
                             max_steps=options.max_steps, max_confirm_steps=confirm_steps)
-    if seed:
-        return AdaptivePlan(start=max(0.5, PLAN["probed_start_share"] * seed), factor=PLAN["probed_factor"],
+    if estimate:
+        return AdaptivePlan(start=max(0.5, PLAN["probed_start_share"] * estimate), factor=PLAN["probed_factor"],
                             precision=options.precision, max_steps=options.max_steps,
                             max_confirm_steps=confirm_steps)
     return AdaptivePlan(start=profile.start, factor=PLAN["blind_factor"], precision=options.precision,
@@ -50,8 +50,8 @@ def measure_cell(cell, options, guard, progress, earlier=()):
             cell.not_measured(WRONG_ANSWER, f"the answer differs from the database: {verdict}; not measured")
             return
         cell.update(verification=verdict)
-    seed = probe(cell, options)
-    plan = plan_for(options, cell.key.workload, seed, earlier)
+    estimate = probe(cell, options)
+    plan = plan_for(options, cell.key.workload, estimate, earlier)
 
     def attempt(rate, role, duration_s):
         taken = take_step(cell, rate, options, role, duration_s)
@@ -68,7 +68,7 @@ def measure_cell(cell, options, guard, progress, earlier=()):
         return redone_while_disturbed(lambda: attempt(rate, role, duration_s),
                                       lambda taken: taken.verdict == DISTURBED, options.max_redos)[0]
 
-    expected = expected_figure(seed, earlier)
+    expected = expected_figure(estimate, earlier)
     if expected and not cell.has_baseline:
         step(round_rate(max(0.5, options.baseline_share * expected)), BASELINE, options.duration_s / 2)
     history = cell.history

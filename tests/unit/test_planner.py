@@ -114,7 +114,7 @@ def test_linear_stops_at_its_maximum():
 @pytest.mark.parametrize("capacity", [900, 1000, 1100])
 def test_a_later_round_finds_its_own_pass_and_fail_near_the_earlier_figure_in_few_steps(capacity):
     options = Options(apps=("php",), rounds=3)
-    history = run(plan_for(options, "single", seed=1600, earlier=[(1000, 1600)]), capacity)
+    history = run(plan_for(options, "single", estimate=1600, earlier=[(1000, 1600)]), capacity)
     low, high = AdaptivePlan.bracket(history)
     assert low <= capacity < high <= round_rate(low * (1 + options.precision))
     assert len(history) <= 3 and repeated(history) == [], "the rounds are the repeats"
@@ -136,12 +136,12 @@ def test_a_warm_up_far_off_the_earlier_ones_scales_by_no_more_than_the_limit():
 
 
 def test_only_a_single_round_run_confirms_its_brackets():
-    single = plan_for(Options(apps=("php",), rounds=1), "single", seed=1000)
-    several = plan_for(Options(apps=("php",), rounds=3), "single", seed=1000)
+    single = plan_for(Options(apps=("php",), rounds=1), "single", estimate=1000)
+    several = plan_for(Options(apps=("php",), rounds=3), "single", estimate=1000)
     assert single.max_confirm_steps == Options(apps=("php",)).max_confirm_steps > 0
     assert several.max_confirm_steps == 0
 
 
 def test_a_several_round_runs_confirmations_are_sweep_jsons_round_confirm_steps(monkeypatch):
     monkeypatch.setitem(procedure.PLAN, "round_confirm_steps", 2)
-    assert plan_for(Options(apps=("php",), rounds=3), "single", seed=1000).max_confirm_steps == 2
+    assert plan_for(Options(apps=("php",), rounds=3), "single", estimate=1000).max_confirm_steps == 2
