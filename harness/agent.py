@@ -30,7 +30,7 @@ class HostAgent:
             monitor.start()
 
     def watch_finish(self):
-        figures = monitors.combined([monitor.finish() for monitor in self.monitors])
+        figures = monitors.merged_monitor_figures([monitor.finish() for monitor in self.monitors])
         note = "; ".join(monitor.note for monitor in self.monitors if getattr(monitor, "note", None))
         self.monitors = []
         return [figures, note or None]

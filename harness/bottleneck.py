@@ -19,7 +19,7 @@ CLIENT, CPU, DATABASE, POOL, ACCEPT_QUEUE, LINK, UNEXPLAINED = (
 
 
 @dataclass(frozen=True)
-class Limits:
+class BottleneckLimits:
     # The servers' CPUs at least this busy (% of all of them) are the bottleneck.
     busy_cpu_pct: float = 85.0
     # The replies' bytes at least this share of a shaped link's rate: the link is the bottleneck.
@@ -60,7 +60,7 @@ def telling_steps(summary, steps):
     return saturation[-1:] + overload[-1:]
 
 
-def bottleneck(summary, steps, server_cores, limits=Limits(), link_bits_per_s=None):
+def bottleneck(summary, steps, server_cores, limits=BottleneckLimits(), link_bits_per_s=None):
     """(name, why) for one cell; ("", "") when it has no saturation point to explain."""
     if summary.status == CLIENT_BOUND:
         return CLIENT, "the load generator could not keep its schedule above the last passing rate"

@@ -279,7 +279,7 @@ class Watch:
 
     def __exit__(self, *_):
         self.wall_s = time.monotonic() - self.started
-        self.figures = combined([monitor.finish() for monitor in self.monitors])
+        self.figures = merged_monitor_figures([monitor.finish() for monitor in self.monitors])
         return False
 
     def disturbed(self):
@@ -296,7 +296,7 @@ SUMMED = {"other_cpu_s", "kernel_threads_cpu_s", *network.COUNTERS.values()}
 MOST = {"steal_max_s"}
 
 
-def combined(figure_sets):
+def merged_monitor_figures(figure_sets):
     """Pure: one step's figures from its monitors' (the first set's value for any other figure two
     report)."""
     figures = {}

@@ -43,7 +43,7 @@ def run_load(cell, rate, num_conns, timeout_s, options, raw):
             for (share_rate, share_conns), (output, killed) in zip(shares, runs)]
 
 
-def combined(runs):
+def merged_client_runs(runs):
     """(the step's figures or None when a client printed no summary, its merged lifetime histogram)."""
     if any(figures is None for *_, figures in runs):
         return None, []
@@ -67,7 +67,7 @@ def gate_check(cell, rate, options, number):
     """A short low-rate httperf run after a step that did not pass: its reply time in ms (None when
     it had none). Its raw output is kept beside the steps' (raw/gate-...), outside steps.tsv."""
     num_conns = max(options.min_requests_per_step, round(rate))
-    figures, _ = combined(run_load(cell, rate, num_conns, profile_for(cell.key.workload).timeout_s, options,
+    figures, _ = merged_client_runs(run_load(cell, rate, num_conns, profile_for(cell.key.workload).timeout_s, options,
                                    f"raw/gate-{number:02d}-rate-{rate:g}.txt"))
     return reply_time_ms(figures) if figures else None
 
@@ -80,7 +80,7 @@ def take_step(cell, rate, options, role="", duration_s=None):
     raw = f"raw/step-{number:02d}-rate-{rate:g}.txt"
     with hosts.watch(options) as watch:
         runs = run_load(cell, rate, num_conns, timeout_s, options, raw)
-    figures, histogram = combined(runs)
+    figures, histogram = merged_client_runs(runs)
     killed = any(killed for _, _, _, killed, _ in runs)
     verdict, reason = judge(figures, rate, timeout_s, num_conns, killed, options.thresholds)
     lagging = client_bound(runs, timeout_s, options.thresholds) if figures else None

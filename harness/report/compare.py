@@ -34,7 +34,7 @@ def comparison_rows(run, other):
     return rows
 
 
-def interval_text(figures):
+def median_with_interval(figures):
     median, geometric = figures.median, figures.geometric
     count = len(figures.figures)
     text = f"{'>= ' if figures.lower_bound else ''}{median.estimate:,.1f} ({count} round{'s' if count > 1 else ''}"
@@ -56,7 +56,7 @@ def comparison_markdown(run, other, rows):
     lines += [f"| cell | {run.manifest.run_id} | {other.manifest.run_id} | second / first | ratio | overlap |",
               "|---|---:|---:|---:|---:|---|"]
     for row in rows:
-        lines.append(f"| {row['cell']} | {interval_text(row['first'])} | {interval_text(row['second'])} | "
+        lines.append(f"| {row['cell']} | {median_with_interval(row['first'])} | {median_with_interval(row['second'])} | "
                      f"{row['second_over_first']:.2f} | {row['ratio']:.2f} | "
                      f"{ {True: 'yes', False: 'no', None: '-'}[row['overlap']]} |")
     return "\n".join(lines) + "\n"

@@ -134,7 +134,7 @@ def summary_markdown(view, rows):
                       "server CPU % | server RSS MB | bottleneck |",
                       "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
             for row in group:
-                lines.append(f"| {view.title(row['app'])} | {throughput_text(row)} | {interval_text(row)} | "
+                lines.append(f"| {view.title(row['app'])} | {throughput_text(row)} | {rounds_with_interval(row)} | "
                              f"{row['ratio_to_fastest']} | {baseline_text(row)} | "
                              f"{row['study_2006_rps'] or '-'} | {row['reply_ms_low']} | "
                              f"{row['reply_ms_saturation']} | {spread_text(row)} | {row['overload_offered'] or '-'} | "
@@ -210,7 +210,7 @@ def rounds_sentence(view):
     return text
 
 
-def interval_text(row):
+def rounds_with_interval(row):
     """Each round's figure, then the median's interval and its confidence."""
     if row["median_low"] == "":
         return row["round_figures"] or "-"

@@ -78,4 +78,4 @@ def test_a_step_is_client_bound_when_any_one_client_is():
 
 
 def test_a_step_with_a_client_that_printed_no_summary_has_no_figures():
-    assert step.combined([run(50, 250, None), run(50, 250, {"connections": 1})]) == (None, [])
+    assert step.merged_client_runs([run(50, 250, None), run(50, 250, {"connections": 1})]) == (None, [])

@@ -31,7 +31,7 @@ def test_the_hosts_figures_combine_into_one_step_row():
     web = {"other_cpu_s": 0.25, "steal_max_s": 0.3, "tcp_syn_retransmits": 0, "tcp_listen_overflows": 5,
            "apache_cpu_s": 1.5}
     db = {"other_cpu_s": 0.05, "steal_max_s": 0.1, "tcp_listen_overflows": 1, "mariadb_cpu_s": 0.4}
-    assert monitors.combined([client, web, db]) == {
+    assert monitors.merged_monitor_figures([client, web, db]) == {
         "other_cpu_s": 0.4, "steal_max_s": 0.3, "tcp_syn_retransmits": 2, "time_wait_before": 7,
         "tcp_listen_overflows": 6, "apache_cpu_s": 1.5, "mariadb_cpu_s": 0.4}
 
