@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from stack import registry, settings, topology
+from stack.files import write_atomically
 from stack.server import LabError, Server, cmdline, parent_of, read_pid, render
 from stack.settings import LOG, ROOT, RUN, VAR
 
@@ -301,11 +302,7 @@ def db_settings():
 def write_app_config():
     """The database settings the JVM apps read (PHP gets the same values through Apache)."""
     lines = [f"{key}={value}" for key, value in db_settings().items()]
-    settings.SECRETS.mkdir(parents=True, exist_ok=True)
-    path = settings.APP_CONFIG
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as out:
-        out.write("\n".join(lines) + "\n")
+    write_atomically(settings.APP_CONFIG, "\n".join(lines) + "\n", mode=0o600)
 
 
 def behaviours(kind=Server):

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from stack import registry, settings, topology
+from stack.files import write_atomically
 from stack.settings import LOG, ROOT, RUN, VAR
 
 CONF = ROOT / "stack" / "conf"
@@ -28,13 +29,7 @@ def render(template, values, target, mode=0o644):
     leftover = re.findall(r"@[A-Z_]+@", text)
     if leftover:
         raise LabError(f"{template}: placeholders left unfilled: {leftover}")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_suffix(target.suffix + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    with os.fdopen(fd, "w") as out:
-        out.write(text)
-    os.chmod(tmp, mode)
-    os.replace(tmp, target)
+    write_atomically(target, text, mode)
 
 
 def port_is_free(address, port):

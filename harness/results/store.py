@@ -5,13 +5,13 @@ owner (no round column: round 1)."""
 import csv
 import io
 import json
-import os
 from dataclasses import dataclass, fields
 from pathlib import Path
 
 from harness.httperf_output import FIGURES
 from harness.results.manifest import Manifest
 from harness.results.records import CellKey, CellState, CellSummary, Step
+from stack.files import write_atomically
 
 STEP_COLUMNS = ["step", "round", "role", "offered_rate", "timeout_s", "num_conns", "verdict", "reason",
                 "killed", "wall_s", "port_wait_s", "issue_rate", "raw"]
@@ -20,17 +20,6 @@ SUMMARY_COLUMNS = [item.name for item in fields(CellSummary)]
 
 class ResultsError(Exception):
     """A run folder that cannot be read as a sweep run; the message says what is missing."""
-
-
-def write_atomically(path, text):
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "w") as out:
-        out.write(text)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(tmp, path)
 
 
 def tsv_text(columns, rows):
