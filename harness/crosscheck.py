@@ -100,9 +100,8 @@ def wrk_ladder(cell, watched, directory):
         if ladder_done(levels, SETTINGS["drop"]):
             break
     best = max(levels, key=levels.get)
-    # The levels above the best grew Apache's prefork pool, and the repeats would measure that pool:
-    # PHP, single row, by hand: 16 connections gave 2,451-2,579 req/s after 64 (66 workers), 2,837-2,847
-    # after a recycle; run twin-b's repeats read 1,957-2,100 where its ladder had found 2,577.
+    # The levels above the best grew Apache's prefork pool, and the repeats would measure that pool
+    # (docs/measurement-log.md: 2,451-2,579 req/s against 2,837-2,847 after a recycle).
     recycled = hosts.server(cell.server).recycle()
     runs = []
     for _ in range(SETTINGS["repeats"]):

@@ -16,11 +16,9 @@ def round_rate(rate):
 def expected_capacity(earlier, probe=None, max_scale=1.4):
     """A later round's estimate of a cell's saturation point, from its earlier rounds' (figure, probe)
     pairs: each figure scaled by how this round's warm-up estimate compares with that round's (a
-    fresh JVM or process layout moves both alike: in run rounds1 the probes of 7 of 8 cells moved
-    the same way as their figures, by 0.72-1.40x), their median; without probes, the median figure.
+    fresh JVM or process layout moves both alike), their median; without probes, the median figure.
     The scale is held within 1/max_scale..max_scale: a warm-up that moved further was a JVM still
-    compiling (run rounds2: SOAP's first cell after a restart plateaued at 324 req/s for 30 s, a
-    quarter of round 1's probe, then passed 740), not a different server."""
+    compiling, not a different server (docs/measurement-log.md has the runs)."""
     def scale(earlier_probe):
         return min(max_scale, max(1 / max_scale, probe / earlier_probe))
     scaled = [figure * scale(earlier_probe) for figure, earlier_probe in earlier if probe and earlier_probe]

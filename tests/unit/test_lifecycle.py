@@ -7,7 +7,7 @@ import pytest
 
 from harness import options
 from harness.results.manifest import Manifest
-from stack import lifecycle, server, settings
+from stack import lifecycle, server, servers, settings
 
 
 def test_max_connections_covers_every_worker_thread_and_pooled_connection(monkeypatch):
@@ -16,7 +16,7 @@ def test_max_connections_covers_every_worker_thread_and_pooled_connection(monkey
     monkeypatch.setenv("POOL_SIZE", "5")
     monkeypatch.setenv("PHP_FPM_WORKERS", "7")
     # Apache's workers, FPM's, Tomcat's threads and its pool, gSOAP's pool, and 20 to spare.
-    assert lifecycle.max_connections() == 10 + 7 + 20 + 5 + 5 + 20
+    assert servers.max_connections() == 10 + 7 + 20 + 5 + 5 + 20
 
 
 def test_render_refuses_to_leave_a_placeholder_unfilled(tmp_path):
@@ -54,7 +54,7 @@ def test_a_bound_port_is_not_free():
 
 
 def test_a_server_never_claims_a_pid_it_did_not_start(tmp_path, monkeypatch):
-    mariadb = lifecycle.MariaDB("mariadb")
+    mariadb = servers.MariaDB("mariadb")
     pidfile = tmp_path / "mariadb.pid"
     monkeypatch.setattr(type(mariadb), "pidfile", property(lambda self: pidfile))
     # Only this test's own processes may be touched, never a lab server that happens to be running.
@@ -66,7 +66,7 @@ def test_a_server_never_claims_a_pid_it_did_not_start(tmp_path, monkeypatch):
 
 
 def test_stop_kills_the_processes_a_dead_main_process_left_behind(tmp_path, monkeypatch):
-    apache = lifecycle.Apache("apache")
+    apache = servers.Apache("apache")
     monkeypatch.setattr(type(apache), "pidfile", property(lambda self: tmp_path / "apache.pid"))
     orphan = subprocess.Popen(["sleep", "60"])
     monkeypatch.setattr(type(apache), "processes",

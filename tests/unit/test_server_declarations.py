@@ -10,7 +10,7 @@ import pytest
 
 from harness import bottleneck, inventory, monitors
 from harness.results.records import Step
-from stack import lifecycle, registry, remote, settings
+from stack import lifecycle, registry, remote, servers, settings
 
 FAKE = {"title": "Fake server", "class": "Gsoap", "host": "db", "port_knob": "FAKE_PORT", "needs": ["mariadb"],
         "packages": ["fake-server-bin", "gcc"], "ships": ["fake-server"], "ships_var": ["opt/fake-{TOMCAT_VERSION}"],
@@ -30,7 +30,7 @@ def fake_server(monkeypatch):
 
 def test_the_lifecycle_starts_it_after_what_it_needs_on_its_hosts_cpus(fake_server, monkeypatch):
     fake = lifecycle.SERVERS["fake"]
-    assert isinstance(fake, lifecycle.Gsoap) and (fake.host, fake.port, fake.needs) == ("db", 18099, ("mariadb",))
+    assert isinstance(fake, servers.Gsoap) and (fake.host, fake.port, fake.needs) == ("db", 18099, ("mariadb",))
     assert fake.address == lifecycle.SERVERS["mariadb"].address  # the db host's
     assert lifecycle.chosen(["fake"]) == ["mariadb", "fake"]
     assert "fake" in lifecycle.chosen(host="db") and "fake" not in lifecycle.chosen(host="web")
@@ -41,9 +41,9 @@ def test_the_lifecycle_starts_it_after_what_it_needs_on_its_hosts_cpus(fake_serv
 
 
 def test_its_connections_count_in_mariadbs_budget(fake_server, monkeypatch):
-    with_fake = lifecycle.max_connections()
+    with_fake = servers.max_connections()
     monkeypatch.setenv("FAKE_WORKERS", "0")
-    assert with_fake - lifecycle.max_connections() == 33
+    assert with_fake - servers.max_connections() == 33
 
 
 def test_a_remote_host_is_shipped_what_it_declares(fake_server):

@@ -1,0 +1,303 @@
+"""What each kind of lab server does: its configuration, its launch and how it is probed. What a
+server is (its host, port, needs, packages) is its declaration in contract/targets.json; a
+declaration's `class` names one of these (stack/lifecycle.py builds the servers from both).
+All state lives under var/."""
+import hashlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from stack import registry, settings, topology
+from stack.files import write_atomically
+from stack.server import LabError, Server, cmdline, parent_of, read_pid, render
+from stack.settings import LOG, ROOT, RUN, VAR
+
+# MariaDB connections kept free beyond the servers' own (contract/targets.json's db_connections):
+# the import, the monitors' status queries and an administrator's session.
+SPARE_CONNECTIONS = 20
+
+
+def max_connections():
+    """Every server's share (its declared db_connections knobs: workers, threads, pools), and the spare."""
+    return sum(settings.int_knob(knob) for knob in registry.db_connection_knobs()) + SPARE_CONNECTIONS
+
+
+class MariaDB(Server):
+    binary_marker = "mariadbd"
+    datadir = VAR / "lib" / "mariadb"
+    socket_path = RUN / "mariadb.sock"
+    config = RUN / "my.cnf"
+
+    def prepare(self):
+        user = "root" if os.geteuid() == 0 else os.environ.get("USER") or str(os.geteuid())
+        render("my.cnf.in", {
+            "USER": user, "DATADIR": self.datadir, "SOCKET": self.socket_path,
+            "PIDFILE": self.pidfile, "LOG": self.log, "ADDRESS": self.address, "PORT": self.port,
+            "MAX_CONNECTIONS": max_connections(), "BACK_LOG": settings.int_knob("MARIADB_BACK_LOG"),
+            "INNODB_BUFFER_POOL": settings.knob("INNODB_BUFFER_POOL"),
+        }, self.config)
+        if not (self.datadir / "mysql").is_dir():
+            self.datadir.mkdir(parents=True, exist_ok=True)
+            result = subprocess.run(
+                ["mariadb-install-db", f"--defaults-file={self.config}", "--skip-test-db",
+                 "--auth-root-authentication-method=socket"],
+                capture_output=True, text=True)
+            if result.returncode:
+                shutil.rmtree(self.datadir, ignore_errors=True)
+                raise LabError(f"mariadb: mariadb-install-db failed:\n{result.stdout}{result.stderr}")
+
+    def launch(self, cpus):
+        return self.detached(["mariadbd", f"--defaults-file={self.config}"], cpus)
+
+    def probe(self):
+        """The server greets every new TCP client first; a greeting means it accepts logins."""
+        try:
+            with socket.create_connection((self.address, self.port), timeout=2) as conn:
+                return len(conn.recv(128)) > 4
+        except OSError:
+            return False
+
+    def sql(self, statements, database=None, check=True):
+        """Run SQL as the instance's administrator (socket authentication as this OS user)."""
+        command = ["mariadb", f"--defaults-file={self.config}", "--batch", "--skip-column-names",
+                   "--local-infile=1"]
+        if database:
+            command.append(database)
+        result = subprocess.run(command, input=statements, capture_output=True, text=True, cwd=ROOT)
+        if check and result.returncode:
+            raise LabError(f"mariadb: SQL failed: {result.stderr.strip()}")
+        return result.stdout
+
+
+def as_user_lines(directive, separator=" "):
+    """The lines that make a server's workers run as APACHE_USER when the lab is started by root
+    (httpd and PHP-FPM refuse root workers); none otherwise."""
+    if os.geteuid() != 0:
+        return ""
+    user = settings.knob("APACHE_USER")
+    return "\n".join(f"{name}{separator}{user}" for name in directive)
+
+
+def readable_folder(folder):
+    """A folder Apache's workers read (PHP files, the WSDL): the folder itself when their user can
+    read it; else (a checkout under a 0700 home directory) a read-only copy in a folder of its own
+    under /tmp that they can read."""
+    if os.geteuid() != 0:
+        return folder
+    user = settings.knob("APACHE_USER")
+    probe = subprocess.run(["runuser", "-u", user, "--", "test", "-r", str(next(folder.iterdir()))])
+    if probe.returncode == 0:
+        return folder
+    staged = Path("/tmp") / f"lab-{folder.name}-{hashlib.sha1(str(ROOT).encode()).hexdigest()[:10]}"
+    shutil.rmtree(staged, ignore_errors=True)
+    shutil.copytree(folder, staged)
+    for path in (staged, *staged.iterdir()):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    print(f"{user} cannot read {folder}; Apache serves it from a copy in {staged}", flush=True)
+    return staged
+
+
+DOCROOT = ROOT / "php"
+SOAP_PHP_ROOT = ROOT / "soap-php"
+CONTRACT_ROOT = ROOT / "contract"
+
+
+class Apache(Server):
+    """The mod_php instance (prefork). Its siblings differ in the runtime part of the config."""
+    binary_marker = "apache2"
+    runtime_template = "httpd-mod_php.conf.in"
+    # Workers at start and after each recycle; prefork then adds more as the load needs them.
+    start_servers = 10
+
+    @property
+    def config(self):
+        return RUN / f"{self.name}.conf"
+
+    def runtime_values(self):
+        return {"START_SERVERS": self.start_servers, "WORKERS": settings.int_knob("APACHE_WORKERS"),
+                "SOAP_PHP_ROOT": readable_folder(SOAP_PHP_ROOT), "CONTRACT_ROOT": readable_folder(CONTRACT_ROOT)}
+
+    def prepare(self):
+        db = db_settings()
+        docroot = readable_folder(DOCROOT)
+        runtime_conf = RUN / f"{self.name}-runtime.conf"
+        runtime_dir = RUN / f"{self.name}.d"
+        runtime_dir.mkdir(parents=True, exist_ok=True)
+        render(self.runtime_template, {"DOCROOT": docroot, **self.runtime_values()}, runtime_conf)
+        render("httpd.conf.in", {
+            "RUN": RUN, "ADDRESS": self.address, "PORT": self.port, "PIDFILE": self.pidfile, "ERROR_LOG": self.log,
+            "RUNTIME_DIR": runtime_dir, "RUNTIME_CONF": runtime_conf,
+            "USER_LINES": as_user_lines(("User", "Group")),
+            "LISTEN_BACKLOG": settings.int_knob("APACHE_LISTEN_BACKLOG"),
+            "DOCROOT": docroot,
+            "DB_HOST": db["db.host"], "DB_PORT": db["db.port"], "DB_NAME": db["db.name"],
+            "DB_USER": db["db.user"], "DB_PASSWORD": db["db.password"],
+        }, self.config, mode=0o600)
+        check = subprocess.run(["/usr/sbin/apache2", "-t", "-f", str(self.config)],
+                               capture_output=True, text=True)
+        if check.returncode:
+            raise LabError(f"{self.name}: bad configuration {self.config}:\n{check.stderr.strip()}")
+
+    def renew_workers(self):
+        """A graceful restart (SIGUSR1): every worker exits after its current request and prefork
+        starts StartServers fresh ones. An overloaded step grows the pool towards MaxRequestWorkers
+        and prefork retires only one idle worker a second, so without this the steps after an
+        overload ran with ~100 workers sharing one CPU, and failed below rates that had passed
+        (docs/measurement-log.md)."""
+        pid = self.pid()
+        if not pid:
+            return None
+        before = len(self.processes())
+        os.kill(pid, signal.SIGUSR1)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and len(self.processes()) > self.start_servers + 1:
+            time.sleep(0.1)
+        self.wait_until_answers(10)
+        return f"{self.name}: workers recycled by a graceful restart ({before} -> {len(self.processes())} processes)"
+
+    def launch(self, cpus):
+        return self.detached(["/usr/sbin/apache2", "-f", str(self.config), "-k", "start"], cpus)
+
+    def owns(self, pid):
+        return str(self.config) in cmdline(pid)
+
+
+class PhpFpm(Server):
+    """The PHP-FPM pool behind the event Apache: a fixed number of PHP workers on a Unix socket."""
+    binary_marker = "php-fpm"
+    config = RUN / "php-fpm.conf"
+    socket_path = RUN / "php-fpm.sock"
+
+    @property
+    def endpoint(self):
+        return str(self.socket_path)
+
+    def prepare(self):
+        render("php-fpm.conf.in", {
+            "PIDFILE": self.pidfile, "ERROR_LOG": self.log, "SOCKET": self.socket_path,
+            "USER_LINES": as_user_lines(("user", "group", "listen.owner", "listen.group"), " = "),
+            "LISTEN_BACKLOG": settings.int_knob("APACHE_LISTEN_BACKLOG"),
+            "WORKERS": settings.int_knob("PHP_FPM_WORKERS"),
+        }, self.config)
+        check = subprocess.run([settings.PHP_FPM, "-t", "--fpm-config", str(self.config)],
+                               capture_output=True, text=True)
+        if check.returncode:
+            raise LabError(f"php-fpm: bad configuration {self.config}:\n{check.stderr.strip()}")
+
+    def launch(self, cpus):
+        return self.detached([settings.PHP_FPM, "--nodaemonize", "--fpm-config", str(self.config)], cpus)
+
+    def probe(self):
+        try:
+            with socket.socket(socket.AF_UNIX) as conn:
+                conn.settimeout(2)
+                conn.connect(str(self.socket_path))
+            return True
+        except OSError:
+            return False
+
+    def owns(self, pid):
+        """The master names its config; the workers ("php-fpm: pool lab") are its children."""
+        if str(self.config) in cmdline(pid):
+            return True
+        master = read_pid(self.pidfile)
+        return bool(master) and parent_of(pid) == master and self.binary_marker in cmdline(pid) \
+            and str(self.config) in cmdline(master)
+
+
+class FpmApache(Apache):
+    """The event-MPM Apache in front of PHP-FPM (mod_php needs prefork: it cannot share the first).
+    Its threads and a static FPM pool do not grow into the steps after an overload: it is declared
+    without recycle."""
+    runtime_template = "httpd-php-fpm.conf.in"
+
+    def runtime_values(self):
+        return {"FPM_SOCKET": PhpFpm.socket_path}
+
+
+class Tomcat(Server):
+    binary_marker = "org.apache.catalina.startup.Bootstrap"
+    base = VAR / "tomcat"
+    webapps_source = ROOT / "target" / "webapps"
+
+    def prepare(self):
+        home = settings.tomcat_home()
+        if not (home / "bin" / "catalina.sh").exists():
+            raise LabError(f"tomcat: {home} is not installed; run `make setup`")
+        for folder in ("conf", "logs", "temp", "work", "webapps"):
+            (self.base / folder).mkdir(parents=True, exist_ok=True)
+        # A fresh pool, a fresh record of it (it would otherwise grow with every run).
+        settings.POOL_WAIT_LOG.unlink(missing_ok=True)
+        for name in ("web.xml", "context.xml", "catalina.properties", "logging.properties"):
+            shutil.copyfile(home / "conf" / name, self.base / "conf" / name)
+        render("server.xml.in", {
+            "ADDRESS": self.address, "PORT": self.port, "THREADS": settings.int_knob("TOMCAT_THREADS"),
+            "ACCEPT_COUNT": settings.int_knob("TOMCAT_ACCEPT_COUNT"),
+            "MAX_CONNECTIONS": settings.int_knob("TOMCAT_MAX_CONNECTIONS"),
+        }, self.base / "conf" / "server.xml")
+        self.deploy()
+
+    def deploy(self):
+        """Replace the deployed apps with the WARs built into target/webapps (if any)."""
+        webapps = self.base / "webapps"
+        for old in webapps.iterdir():
+            shutil.rmtree(old) if old.is_dir() else old.unlink()
+        if self.webapps_source.is_dir():
+            for war in sorted(self.webapps_source.glob("*.war")):
+                shutil.copyfile(war, webapps / war.name)
+
+    def launch(self, cpus):
+        heap = settings.knob("TOMCAT_HEAP")
+        env = dict(os.environ,
+                   CATALINA_HOME=str(settings.tomcat_home()), CATALINA_BASE=str(self.base),
+                   CATALINA_PID=str(self.pidfile), CATALINA_OUT=str(self.log),
+                   CATALINA_OPTS=" ".join([
+                       f"-Xms{heap}", f"-Xmx{heap}", settings.knob("TOMCAT_GC"),
+                       "-XX:+ExitOnOutOfMemoryError", "-Djava.awt.headless=true",
+                       f"-Dlab.config={settings.APP_CONFIG}"]))
+        return self.detached([str(settings.tomcat_home() / "bin" / "catalina.sh"), "start"], cpus,
+                             log=LOG / "tomcat-launch.log", env=env)
+
+
+class Gsoap(Server):
+    """The gSOAP server (soap-gsoap/), built by `make build`: one process, GSOAP_THREADS worker
+    threads, POOL_SIZE database connections."""
+    binary_marker = "player-service"
+    binary = ROOT / "target" / "soap-gsoap" / "player-service"
+
+    def prepare(self):
+        if not self.binary.exists():
+            raise LabError(f"gsoap: {self.binary} is not built; run `make build`")
+
+    def launch(self, cpus):
+        return self.detached([str(self.binary), "--bind", self.address, "--port", str(self.port),
+                              "--config", str(settings.APP_CONFIG), "--pidfile", str(self.pidfile),
+                              "--wsdl", str(CONTRACT_ROOT / "PlayerService.wsdl"),
+                              "--threads", str(settings.int_knob("GSOAP_THREADS")),
+                              "--connections", str(settings.int_knob("POOL_SIZE")),
+                              "--backlog", str(settings.int_knob("GSOAP_BACKLOG"))], cpus)
+
+
+def db_settings():
+    """What every app needs to reach the database (on the db host's address); the same values for
+    PHP and the JVM apps."""
+    return {
+        "db.host": topology.current().address(registry.server("mariadb")["host"]),
+        "db.port": settings.knob("MARIADB_PORT"),
+        "db.name": settings.DB_NAME,
+        "db.user": settings.DB_USER,
+        "db.password": settings.db_password(),
+        "pool.size": settings.knob("POOL_SIZE"),
+        "pool.timeoutMs": settings.knob("POOL_TIMEOUT_MS"),
+        "pool.waitLog": str(settings.POOL_WAIT_LOG),
+    }
+
+
+def write_app_config():
+    """The database settings the JVM apps read (PHP gets the same values through Apache)."""
+    lines = [f"{key}={value}" for key, value in db_settings().items()]
+    write_atomically(settings.APP_CONFIG, "\n".join(lines) + "\n", mode=0o600)
