@@ -15,7 +15,7 @@ from harness.progress import describe, estimate_eta, step_line
 from harness.results.manifest import FORMAT_VERSION, Manifest, servers_pinning_text
 from harness.results.store import RunFiles, read_cell_state, read_summaries, write_atomically, write_summaries
 from harness.schedule import schedule
-from stack import lifecycle, registry, servers, settings
+from stack import database_access, lifecycle, registry, settings
 
 
 # Knobs a server's start records that do not shape it: the sweep's own CPUs (it pins the servers
@@ -59,7 +59,7 @@ class Runner:
             "size_sweep": SIZE_SWEEP,
             "settings": {**settings.knobs(), "CLIENT_CPUS": self.options.client_cpus,
                          "SERVER_CPUS": self.options.server_cpus, "DB_CPUS": self.options.db_cpus,
-                         "max_connections": servers.max_connections()},
+                         "max_connections": database_access.max_connections()},
             "servers": {name: {"address": server.address, "port": server.port, "endpoint": server.endpoint,
                                "started_with": hosts.server(name).started_with()}
                         for name, server in lifecycle.SERVERS.items()},

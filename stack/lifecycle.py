@@ -4,9 +4,9 @@ the behaviour its `class` names (stack/servers.py).
 
 All state lives under var/.  `make up`, `make down` and the sweep's recovery all go through here.
 """
-from stack import registry, settings, topology
+from stack import registry, servers, settings, topology
+from stack.database_access import write_app_config
 from stack.server import LabError, Server
-from stack.servers import write_app_config
 from stack.settings import VAR
 
 
@@ -15,7 +15,7 @@ def behaviours(kind=Server):
     return {sub.__name__: sub for each in kind.__subclasses__() for sub in (each, *behaviours(each).values())}
 
 
-CLASSES = behaviours()
+CLASSES = behaviours(servers.Server)
 
 
 def declared_servers():
@@ -23,7 +23,7 @@ def declared_servers():
     unknown = {declared["class"] for declared in registry.servers().values()} - set(CLASSES)
     if unknown:
         raise LabError(f"contract/targets.json: servers declared with class {', '.join(sorted(unknown))}; "
-                       f"stack/lifecycle.py defines {', '.join(CLASSES)}")
+                       f"stack/servers.py defines {', '.join(CLASSES)}")
     return {name: CLASSES[declared["class"]](name) for name, declared in registry.servers().items()}
 
 

@@ -140,7 +140,7 @@ def server(name):
 
 def server_title(name):
     """How reports name a server (its name when the registry has none)."""
-    return REGISTRY["servers"].get(name, {}).get("title", name)
+    return servers().get(name, {}).get("title", name)
 
 
 def servers_on(host=None):
@@ -153,16 +153,15 @@ def server_packages(host=None):
     return list(dict.fromkeys(package for name in servers_on(host) for package in server(name).get("packages", ())))
 
 
-def filled(text):
-    """A declaration's path with its {KNOB}s replaced by the knobs' values."""
-    return fill(text, {name: settings.knob(name) for name in settings.knobs()}, str)
-
-
 def shipped_with(host):
-    """(project files, files under var/) a remote host's servers need, each once, in order."""
-    project = [filled(path) for name in servers_on(host) for path in server(name).get("ships", ())]
-    var = [filled(path) for name in servers_on(host) for path in server(name).get("ships_var", ())]
-    return list(dict.fromkeys(project)), list(dict.fromkeys(var))
+    """(project files, files under var/) a remote host's servers need, each once, in order; a path's
+    {KNOB}s are the knobs' values."""
+    knobs = settings.knobs()
+
+    def paths(field):
+        return list(dict.fromkeys(fill(path, knobs, str) for name in servers_on(host)
+                                  for path in server(name).get(field, ())))
+    return paths("ships"), paths("ships_var")
 
 
 def db_connection_knobs():
@@ -177,17 +176,17 @@ def server_monitors(name):
 
 def baselines_of(app_name):
     """{"constant": app, "static": app}: the references on the app's own server."""
-    return dict(REGISTRY["servers"][server_of(app_name)].get("baselines", {}))
+    return dict(server(server_of(app_name)).get("baselines", {}))
 
 
 def jit(app_name):
     """Whether the app's server compiles its code as it runs (a JVM): its cells warm until its
     compiler is quiet (harness/jit.py)."""
-    return REGISTRY["servers"][server_of(app_name)].get("jit", False)
+    return server(server_of(app_name)).get("jit", False)
 
 
 def port_of(app_name):
-    return settings.int_knob(REGISTRY["servers"][server_of(app_name)]["port_knob"])
+    return settings.int_knob(server(server_of(app_name))["port_knob"])
 
 
 def fill(template, values, encode):

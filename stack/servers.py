@@ -11,20 +11,10 @@ import subprocess
 import time
 from pathlib import Path
 
-from stack import registry, settings, topology
-from stack.files import write_atomically
+from stack import settings
+from stack.database_access import db_settings, max_connections
 from stack.server import LabError, Server, cmdline, parent_of, read_pid, render
 from stack.settings import LOG, ROOT, RUN, VAR
-
-# MariaDB connections kept free beyond the servers' own (contract/targets.json's db_connections):
-# the import, the monitors' status queries and an administrator's session.
-SPARE_CONNECTIONS = 20
-
-
-def max_connections():
-    """Every server's share (its declared db_connections knobs: workers, threads, pools), and the spare."""
-    return sum(settings.int_knob(knob) for knob in registry.db_connection_knobs()) + SPARE_CONNECTIONS
-
 
 class MariaDB(Server):
     binary_marker = "mariadbd"
@@ -280,24 +270,3 @@ class Gsoap(Server):
                               "--threads", str(settings.int_knob("GSOAP_THREADS")),
                               "--connections", str(settings.int_knob("POOL_SIZE")),
                               "--backlog", str(settings.int_knob("GSOAP_BACKLOG"))], cpus)
-
-
-def db_settings():
-    """What every app needs to reach the database (on the db host's address); the same values for
-    PHP and the JVM apps."""
-    return {
-        "db.host": topology.current().address(registry.server("mariadb")["host"]),
-        "db.port": settings.knob("MARIADB_PORT"),
-        "db.name": settings.DB_NAME,
-        "db.user": settings.DB_USER,
-        "db.password": settings.db_password(),
-        "pool.size": settings.knob("POOL_SIZE"),
-        "pool.timeoutMs": settings.knob("POOL_TIMEOUT_MS"),
-        "pool.waitLog": str(settings.POOL_WAIT_LOG),
-    }
-
-
-def write_app_config():
-    """The database settings the JVM apps read (PHP gets the same values through Apache)."""
-    lines = [f"{key}={value}" for key, value in db_settings().items()]
-    write_atomically(settings.APP_CONFIG, "\n".join(lines) + "\n", mode=0o600)

@@ -7,7 +7,7 @@ import pytest
 
 from harness import options
 from harness.results.manifest import Manifest
-from stack import lifecycle, server, servers, settings
+from stack import database_access, lifecycle, server, servers, settings
 
 
 def test_max_connections_covers_every_worker_thread_and_pooled_connection(monkeypatch):
@@ -16,7 +16,7 @@ def test_max_connections_covers_every_worker_thread_and_pooled_connection(monkey
     monkeypatch.setenv("POOL_SIZE", "5")
     monkeypatch.setenv("PHP_FPM_WORKERS", "7")
     # Apache's workers, FPM's, Tomcat's threads and its pool, gSOAP's pool, and 20 to spare.
-    assert servers.max_connections() == 10 + 7 + 20 + 5 + 5 + 20
+    assert database_access.max_connections() == 10 + 7 + 20 + 5 + 5 + 20
 
 
 def test_render_refuses_to_leave_a_placeholder_unfilled(tmp_path):

@@ -10,7 +10,7 @@ import pytest
 
 from harness import bottleneck, inventory, monitors
 from harness.results.records import Step
-from stack import lifecycle, registry, remote, servers, settings
+from stack import database_access, lifecycle, registry, remote, servers, settings
 
 FAKE = {"title": "Fake server", "class": "Gsoap", "host": "db", "port_knob": "FAKE_PORT", "needs": ["mariadb"],
         "packages": ["fake-server-bin", "gcc"], "ships": ["fake-server"], "ships_var": ["opt/fake-{TOMCAT_VERSION}"],
@@ -41,9 +41,9 @@ def test_the_lifecycle_starts_it_after_what_it_needs_on_its_hosts_cpus(fake_serv
 
 
 def test_its_connections_count_in_mariadbs_budget(fake_server, monkeypatch):
-    with_fake = servers.max_connections()
+    with_fake = database_access.max_connections()
     monkeypatch.setenv("FAKE_WORKERS", "0")
-    assert with_fake - servers.max_connections() == 33
+    assert with_fake - database_access.max_connections() == 33
 
 
 def test_a_remote_host_is_shipped_what_it_declares(fake_server):
@@ -95,6 +95,6 @@ def test_a_declaration_naming_no_behaviour_is_refused_with_what_there_is(monkeyp
     declared = copy.deepcopy(registry.REGISTRY)
     declared["servers"]["lighttpd"] = {**FAKE, "class": "Lighttpd"}
     monkeypatch.setattr(registry, "REGISTRY", declared)
-    with pytest.raises(lifecycle.LabError, match="servers declared with class Lighttpd; stack/lifecycle.py "
+    with pytest.raises(lifecycle.LabError, match="servers declared with class Lighttpd; stack/servers.py "
                                                  "defines MariaDB, Apache, .*Gsoap"):
         lifecycle.declared_servers()
