@@ -54,7 +54,7 @@ size-sweep: up ## the payload sweep: saturation and reply time at 1 to 16,000 ro
 	@$(MAKE) --no-print-directory plots
 
 sweep: ## run the sweep on running servers (SET= APPS= ROUNDS= SEED= ENGINES= WORKLOADS= SIZES= MODE= DURATION= PRECISION= CLIENTS= RUN= QUICK=1)
-	@$(PYTHON) httperf-scripts/sweep.py $(if $(MODE),--mode $(MODE)) $(if $(SET),--set "$(SET)") \
+	@$(PYTHON) -m harness.run.sweep $(if $(MODE),--mode $(MODE)) $(if $(SET),--set "$(SET)") \
 	  $(if $(SIZE_SWEEP),--size-sweep) $(if $(SIZES),--sizes "$(SIZES)") \
 	  $(if $(APPS),--apps "$(APPS)") $(if $(ENGINES),--engines "$(ENGINES)") \
 	  $(if $(WORKLOADS),--workloads "$(WORKLOADS)") $(if $(DURATION),--duration $(DURATION)) \
@@ -63,14 +63,14 @@ sweep: ## run the sweep on running servers (SET= APPS= ROUNDS= SEED= ENGINES= WO
 
 crosscheck: ## second opinions on a run (RUN=; default the latest) on running servers: wrk and oha -> crosscheck.tsv
 	@bash stack/install-oha.sh
-	@$(PYTHON) httperf-scripts/crosscheck.py $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
+	@$(PYTHON) -m harness.run.crosscheck $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
 plots: ## PDFs, report.pdf and summary.md/.tsv of a run's saved results (RUN=; default the latest)
-	@$(PYTHON) plots/report.py $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
+	@$(PYTHON) -m harness.report.render $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
 compare: ## two runs side by side, with their ratios and intervals (RUN=a RUN2=b)
 	@test -n "$(RUN)" -a -n "$(RUN2)" || { echo "compare: name both runs: make compare RUN=a RUN2=b"; exit 2; }
-	@$(PYTHON) plots/compare.py "$(RUN)" "$(RUN2)" $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
+	@$(PYTHON) -m harness.report.compare "$(RUN)" "$(RUN2)" $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
 test: build test-java ## Java unit tests, then Python unit, integration (hostile input, lockdown, a short sweep) and fault tests
 	@$(PYTHON) -m pytest -q tests

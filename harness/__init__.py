@@ -1,9 +1,15 @@
-"""The lab's harness: the sweep behind httperf-scripts/sweep.py and the report behind plots/report.py.
+"""The lab's harness, grouped by what each part does; the lower never imports the higher:
 
-Pure core (unit-tested on recorded outputs): httperf_output (parse), verdict (judge), planner (next
-rate), results (the records and files of a run), progress, verify's parsing, report's tables.
-Edges (processes, servers, files): load (httperf, wrk, HTTP), ports, monitors (what is watched
-during a step), hosts (the servers, here or on their hosts through agent over ssh), inventory
-(versions, host), probe, guard (health and recovery), step, procedure
-(one cell), runner (the run), and report's rendering (gnuplot).
+- measure/  the instruments of a step: load generators (httperf, wrk, oha) and their outputs'
+            parsers, the per-step monitors, /proc, ports and the TCP counters, the JVM's compiler.
+- results/  the results format, with one owner: records, files, the manifest, the rounds' statistics.
+- judge/    pure judgements of what was measured: a step's verdict, disturbance, the bottleneck.
+- hosts/    where the servers run: a server as the sweep drives it, here or through the agent on
+            its host, the step monitors across hosts, the hosts' versions and machine.
+- run/      running a run: the options, a step, a cell's procedure, the guard, the warm-ups, the
+            rounds' order, progress, the sweep and the cross-check (`python3 -m harness.run.sweep`).
+- report/   the report of a run: tables, data files and gnuplot (`python3 -m harness.report.render`).
+
+The pure core (parsers, judge, results, planner, schedule, progress, report's tables) is unit-tested
+on recorded outputs; the edges run processes and servers.
 """

@@ -1,8 +1,1 @@
-"""`make sweep`: the saturation sweep (harness/sweep.py; its knobs in sweep.json beside this file).
-Run from the project root with the root on PYTHONPATH, as the Makefile does."""
-import sys
-
-from harness.sweep import main
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+import runpy; runpy.run_module("harness.run.sweep", run_name="__main__")  # `make sweep`; knobs in sweep.json here

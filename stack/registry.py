@@ -181,7 +181,7 @@ def baselines_of(app_name):
 
 def jit(app_name):
     """Whether the app's server compiles its code as it runs (a JVM): its cells warm until its
-    compiler is quiet (harness/jit.py)."""
+    compiler is quiet (harness/measure/jit.py)."""
     return server(server_of(app_name)).get("jit", False)
 
 

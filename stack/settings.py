@@ -15,7 +15,7 @@ RUN = VAR / "run"
 LOG = VAR / "log"
 OPT = VAR / "opt"
 SECRETS = VAR / "secrets"
-# The pooled servlet's per-second record of requests waiting for a connection (harness/pool_log.py).
+# The pooled servlet's per-second record of requests waiting for a connection (harness/measure/pool_log.py).
 POOL_WAIT_LOG = LOG / "pool-wait.tsv"
 
 

@@ -1,16 +1,15 @@
 """Two runs side by side: per cell each run's figure with its intervals, how far apart they are and
 whether their 95 % t-intervals overlap. Pure: two loaded runs in, rows and markdown out.
 
-    python3 plots/compare.py RUN RUN2        (make compare RUN=a RUN2=b)
+    python3 -m harness.report.compare RUN RUN2    (make compare RUN=a RUN2=b; plots/compare.py)
 """
 import argparse
 import statistics
 import sys
 from pathlib import Path
 
-from harness.options import RESULTS
 from harness.results.rounds import cell_figures
-from harness.results.store import ResultsError, load_run, write_atomically
+from harness.results.store import RESULTS, ResultsError, load_run, write_atomically
 
 
 def overlap(first, second):
@@ -78,3 +77,7 @@ def main(argv):
     write_atomically(target, markdown)
     print(markdown + f"\n(written to {target})")
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,6 +1,6 @@
 """The plots and report of one sweep run, made from its saved results alone (no server needed).
 
-    python3 plots/report.py [--run RUN_ID]      (make plots [RUN=RUN_ID]; default: the latest run)
+    python3 -m harness.report.render [--run RUN_ID]   (plots/report.py; make plots [RUN=RUN_ID]; default: the latest run)
 
 Into results/<run>/plots/: for a size sweep, sizes-<engine>.pdf (throughput and reply time against
 the payload's row count); a PDF per cell, per workload x engine (the apps overlaid), per app x
@@ -15,13 +15,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness.options import RESULTS
 from harness.report.series import bars_text, points, series_text, spans_decades, text_page
 from harness.report.sizes import size_series_text, sized_rows
 from harness.report.tables import (SUMMARY_COLUMNS, study_figures, summary_markdown, summary_rows,
                                    table_lines, title_lines)
 from harness.report.view import ENGINE_DASH, View, engine_title, workload_title
-from harness.results.store import ResultsError, latest_run, load_run, tsv_text
+from harness.results.store import RESULTS, ResultsError, latest_run, load_run, tsv_text
 from stack.settings import ROOT
 
 SCRIPTS = ROOT / "plots"
@@ -193,3 +192,7 @@ def main(argv):
     print(f"plots: {report} ({len(list(report.parent.glob('*.pdf')))} PDFs); "
           f"summary: {run_dir / 'summary.md'}")
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

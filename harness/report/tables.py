@@ -1,11 +1,11 @@
 """The saturation table of a run, beside the 2006 study's figures: summary.tsv and summary.md rows,
 and the report's title and table pages. Pure: a run's records in, rows and lines out."""
-from harness.bottleneck import bottleneck
-from harness.results.rounds import control_noise, pair_ratios, round_spread
-from harness.report.series import throughput_text
+from harness.judge.bottleneck import bottleneck
 from harness.report.papers import paper_lines
+from harness.report.series import throughput_text
 from harness.report.sizes import size_lines
 from harness.report.view import engine_title, workload_title
+from harness.results.rounds import control_noise, pair_ratios, round_spread
 from harness.results.store import cell_text, read_tsv
 from stack.registry import NO_ENGINE
 from stack.settings import ROOT
@@ -120,7 +120,7 @@ def summary_markdown(view, rows):
              "last byte, at the lowest passing rate and at saturation; p50 / p99 are the percentiles of connect-to-close "
              "times in httperf's 1 ms bins (failed requests count as lasting the whole timeout). CPU is the servers' CPU time over the "
              "saturation step, in % of one core; RSS their summed peak. The bottleneck is what ran out first, "
-             "named from the saturation step and the failing step above it (harness/bottleneck.py). The 2006 study ran on a 2x Pentium 4 "
+             "named from the saturation step and the failing step above it (harness/judge/bottleneck.py). The 2006 study ran on a 2x Pentium 4 "
              "3 GHz server with MySQL 5.0 (plots/study-2006.tsv): compare the shape, not the numbers.", ""]
     for workload in view.present("workloads"):
         for engine in view.present("engines"):
@@ -241,7 +241,7 @@ def differences_lines(view):
     lines = ["## Which differences are real", "",
              "Each ratio is the geometric mean over the rounds of the faster app's figure over the slower's, "
              "both measured in the same round, with its 95 % t-interval on the log scale "
-             "(harness/stats.py). Real: the interval excludes 1.", "",
+             "(harness/results/stats.py). Real: the interval excludes 1.", "",
              "| workload | engine | faster | slower | ratio [95 % interval] | rounds | real |",
              "|---|---|---|---|---|---:|---|"]
     for pair in pairs:

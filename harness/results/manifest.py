@@ -25,7 +25,7 @@ SCHEMA = {
     "host": "cores, memory, CPU model, kernel TCP settings",
     "git": "commit and whether the tree had uncommitted changes",
     "registry": "the registry of targets as used (apps, titles, requests)",
-    "quiet_check": "before any load: what else used the lab's CPUs for 2 s (see harness/disturbance.py)",
+    "quiet_check": "before any load: what else used the lab's CPUs for 2 s (see harness/judge/disturbance.py)",
 }
 
 

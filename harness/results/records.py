@@ -2,7 +2,7 @@
 stored as TSV and JSON by `store`; the names of verdicts and statuses are defined once, here."""
 from dataclasses import asdict, dataclass, field, fields
 
-from harness.httperf_output import reply_time_ms
+from harness.measure.httperf_output import reply_time_ms
 
 # The verdict of one step. A disturbed step (other work shared the lab's CPUs) is not judged.
 INVALID, PASS, FAIL, DISTURBED = "invalid", "pass", "fail", "disturbed"

@@ -1,7 +1,7 @@
 """What a run's rounds add up to: per cell its figure over the rounds with intervals, per pair of apps
 in a block the ratio of their figures with its interval, the A/A control's noise floor, and how far
 the rounds spread over the run's cells. Pure: a
-loaded run in, records out; the statistics are harness/stats.py's.
+loaded run in, records out; the statistics are harness/results/stats.py's.
 
 A cell's figure is the median of its rounds' figures. The round whose figure is that median (the
 lower one for an even count) is the cell's representative: its steps are the ones the report draws
@@ -10,7 +10,7 @@ for the cell beside other cells, and its status, reply times and bottleneck are 
 from dataclasses import dataclass
 from itertools import combinations
 
-from harness.stats import geometric_interval, median_interval, ratio_interval, rounds_for
+from harness.results.stats import geometric_interval, median_interval, ratio_interval, rounds_for
 
 
 @dataclass

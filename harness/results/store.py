@@ -8,10 +8,14 @@ import json
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from harness.httperf_output import FIGURES
+from harness.measure.httperf_output import FIGURES
 from harness.results.manifest import Manifest
 from harness.results.records import CellKey, CellState, CellSummary, Step
 from stack.files import write_atomically
+from stack.settings import ROOT
+
+# Where runs go unless --results (RESULTS_DIR=) says otherwise.
+RESULTS = ROOT / "results"
 
 STEP_COLUMNS = ["step", "round", "role", "offered_rate", "timeout_s", "num_conns", "verdict", "reason",
                 "killed", "wall_s", "port_wait_s", "issue_rate", "raw"]
@@ -136,7 +140,7 @@ class RunFiles:
 
     @property
     def jvm_warmups(self):
-        """The JVM warm-ups of the run (harness/jvm_warmup.py), a JSON list of records."""
+        """The JVM warm-ups of the run (harness/run/jvm_warmup.py), a JSON list of records."""
         return self.directory / "jvm-warmups.json"
 
     def cell(self, key, round_=1, replica=1):

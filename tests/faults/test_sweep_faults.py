@@ -13,13 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from harness import load, procedure
 from harness import step as step_module
-from harness.options import DEFAULTS, Options
-from harness.planner import LinearPlan
+from harness.measure import load
 from harness.results.records import DISTURBED, FAIL, INVALID, PASS
-from harness.runner import Runner
-from harness.schedule import schedule
+from harness.run import procedure
+from harness.run.options import DEFAULTS, Options
+from harness.run.planner import LinearPlan
+from harness.run.runner import Runner
+from harness.run.schedule import schedule
 from stack import lab, registry
 from stack.settings import ROOT
 from tests import margins

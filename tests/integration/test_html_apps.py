@@ -1,7 +1,7 @@
 """Every HTML app answers the contract: the database's rows, in id order, on both engines."""
 import pytest
 
-from harness.verify import html_rows
+from harness.run.verify import html_rows
 from stack import registry
 
 from .conftest import db_rows, html_apps, sample_ids, send

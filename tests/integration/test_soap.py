@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from harness import verify
+from harness.run import verify
 from stack import lab, registry
 from tests import margins
 from tests.hostile_cases import ID, LEAKS, NAME, VALUE_CASES, parameters_with

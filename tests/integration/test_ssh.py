@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import clients, load
-from harness.httperf_output import parse
+from harness.measure import clients, load
+from harness.measure.httperf_output import parse
 from harness.results.records import PASS
 from harness.results.store import RunFiles, read_steps, read_summaries
 from stack import lifecycle, registry, settings, topology
@@ -171,18 +171,18 @@ def test_a_sweep_over_ssh_verifies_and_watches_each_host_through_its_agent(ssh_h
 
 def test_a_server_restarts_through_its_hosts_agent_and_a_bad_call_is_refused_there(ssh_hosts):
     output = ssh_hosts.on_client(sys.executable, "-c", """if True:
-        from harness import hosts
+        from harness.hosts import channel, servers
         from stack.server import LabError
-        apache = hosts.server("apache")
+        apache = servers.server("apache")
         before = apache.pid()
         print("restart:", apache.restart("none"))
         print("pids:", before, apache.pid(), apache.answers())
         try:
-            hosts.agent("web").call("server", "apache", "stop")
+            channel.agent("web").call("server", "apache", "stop")
         except LabError as error:
             print("refused:", error)
         print("after:", apache.pid() is not None)
-        hosts.stop_agents()""")
+        channel.stop_agents()""")
     before, after, answers = output.split("pids: ")[1].split("\n")[0].split()
     assert before != after and after == str(ssh_hosts.pid_of("web", "apache")) and answers == "True"
     assert "refused: web host (root@198.18.0.2): ValueError: no call stop of a server apache" in output

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from harness import verify
-from harness.cell import Cell
-from harness.options import Options
+from harness.judge.verdict import Thresholds
 from harness.results.manifest import FORMAT_VERSION, Manifest, problems
 from harness.results.records import BASELINE, DISTURBED, INVALID, NO_PASS, PASS, VERDICTS, WRONG_ANSWER, CellKey, Visit
 from harness.results.store import RunFiles, read_cell_state, read_steps, read_summaries, write_steps
-from harness.runner import Runner
-from harness.verdict import Thresholds
+from harness.run import verify
+from harness.run.cell import Cell
+from harness.run.options import Options
+from harness.run.runner import Runner
 from stack import lifecycle
 from stack.settings import ROOT
 from tests import margins

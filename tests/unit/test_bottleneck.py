@@ -2,7 +2,7 @@
 at saturation, and on that run's steps with one measured figure changed to each other cause."""
 import dataclasses
 
-from harness.bottleneck import ACCEPT_QUEUE, CLIENT, CPU, DATABASE, LINK, POOL, UNEXPLAINED, bottleneck
+from harness.judge.bottleneck import ACCEPT_QUEUE, CLIENT, CPU, DATABASE, LINK, POOL, UNEXPLAINED, bottleneck
 from harness.results import store
 from harness.results.records import CLIENT_BOUND, NO_PASS, PLAN_LIMIT, CellKey
 from stack.settings import ROOT

@@ -1,9 +1,9 @@
 """make crosscheck's pure parts: when the wrk ladder stops, how well a run agrees with wrk, when oha
 confirms a point, and by which rules."""
-from harness.crosscheck import agreement, ladder_done, oha_agrees, run_options
-from harness.options import Options
 from harness.results import store
 from harness.results.records import DISTURBED, FAIL, INVALID, PASS
+from harness.run.crosscheck import agreement, ladder_done, oha_agrees, run_options
+from harness.run.options import Options
 from stack.settings import ROOT
 
 

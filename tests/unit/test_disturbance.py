@@ -1,5 +1,5 @@
 """When other work shared the CPUs, a step is disturbed: the limits at their edges."""
-from harness.disturbance import Limits, disturbance, redone_while_disturbed
+from harness.judge.disturbance import Limits, disturbance, redone_while_disturbed
 
 LIMITS = Limits(max_steal_pct=2, max_other_pct=5)
 

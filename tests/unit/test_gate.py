@@ -1,6 +1,6 @@
 """The gate after a step that did not pass: what it compares with, and when it lets the next step run."""
-from harness.guard import gate_reference, settled
 from harness.results.records import BASELINE, FAIL, PASS, Step
+from harness.run.guard import gate_reference, settled
 
 
 def step(rate, verdict, reply_ms, role=""):

@@ -5,7 +5,8 @@ import sys
 
 import pytest
 
-from harness import agent, hosts, monitors
+from harness.hosts import agent, channel, servers, watch
+from harness.measure import monitors
 from harness.results.manifest import Manifest
 from stack.server import LabError
 
@@ -20,10 +21,10 @@ class ThisMachine:
 
 @pytest.fixture
 def web_agent():
-    local = hosts.Agent(ThisMachine())
-    hosts._agents["web"] = local
+    local = channel.Agent(ThisMachine())
+    channel._agents["web"] = local
     yield local
-    hosts.stop_agents()
+    channel.stop_agents()
 
 
 def test_the_hosts_figures_combine_into_one_step_row():
@@ -46,13 +47,13 @@ def test_each_host_watches_only_its_own_servers():
 
 
 def test_a_call_is_one_json_line_and_a_failure_there_is_a_lab_error_here():
-    assert json.loads(hosts.request_line("server", "apache", "pin", "1")) == {
+    assert json.loads(channel.request_line("server", "apache", "pin", "1")) == {
         "call": "server", "args": ["apache", "pin", "1"]}
-    assert hosts.answer_of('{"value": [1, null]}') == [1, None]
+    assert channel.answer_of('{"value": [1, null]}') == [1, None]
     with pytest.raises(LabError, match="ValueError: no call"):
-        hosts.answer_of('{"error": "ValueError: no call"}')
+        channel.answer_of('{"error": "ValueError: no call"}')
     with pytest.raises(LabError, match="not a JSON line"):
-        hosts.answer_of("Traceback (most recent call last):")
+        channel.answer_of("Traceback (most recent call last):")
 
 
 def test_the_agent_answers_only_its_calls_and_every_failure_in_words():
@@ -78,9 +79,9 @@ def test_a_real_agent_serves_calls_goes_on_after_a_refusal_and_is_started_again_
 
 
 def test_a_hosts_watch_keeps_its_interrupt_times_apart_and_leaves_the_ports_to_the_client(web_agent):
-    watch = hosts.HostWatch("web", "0")
-    watch.start()
-    figures = watch.finish()
+    host_watch = watch.HostWatch("web", "0")
+    host_watch.start()
+    figures = host_watch.finish()
     assert "web_softirq_cpu0_s" in figures and "softirq_cpu0_s" not in figures
     assert "time_wait_before" not in figures and "free_local_ports_before" not in figures
     assert "apache_cpu_s" in figures and "mariadb_cpu_s" not in figures and "other_cpu_s" in figures
@@ -97,7 +98,7 @@ def test_an_agent_that_ends_is_reported_with_the_end_of_its_log(tmp_path):
         def in_root(self, command):
             return [sys.executable, "-c",
                     "import sys; sys.stdin.readline(); print('ModuleNotFoundError: harness', file=sys.stderr)"]
-    ended = hosts.Agent(Broken())
+    ended = channel.Agent(Broken())
     ended.log = tmp_path / "agent-web.log"
     with pytest.raises(LabError, match=r"(?s)the agent ended during machine; its log .* ends:\nModuleNotFoundError"):
         ended.call("machine")
@@ -108,5 +109,5 @@ def test_a_host_that_cannot_reuse_time_wait_ports_is_warned_of():
     described = {"hosts": {"client": {"address": "127.0.0.1"},
                            "web": {"address": "192.0.2.10", "machine": {"tcp_tw_reuse": 2}},
                            "db": {"address": "192.0.2.11", "machine": {"tcp_tw_reuse": 1}}}}
-    [warning] = hosts.time_wait_warnings(described)
+    [warning] = servers.time_wait_warnings(described)
     assert warning.startswith("warning: the web host has net.ipv4.tcp_tw_reuse=2")

@@ -5,8 +5,8 @@ import subprocess
 
 import pytest
 
-from harness import options
 from harness.results.manifest import Manifest
+from harness.run import options
 from stack import database_access, lifecycle, server, servers, settings
 
 

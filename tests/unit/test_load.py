@@ -1,8 +1,9 @@
 """The load generator's commands and bounds, the ports check, the ETA and the sweep's options."""
 import pytest
 
-from harness import load, options, ports
-from harness.progress import estimate_eta
+from harness.measure import load, ports
+from harness.run import options
+from harness.run.progress import estimate_eta
 from stack import registry
 
 

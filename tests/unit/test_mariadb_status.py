@@ -2,7 +2,7 @@
 the plain servlet (wrk, 1 s, a new database connection per request)."""
 from pathlib import Path
 
-from harness.mariadb_status import parse_status, status_deltas
+from harness.measure.mariadb_status import parse_status, status_deltas
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "mariadb"
 

@@ -1,5 +1,5 @@
 """The kernel's TCP counters, parsed from /proc/net/netstat and /proc/net/snmp as recorded here."""
-from harness import network
+from harness.measure import network
 from stack.settings import ROOT
 
 PROC = ROOT / "tests" / "fixtures" / "proc"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.oha_output import figures, sampled_reply_rate
+from harness.judge.verdict import issue_rate, judge
+from harness.measure.oha_output import figures, sampled_reply_rate
 from harness.results.records import FAIL, PASS
-from harness.verdict import issue_rate, judge
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "oha"
 

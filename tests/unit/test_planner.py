@@ -1,11 +1,11 @@
 """The rate plans converge within their precision and never repeat a rate."""
 import pytest
 
-from harness.options import Options
-from harness.planner import AdaptivePlan, LinearPlan, expected_capacity, round_rate
-from harness import procedure
-from harness.procedure import plan_for
-from harness.verdict import FAIL, INVALID, PASS
+from harness.judge.verdict import FAIL, INVALID, PASS
+from harness.run import procedure
+from harness.run.options import Options
+from harness.run.planner import AdaptivePlan, LinearPlan, expected_capacity, round_rate
+from harness.run.procedure import plan_for
 
 
 def run(plan, capacity, client_limit=float("inf"), noise=None):

@@ -2,7 +2,7 @@
 Tomcat, whose five connections were all in use while up to 25 request threads waited."""
 from pathlib import Path
 
-from harness.pool_log import pool_columns
+from harness.measure.pool_log import pool_columns
 
 RECORD = (Path(__file__).parent.parent / "fixtures" / "pool" / "pool-wait.tsv").read_text()
 

@@ -1,7 +1,8 @@
 """TOPOLOGY=ssh's pure parts: what each host is shipped, what it is told, how ssh is called."""
 import pytest
 
-from harness import load, options
+from harness.measure import load
+from harness.run import options
 from stack import remote, settings, topology
 
 

@@ -11,7 +11,7 @@ from harness.report.view import View
 from harness.results.records import CellKey
 from harness.results.rounds import cell_figures, control_noise, pair_ratios, round_spread
 from harness.results.store import load_run
-from harness.schedule import schedule
+from harness.run.schedule import schedule
 from stack.settings import ROOT
 
 RUN = load_run(ROOT / "tests" / "fixtures" / "results" / "rounds2")

@@ -3,7 +3,7 @@ round and repeat by seed, the A/A control is measured twice a round."""
 from itertools import groupby
 
 from harness.results.records import CellKey
-from harness.schedule import schedule
+from harness.run.schedule import schedule
 
 APPS = ("php", "servlet", "pooled-servlet", "soap")
 CELLS = [CellKey(app, engine, workload) for app in APPS for engine in ("myisam", "innodb")

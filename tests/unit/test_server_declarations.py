@@ -8,7 +8,9 @@ import sys
 
 import pytest
 
-from harness import bottleneck, inventory, monitors
+from harness.hosts import inventory
+from harness.judge import bottleneck
+from harness.measure import monitors
 from harness.results.records import Step
 from stack import database_access, lifecycle, registry, remote, servers, settings
 

@@ -1,7 +1,7 @@
 """The rounds' statistics on fixed inputs with known answers (binomial and t tables)."""
 import pytest
 
-from harness.stats import geometric_interval, median_coverage, median_interval, ratio_interval, rounds_for
+from harness.results.stats import geometric_interval, median_coverage, median_interval, ratio_interval, rounds_for
 
 
 def test_three_rounds_give_min_to_max_at_75_percent():

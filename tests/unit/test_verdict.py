@@ -1,6 +1,6 @@
 """The verdict on each recorded case, and the thresholds at their edges."""
-from harness.httperf_output import parse
-from harness.verdict import FAIL, INVALID, PASS, Thresholds, failed_requests, issue_rate, judge
+from harness.judge.verdict import FAIL, INVALID, PASS, Thresholds, failed_requests, issue_rate, judge
+from harness.measure.httperf_output import parse
 from stack.settings import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "httperf"

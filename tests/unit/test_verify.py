@@ -4,7 +4,7 @@ import csv
 
 import pytest
 
-from harness import verify
+from harness.run import verify
 from stack import lab
 from stack.settings import ROOT
 

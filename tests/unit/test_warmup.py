@@ -2,11 +2,11 @@
 curves recorded here; what a JVM's warm-up for all its cells drives, and on which CPUs."""
 from pathlib import Path
 
-from harness.jit import compiler_quiet, compiler_seconds_of, perf_counters, step_figures
-from harness.jvm_warmup import rotation, servers_of, widened
-from harness.options import Options
-from harness.probe import steady, warm_enough
+from harness.measure.jit import compiler_quiet, compiler_seconds_of, perf_counters, step_figures
 from harness.results.records import CellKey
+from harness.run.jvm_warmup import rotation, servers_of, widened
+from harness.run.options import Options
+from harness.run.probe import steady, warm_enough
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "jvm"
 

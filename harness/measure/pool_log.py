@@ -1,6 +1,6 @@
 """The pooled servlet's record of its pool (PoolWaitLog.java): per second in use, the most request
 threads that waited for a connection and the most connections in use. Pure: text in, a step's
-columns out; the monitor in harness/monitors.py reads the file."""
+columns out; the monitor in harness/measure/monitors.py reads the file."""
 
 
 def pool_columns(text, started, finished):

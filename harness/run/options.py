@@ -9,15 +9,15 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from harness.judge.verdict import Thresholds
 from harness.results.records import CellKey
-from harness.verdict import Thresholds
+from harness.results.store import RESULTS
 from stack import lifecycle, registry, settings, topology
 
 SWEEP_FILE = settings.ROOT / "httperf-scripts" / "sweep.json"
 SWEEP = json.loads(SWEEP_FILE.read_text())
 DEFAULTS = SWEEP["options"]
 PLAN = SWEEP["plan"]
-RESULTS = settings.ROOT / "results"
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,13 @@
 """How one cell is measured: the target must answer, and answer right; then warm-up and probe, one
 baseline step at low load, and the plan's steps until the plan is done."""
-from harness import hosts, verify
-from harness.disturbance import redone_while_disturbed
-from harness.options import PLAN, profile_for
-from harness.planner import AdaptivePlan, LinearPlan, expected_capacity, round_rate
-from harness.probe import probe
+from harness.hosts import servers
+from harness.judge.disturbance import redone_while_disturbed
 from harness.results.records import BASELINE, DISTURBED, PASS, UNREACHABLE, WRONG_ANSWER
-from harness.step import take_step
+from harness.run import verify
+from harness.run.options import PLAN, profile_for
+from harness.run.planner import AdaptivePlan, LinearPlan, expected_capacity, round_rate
+from harness.run.probe import probe
+from harness.run.step import take_step
 
 
 def expected_figure(estimate, earlier):
@@ -45,7 +46,7 @@ def measure_cell(cell, options, guard, progress, earlier=()):
         cell.not_measured(UNREACHABLE, "the target never answered; cell skipped")
         return
     if cell.state.verification is None:
-        correct, verdict = verify.verify_cell(cell.key, cell.request, hosts.server("mariadb"))
+        correct, verdict = verify.verify_cell(cell.key, cell.request, servers.server("mariadb"))
         if not correct:
             cell.not_measured(WRONG_ANSWER, f"the answer differs from the database: {verdict}; not measured")
             return

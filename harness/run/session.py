@@ -3,7 +3,7 @@ the client host, the database answers and holds the data, and the agents on othe
 at the end, however it ends."""
 from contextlib import contextmanager
 
-from harness import hosts
+from harness.hosts import servers, channel
 from stack import lab, topology
 
 
@@ -27,9 +27,9 @@ def from_the_client():
     hosts' agents. NotReady when the servers are not there to measure."""
     topology.enter(topology.current().namespace("client"))
     try:
-        problem = readiness_problem(hosts.server("mariadb"))
+        problem = readiness_problem(servers.server("mariadb"))
         if problem:
             raise NotReady(problem)
         yield
     finally:
-        hosts.stop_agents()
+        channel.stop_agents()

@@ -4,7 +4,7 @@ reply rate), and the ephemeral ports held in TIME_WAIT before the step. Parsing 
 monitor reads /proc at the edge."""
 from pathlib import Path
 
-from harness import ports
+from harness.measure import ports
 from stack import topology
 
 # (table, counter) -> column in steps.tsv: the counters that tell a queue from a cliff.

@@ -10,8 +10,9 @@ CPUs (nothing is measured meanwhile): quiet after 100-190 s, then pinned back be
 cells' own warm-ups still check that the compiler is quiet."""
 import time
 
-from harness import hosts, jit, load
-from harness.options import profile_for
+from harness.hosts import servers
+from harness.measure import jit, load
+from harness.run.options import profile_for
 from stack import registry, settings
 
 WINDOW_S = 2  # long enough for dozens of 16,000-row replies, short enough to rotate often
@@ -44,7 +45,7 @@ def servers_of(cells):
 def warm_jvm(server_name, cells, options, directory):
     """Drive the server's cells in rotation until its compiler gained at most jit_quiet_share of a
     rotation's time over the last rotation, or jvm_warmup_cap_s; None when off, down or unreadable."""
-    server = hosts.server(server_name)
+    server = servers.server(server_name)
     pid = server.pid()
     compiled = [server.compile_seconds()] if options.jvm_warmup_cap_s and pid else [None]
     if compiled[0] is None:

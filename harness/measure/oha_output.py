@@ -1,4 +1,4 @@
-"""oha's JSON report, read as the figures the sweep's judge reads from httperf (harness/verdict.py),
+"""oha's JSON report, read as the figures the sweep's judge reads from httperf (harness/judge/verdict.py),
 so that the cross-check's open-loop runs are judged by exactly the sweep's rules. Pure."""
 import math
 

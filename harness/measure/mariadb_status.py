@@ -1,6 +1,6 @@
 """MariaDB's own counters around each step: how many connections the apps opened, how many it
 refused or dropped, how many threads it had to create. Parsing is pure; the monitor (in
-harness/monitors.py) asks the server at the edge."""
+harness/measure/monitors.py) asks the server at the edge."""
 
 # SHOW GLOBAL STATUS counter -> column in steps.tsv, grown over the step.
 GROWING = {

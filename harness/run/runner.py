@@ -1,4 +1,4 @@
-"""The run: round after round, every cell in the round's interleaved order (harness/schedule.py), its
+"""The run: round after round, every cell in the round's interleaved order (harness/run/schedule.py), its
 summary written after each, progress with an ETA, and the manifest that makes the run traceable.
 Between rounds the servers restart, so that every round samples a fresh JVM and process layout.
 Re-running a run id resumes it, with the seed it started with."""
@@ -6,15 +6,18 @@ import dataclasses
 import json
 import time
 
-from harness import hosts, inventory, jvm_warmup, monitors
-from harness.cell import Cell, now
-from harness.guard import Guard
-from harness.options import PROFILES, RESULTS, SIZE_SWEEP, SWEEP
-from harness.procedure import measure_cell
-from harness.progress import describe, estimate_eta, step_line
+from harness.hosts import inventory, servers
+from harness.hosts.watch import watching
+from harness.measure import processes
 from harness.results.manifest import FORMAT_VERSION, Manifest, servers_pinning_text
-from harness.results.store import RunFiles, read_cell_state, read_summaries, write_atomically, write_summaries
-from harness.schedule import schedule
+from harness.results.store import RESULTS, RunFiles, read_cell_state, read_summaries, write_atomically, write_summaries
+from harness.run import jvm_warmup
+from harness.run.cell import Cell, now
+from harness.run.guard import Guard
+from harness.run.options import PROFILES, SIZE_SWEEP, SWEEP
+from harness.run.procedure import measure_cell
+from harness.run.progress import describe, estimate_eta, step_line
+from harness.run.schedule import schedule
 from stack import database_access, lifecycle, registry, settings
 
 
@@ -61,7 +64,7 @@ class Runner:
                          "SERVER_CPUS": self.options.server_cpus, "DB_CPUS": self.options.db_cpus,
                          "max_connections": database_access.max_connections()},
             "servers": {name: {"address": server.address, "port": server.port, "endpoint": server.endpoint,
-                               "started_with": hosts.server(name).started_with()}
+                               "started_with": servers.server(name).started_with()}
                         for name, server in lifecycle.SERVERS.items()},
             "pinning": {"client_cpus": self.options.client_cpus, "server_cpus": self.options.server_cpus,
                         "db_cpus": self.options.db_cpus},
@@ -79,7 +82,7 @@ class Runner:
     def check_quiet(self, seconds=2):
         """Before any load: is something else already using the lab's CPUs? Warn, and keep the
         answer in the manifest."""
-        with hosts.watch(self.options) as watch:
+        with watching(self.options) as watch:
             time.sleep(seconds)
         shared = watch.disturbed()
         if shared:
@@ -90,7 +93,7 @@ class Runner:
     def warn_of_other_knobs(self):
         """The servers run with the knobs they were started with; say so when today's differ."""
         today = settings.knobs()
-        for name, server in hosts.all_servers().items():
+        for name, server in servers.all_servers().items():
             started = server.started_with() or {}
             differing = [f"{key}={started[key]} (now {value})" for key, value in today.items()
                          if key in started and started[key] != value and key not in NOT_THE_SERVERS]
@@ -121,7 +124,7 @@ class Runner:
         self.say(f"round {visit.round}/{self.options.rounds}: restarting the servers for a fresh process layout")
         for name in lifecycle.SERVERS:
             try:
-                message = hosts.server(name).restart(self.options.cpus_of(name))
+                message = servers.server(name).restart(self.options.cpus_of(name))
             except lifecycle.LabError as error:
                 message = f"restart failed: {error} (the cell's readiness check recovers it)"
             cell.event(f"round {visit.round} begins: restarted {name}: {message}")
@@ -135,7 +138,7 @@ class Runner:
         path = self.files.jvm_warmups
         records = json.loads(path.read_text()) if path.exists() else []
         for name, cells in jvm_warmup.servers_of(self.options.cells).items():
-            pid = hosts.server(name).pid()
+            pid = servers.server(name).pid()
             done = {(record["round"], record["server"], record["pid"]) for record in records}
             if pid is None or (round_, name, pid) in done:
                 continue
@@ -162,11 +165,11 @@ class Runner:
 
     def run(self):
         self.files.directory.mkdir(parents=True, exist_ok=True)
-        monitors.pin_harness(self.options.client_cpus)
-        hosts.pin_servers(self.options)
+        processes.pin_harness(self.options.client_cpus)
+        servers.pin_servers(self.options)
         self.quiet = self.check_quiet()
-        self.topology = hosts.described_topology()
-        for warning in hosts.time_wait_warnings(self.topology):
+        self.topology = servers.described_topology()
+        for warning in servers.time_wait_warnings(self.topology):
             self.say(warning)
         self.write_manifest()
         self.warn_of_other_knobs()

@@ -4,7 +4,7 @@ order. Parsing and comparing are pure; fetching the answer and the rows sit in `
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
-from harness import load
+from harness.measure import load
 from stack import lab, registry
 
 SOAP_ENVELOPE = "{http://schemas.xmlsoap.org/soap/envelope/}"

@@ -3,7 +3,7 @@ server, its folder, its state and its steps. It saves itself after every change,
 run resumes where it stopped."""
 from datetime import datetime, timezone
 
-from harness import load
+from harness.measure import load
 from harness.results.records import BASELINE, DISTURBED, CellState, Visit, summarize
 from harness.results.store import (read_cell_state, read_steps, write_atomically, write_cell_state,
                                    write_steps)

@@ -7,9 +7,11 @@ the gate: short low-rate checks until the reply time is back near the cell's bas
 overloaded step cannot degrade the steps after it."""
 import time
 
-from harness import hosts, load, step
-from harness.probe import warm_up
+from harness.hosts import servers
+from harness.measure import load
 from harness.results.records import BASELINE, PASS
+from harness.run import step
+from harness.run.probe import warm_up
 from stack import lifecycle
 
 
@@ -35,7 +37,7 @@ class Guard:
 
     def ready(self, cell):
         """True when the cell's target answers (recovering it when it does not)."""
-        if load.answers(cell.request, timeout_s=10) and hosts.server(cell.server).pid():
+        if load.answers(cell.request, timeout_s=10) and servers.server(cell.server).pid():
             return True
         return self.recover(cell)
 
@@ -44,7 +46,7 @@ class Guard:
         baseline's, every gate_pause_s for at most gate_wait_s; else the server is restarted."""
         if not self.ready(cell):
             return False
-        recycled = hosts.server(cell.server).recycle()
+        recycled = servers.server(cell.server).recycle()
         if recycled:
             cell.event(f"after step {len(cell.steps)}: {recycled}")
         reference = gate_reference(cell.steps)
@@ -71,13 +73,13 @@ class Guard:
         """Wait for the target to answer again; restart what is gone or silent. A server whose main
         process has died is restarted at once."""
         chain = lifecycle.with_needs(cell.server)
-        dead = [name for name in chain if not hosts.server(name).pid()]
+        dead = [name for name in chain if not servers.server(name).pid()]
         deadline = time.monotonic() + (0 if dead else self.options.recovery_wait_s)
         while time.monotonic() < deadline:
             if load.answers(cell.request, timeout_s=10):
                 return True
             time.sleep(2)
-        silent = [name for name in chain[:-1] if not hosts.server(name).answers()] + [cell.server]
+        silent = [name for name in chain[:-1] if not servers.server(name).answers()] + [cell.server]
         restarting = [name for name in chain if name in (dead or silent)]
         self.restart(cell, restarting, dead, f"did not answer within {self.options.recovery_wait_s:g} s")
         return load.answers(cell.request, timeout_s=10)
@@ -88,7 +90,7 @@ class Guard:
         for name in names:
             self.say(f"{cell.key}: {name} " + ("died" if name in dead else why) + "; restarting it")
             try:
-                message = hosts.server(name).restart(self.options.cpus_of(name))
+                message = servers.server(name).restart(self.options.cpus_of(name))
             except lifecycle.LabError as error:
                 message = f"restart failed: {error}"
             cell.state.restarts += 1

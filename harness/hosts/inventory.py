@@ -4,7 +4,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from harness import network, ports
+from harness.measure import network, ports
 from stack import registry, settings
 
 

@@ -7,7 +7,7 @@ the running servers. For every cell of the run, warmed up as the sweep warms it:
   capacity. wrk waits for each reply before the next request,
   httperf does not, so sweep / wrk near 1 is agreement and a cell far below 1 is a figure to explain.
 - **oha, open loop** like httperf, at 0.9x and 1.1x the sweep's saturation rate, judged by the sweep's
-  own rules (harness/verdict.py, the same timeout): the sweep's point is confirmed when the rate
+  own rules (harness/judge/verdict.py, the same timeout): the sweep's point is confirmed when the rate
   below passes and the rate above fails.
 
 Every run is watched like a sweep step: one that other work disturbed is redone (bounded). Into
@@ -22,16 +22,19 @@ import sys
 from dataclasses import fields, replace
 from pathlib import Path
 
-from harness import hosts, load, monitors, probe
-from harness.cell import Cell
-from harness.disturbance import redone_while_disturbed
-from harness.oha_output import figures as oha_figures
-from harness.options import RESULTS, SWEEP, Options, profile_for
+from harness.hosts import servers
+from harness.hosts.watch import watching
+from harness.judge.disturbance import redone_while_disturbed
+from harness.judge.verdict import Thresholds, judge
+from harness.measure import load, processes
+from harness.measure.oha_output import figures as oha_figures
 from harness.results.records import DISTURBED, INVALID, LOCATED, PASS
 from harness.results.rounds import cell_figures
-from harness.results.store import ResultsError, RunFiles, latest_run, load_run, tsv_text, write_atomically
-from harness.session import NotReady, from_the_client
-from harness.verdict import Thresholds, judge
+from harness.results.store import RESULTS, ResultsError, RunFiles, latest_run, load_run, tsv_text, write_atomically
+from harness.run import probe
+from harness.run.cell import Cell
+from harness.run.options import SWEEP, Options, profile_for
+from harness.run.session import NotReady, from_the_client
 from stack import settings
 
 SETTINGS = SWEEP["crosscheck"]
@@ -74,7 +77,7 @@ class Watched:
 
     def __call__(self, run):
         def attempt():
-            with hosts.watch(self.options) as watch:
+            with watching(self.options) as watch:
                 result = run()
             return result, watch.disturbed(), watch.figures
         (result, shared, figures), redos = redone_while_disturbed(attempt, lambda taken: taken[1],
@@ -102,7 +105,7 @@ def wrk_ladder(cell, watched, directory):
     best = max(levels, key=levels.get)
     # The levels above the best grew Apache's prefork pool, and the repeats would measure that pool
     # (docs/measurement-log.md: 2,451-2,579 req/s against 2,837-2,847 after a recycle).
-    recycled = hosts.server(cell.server).recycle()
+    recycled = servers.server(cell.server).recycle()
     runs = []
     for _ in range(SETTINGS["repeats"]):
         rate, shared = wrk(best)
@@ -119,7 +122,7 @@ def oha_run(cell, rate, watched):
     # As after a sweep's failing step: wrk's repeats at the ladder's best level (up to 64 connections)
     # grew Apache's prefork pool again, and oha would otherwise measure that pool, not the server the
     # sweep measured.
-    recycled = hosts.server(cell.server).recycle()
+    recycled = servers.server(cell.server).recycle()
     timeout_s = load.step_timeout(rate, profile.timeout_s, options.fd_budget)
     planned = max(options.min_requests_per_step, round(rate * options.duration_s))
     descriptors = resource.getrlimit(resource.RLIMIT_NOFILE)[0] - 100
@@ -188,8 +191,8 @@ def run_options(manifest):
 
 def measure_cells(run, options):
     """Each cell of the run measured again, its row saved as it comes: the rows."""
-    monitors.pin_harness(options.client_cpus)
-    hosts.pin_servers(options)
+    processes.pin_harness(options.client_cpus)
+    servers.pin_servers(options)
     files, rows, measured = RunFiles(run.directory), [], {}
     cells = list(cell_figures(run).values())
     for index, figures in enumerate(cells, start=1):
@@ -234,3 +237,7 @@ def main(argv):
           f"{sum(1 for agrees in confirmed if agrees)} of {len(confirmed)} saturation points "
           f"({sum(1 for agrees in confirmed if agrees is None)} not judged); {run.directory / 'crosscheck.tsv'}")
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,12 +1,13 @@
 """One step: httperf (one run, or CLIENTS= runs together, here or on CLIENT_HOSTS) at one offered
 rate for one cell, watched by the step monitors, its raw output saved, its figures parsed and judged
 into a `Step` record."""
-from harness import clients, hosts, load, ports
-from harness.httperf_output import IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
-from harness.options import profile_for
+from harness.hosts.watch import watching
+from harness.judge.verdict import failed_requests, issue_rate, judge
+from harness.measure import clients, load, ports
+from harness.measure.httperf_output import IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
 from harness.results.records import DISTURBED, INVALID, Step
 from harness.results.store import write_atomically
-from harness.verdict import failed_requests, issue_rate, judge
+from harness.run.options import profile_for
 from stack import remote
 
 
@@ -78,7 +79,7 @@ def take_step(cell, rate, options, role="", duration_s=None):
     num_conns = max(options.min_requests_per_step, round(rate * (duration_s or options.duration_s)))
     port_wait = ports.wait_for_ports(num_conns, loopback=ports.on_loopback(cell.request.host))
     raw = f"raw/step-{number:02d}-rate-{rate:g}.txt"
-    with hosts.watch(options) as watch:
+    with watching(options) as watch:
         runs = run_load(cell, rate, num_conns, timeout_s, options, raw)
     figures, histogram = merged_client_runs(runs)
     killed = any(killed for _, _, _, killed, _ in runs)

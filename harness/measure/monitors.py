@@ -2,49 +2,16 @@
 finished right after it; `finish()` returns the figures it adds to the step's row (steps.tsv
 columns). A new per-step check of a server is a new monitor class named in SERVER_MONITORS and in the
 servers' declarations (contract/targets.json, `monitors`); one of the client's side goes in
-harness/hosts.py's `step_monitors()`. Nothing else changes."""
-import os
-import subprocess
+harness/hosts/watch.py's `step_monitors()`. Nothing else changes."""
 import threading
 import time
-from pathlib import Path
 
-from harness import jit, network
-from harness.disturbance import Limits, disturbance
-from harness.mariadb_status import QUERY, parse_status, status_deltas
-from harness.pool_log import pool_columns
+from harness.measure import jit, network
+from harness.measure.mariadb_status import QUERY, parse_status, status_deltas
+from harness.measure.pool_log import pool_columns
+from harness.measure.processes import all_processes, cpu_list, cpu_seconds, lab_pids, process_times, zombie_children
 from stack import lifecycle, registry, settings
 from stack.server import LabError
-
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2 ** 20
-
-
-def process_times(pid):
-    """(own CPU seconds, CPU seconds of reaped children, resident MB, threads) of one process from
-    /proc; None when it is gone."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return ((int(fields[11]) + int(fields[12])) / CLOCK_TICKS, (int(fields[13]) + int(fields[14])) / CLOCK_TICKS,
-                int(fields[21]) * PAGE_MB, int(fields[17]))
-    except (OSError, IndexError, ValueError):
-        return None
-
-
-def zombie_children(parent):
-    """Exited children of `parent` not yet reaped (their times stay readable until they are)."""
-    if not parent:
-        return []
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            if fields[0] == "Z" and int(fields[1]) == parent:
-                found.append(int(entry.name))
-    return found
 
 
 class ServerSampler(threading.Thread):
@@ -122,53 +89,6 @@ class ServerSampler(threading.Thread):
         return figures
 
 
-# /proc/stat's per-CPU columns after the name (user nice system idle iowait irq softirq steal ...).
-STAT_COLUMNS = {"irq": 5, "softirq": 6, "steal": 7}
-
-
-def cpu_seconds(cpus):
-    """{cpu number: {"irq", "softirq", "steal": seconds since boot}} from /proc/stat: interrupt
-    handling (loopback traffic's softirq work lands here when not in ksoftirqd) and the time the
-    hypervisor gave to other guests."""
-    found = {}
-    for line in Path("/proc/stat").read_text().splitlines():
-        name, *ticks = line.split()
-        if name.startswith("cpu") and name != "cpu" and int(name[3:]) in cpus:
-            found[int(name[3:])] = {kind: int(ticks[column]) / CLOCK_TICKS for kind, column in STAT_COLUMNS.items()}
-    return found
-
-
-def cpu_list(text):
-    """CPU numbers of a taskset list ("1", "0-3", "0,2"); every CPU for "none"."""
-    return settings.cpu_numbers(text) or sorted(os.sched_getaffinity(0))
-
-
-def all_processes():
-    """{pid: (name, CPU seconds, reaped children's CPU seconds, kernel thread?)} of every process."""
-    found = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            head, tail = (entry / "stat").read_text().rsplit(")", 1)
-        except (OSError, ValueError):
-            continue
-        fields = tail.split()
-        found[int(entry.name)] = (head.split("(", 1)[1], (int(fields[11]) + int(fields[12])) / CLOCK_TICKS,
-                                  (int(fields[13]) + int(fields[14])) / CLOCK_TICKS,
-                                  int(fields[1]) == 2 or entry.name == "2")
-    return found
-
-
-def lab_pids():
-    """The lab's own processes: every server's (with exited workers not yet reaped) and the harness."""
-    pids = {os.getpid()}
-    for server in lifecycle.SERVERS.values():
-        pids.update(server.processes())
-        pids.update(zombie_children(server.pid()))
-    return pids
-
-
 class OtherWorkMonitor:
     """What else used the CPUs during the step: the CPU time of every process that is not the lab's
     (exited ones through their parent's reaped-children time), kernel threads apart (ksoftirqd runs
@@ -176,7 +96,7 @@ class OtherWorkMonitor:
     most of any one); per lab CPU, its irq and softirq time (recorded, not judged: the lab's own
     traffic causes most of it). Per-process times judge "other" work, not /proc/stat's per-CPU busy
     ticks: on this VM those disagreed with the processes' own times by up to half a CPU-second over a
-    3 s step. Judged by harness/disturbance.py; `note` names the busiest other process."""
+    3 s step. Judged by harness/judge/disturbance.py; `note` names the busiest other process."""
 
     def __init__(self, cpus):
         self.cpus = cpus
@@ -212,7 +132,7 @@ class OtherWorkMonitor:
 
 
 class MariaDBMonitor:
-    """MariaDB's connection counters before and after the step (harness/mariadb_status.py)."""
+    """MariaDB's connection counters before and after the step (harness/measure/mariadb_status.py)."""
 
     @staticmethod
     def read():
@@ -243,7 +163,7 @@ class PoolMonitor:
 
 
 class JvmMonitor:
-    """What a server's JVM did over the step, from its own counters (harness/jit.py): collections
+    """What a server's JVM did over the step, from its own counters (harness/measure/jit.py): collections
     young and full with their seconds, compile seconds, safepoint seconds - a full collection longer
     than the step's timeout turns every request it holds up into a timeout."""
 
@@ -260,33 +180,6 @@ class JvmMonitor:
         pid, before = self.before
         return {f"{self.server}_{figure}": value
                 for figure, value in jit.step_figures(before, jit.counters_of(pid)).items()}
-
-
-class Watch:
-    """The step monitors around a stretch of load (a step, or the quiet check with no load): their
-    figures, the wall time, and whether other work disturbed it."""
-
-    def __init__(self, options, monitors):
-        self.options = options
-        self.monitors = monitors
-        self.figures, self.wall_s = {}, 0.0
-
-    def __enter__(self):
-        for monitor in self.monitors:
-            monitor.start()
-        self.started = time.monotonic()
-        return self
-
-    def __exit__(self, *_):
-        self.wall_s = time.monotonic() - self.started
-        self.figures = merged_monitor_figures([monitor.finish() for monitor in self.monitors])
-        return False
-
-    def disturbed(self):
-        """None for a quiet stretch; else what shared the CPUs (harness/disturbance.py)."""
-        notes = "; ".join(monitor.note for monitor in self.monitors if getattr(monitor, "note", None))
-        limits = Limits(self.options.max_steal_pct, self.options.max_other_pct)
-        return disturbance(self.figures, self.wall_s, limits, notes)
 
 
 # Figures that several hosts' monitors each report (TOPOLOGY=ssh): what other work and the kernel's
@@ -328,18 +221,3 @@ def host_monitors(host, cpus):
 def lab_cpus(options):
     return sorted(set(cpu_list(options.client_cpus)) | set(cpu_list(options.server_cpus))
                   | set(cpu_list(options.db_cpus)))
-
-
-def pin_harness(cpus):
-    """Keep the harness itself (its sampling threads, its health checks) on the client's CPUs, off
-    the servers'."""
-    if settings.pinned_to(cpus):
-        os.sched_setaffinity(0, cpu_list(cpus))
-
-
-def pin_server(server, cpus):
-    """Move one lab server's processes (all threads) onto cpus."""
-    if not settings.pinned_to(cpus):
-        return
-    for pid in server.processes():
-        subprocess.run(["taskset", "-a", "-p", "-c", cpus, str(pid)], capture_output=True)

@@ -1,8 +1,8 @@
-"""The lab's agent on one host of TOPOLOGY=ssh: `python3 -m harness.agent`, started by the sweep over
-ssh (harness/hosts.py) in the lab's folder there. It reads one JSON call per line and answers each
+"""The lab's agent on one host of TOPOLOGY=ssh: `python3 -m harness.hosts.agent`, started by the sweep over
+ssh (harness/hosts/channel.py) in the lab's folder there. It reads one JSON call per line and answers each
 with one JSON line, {"value": ...} or {"error": "..."}, until its input closes:
 
-    {"call": "server", "args": [name, call, *args]}   a call of hosts.SERVER_CALLS on a server here
+    {"call": "server", "args": [name, call, *args]}   a call of servers.SERVER_CALLS on a server here
     {"call": "watch_start", "args": [host, cpus]}     start this host's step monitors
     {"call": "watch_finish", "args": []}              their figures and what disturbed them: [figures, note]
     {"call": "machine", "args": []}                   this host's versions and machine, for the manifest
@@ -12,7 +12,10 @@ import json
 import os
 import sys
 
-from harness import hosts, inventory, monitors
+from harness.hosts import inventory, servers
+from harness.measure import monitors
+from harness.measure.processes import cpu_list
+from stack import lifecycle
 
 
 class HostAgent:
@@ -20,12 +23,12 @@ class HostAgent:
         self.monitors = []
 
     def server(self, name, call, *args):
-        if name not in monitors.lifecycle.SERVERS or call not in hosts.SERVER_CALLS:
+        if name not in lifecycle.SERVERS or call not in servers.SERVER_CALLS:
             raise ValueError(f"no call {call} of a server {name}")
-        return getattr(hosts.LocalServer(name), call)(*args)
+        return getattr(servers.LocalServer(name), call)(*args)
 
     def watch_start(self, host, cpus):
-        self.monitors = monitors.host_monitors(host, monitors.cpu_list(cpus))
+        self.monitors = monitors.host_monitors(host, cpu_list(cpus))
         for monitor in self.monitors:
             monitor.start()
 

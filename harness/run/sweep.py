@@ -1,7 +1,7 @@
 """The saturation sweep: for every cell (app x engine x workload) run httperf at planned offered
 rates, judge each step, and locate the highest rate the server sustains.
 
-    python3 httperf-scripts/sweep.py [--apps php,soap] [--engines ...] [--workloads ...]
+    python3 -m harness.run.sweep [--apps php,soap] [--engines ...] [--workloads ...]
         [--mode adaptive|linear] [--duration S] [--precision P] [--run ID] [--quick]
 
 Results go to results/<run-id>/ (see README). Re-running with the same --run resumes: finished
@@ -9,9 +9,9 @@ steps and cells are kept, not redone.
 """
 import sys
 
-from harness.options import from_argv
-from harness.runner import Runner
-from harness.session import NotReady, from_the_client
+from harness.run.options import from_argv
+from harness.run.runner import Runner
+from harness.run.session import NotReady, from_the_client
 
 
 def main(argv):
@@ -26,3 +26,7 @@ def main(argv):
         print(f"\nsweep interrupted: finished steps are saved; resume with RUN={run_id}", file=sys.stderr)
         return 130
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

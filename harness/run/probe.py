@@ -4,8 +4,9 @@ window to window: one short probe measured the JIT as often as the server."""
 import statistics
 import time
 
-from harness import hosts, jit, load
-from harness.options import profile_for
+from harness.hosts import servers
+from harness.measure import jit, load
+from harness.run.options import profile_for
 from stack import registry
 
 
@@ -33,7 +34,7 @@ def warm_up(cell, options):
         return None
     profile = profile_for(cell.key.workload)
     window_s = profile.warmup_window_s
-    server = hosts.server(cell.server) if registry.jit(cell.key.app) else None
+    server = servers.server(cell.server) if registry.jit(cell.key.app) else None
     compiled = [server.compile_seconds()] if server else None
     if compiled == [None]:
         cell.event("the JVM's compile time cannot be read (hsperfdata); warm-up judged by its windows alone")

@@ -1,0 +1,100 @@
+"""The lab's processes and CPUs as /proc shows them, at the edge: a process's CPU time and memory,
+the CPUs' interrupt and stolen time, every process on the machine (for other work), and moving a
+process onto its CPUs. The step monitors (monitors.py) are built on these."""
+import os
+import subprocess
+from pathlib import Path
+
+from stack import lifecycle, settings
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2 ** 20
+
+
+def process_times(pid):
+    """(own CPU seconds, CPU seconds of reaped children, resident MB, threads) of one process from
+    /proc; None when it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return ((int(fields[11]) + int(fields[12])) / CLOCK_TICKS, (int(fields[13]) + int(fields[14])) / CLOCK_TICKS,
+                int(fields[21]) * PAGE_MB, int(fields[17]))
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def zombie_children(parent):
+    """Exited children of `parent` not yet reaped (their times stay readable until they are)."""
+    if not parent:
+        return []
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if fields[0] == "Z" and int(fields[1]) == parent:
+                found.append(int(entry.name))
+    return found
+
+
+# /proc/stat's per-CPU columns after the name (user nice system idle iowait irq softirq steal ...).
+STAT_COLUMNS = {"irq": 5, "softirq": 6, "steal": 7}
+
+
+def cpu_seconds(cpus):
+    """{cpu number: {"irq", "softirq", "steal": seconds since boot}} from /proc/stat: interrupt
+    handling (loopback traffic's softirq work lands here when not in ksoftirqd) and the time the
+    hypervisor gave to other guests."""
+    found = {}
+    for line in Path("/proc/stat").read_text().splitlines():
+        name, *ticks = line.split()
+        if name.startswith("cpu") and name != "cpu" and int(name[3:]) in cpus:
+            found[int(name[3:])] = {kind: int(ticks[column]) / CLOCK_TICKS for kind, column in STAT_COLUMNS.items()}
+    return found
+
+
+def cpu_list(text):
+    """CPU numbers of a taskset list ("1", "0-3", "0,2"); every CPU for "none"."""
+    return settings.cpu_numbers(text) or sorted(os.sched_getaffinity(0))
+
+
+def all_processes():
+    """{pid: (name, CPU seconds, reaped children's CPU seconds, kernel thread?)} of every process."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            head, tail = (entry / "stat").read_text().rsplit(")", 1)
+        except (OSError, ValueError):
+            continue
+        fields = tail.split()
+        found[int(entry.name)] = (head.split("(", 1)[1], (int(fields[11]) + int(fields[12])) / CLOCK_TICKS,
+                                  (int(fields[13]) + int(fields[14])) / CLOCK_TICKS,
+                                  int(fields[1]) == 2 or entry.name == "2")
+    return found
+
+
+def lab_pids():
+    """The lab's own processes: every server's (with exited workers not yet reaped) and the harness."""
+    pids = {os.getpid()}
+    for server in lifecycle.SERVERS.values():
+        pids.update(server.processes())
+        pids.update(zombie_children(server.pid()))
+    return pids
+
+
+def pin_harness(cpus):
+    """Keep the harness itself (its sampling threads, its health checks) on the client's CPUs, off
+    the servers'."""
+    if settings.pinned_to(cpus):
+        os.sched_setaffinity(0, cpu_list(cpus))
+
+
+def pin_server(server, cpus):
+    """Move one lab server's processes (all threads) onto cpus."""
+    if not settings.pinned_to(cpus):
+        return
+    for pid in server.processes():
+        subprocess.run(["taskset", "-a", "-p", "-c", cpus, str(pid)], capture_output=True)
