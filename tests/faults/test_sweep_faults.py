@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import step as step_module
 from harness.measure import load
 from harness.results.records import DISTURBED, FAIL, INVALID, PASS
+from harness.run import step as step_module
 from harness.run import procedure
 from harness.run.options import DEFAULTS, Options
 from harness.run.planner import LinearPlan
