@@ -75,7 +75,7 @@ def grant_statements(password):
 
 
 def import_data(if_needed=False):
-    db = lifecycle.SERVERS["mariadb"]
+    db = lifecycle.SERVERS[registry.DATABASE_SERVER]
     if not db.pid():
         raise LabError("import: MariaDB is not running; run `make up` first")
     password = settings.db_password()

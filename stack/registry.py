@@ -37,7 +37,8 @@ def load():
 REGISTRY = load()
 
 
-DEFAULT_SET = "study"
+# The set a sweep measures unless told otherwise, over sweep.json's rounds (any other set: other_set_rounds).
+DEFAULT_SET = REGISTRY["default_set"]
 
 
 def apps():
@@ -56,6 +57,11 @@ def set_members(name):
         raise KeyError(f"unknown set {name!r}; the registry has {', '.join(sets())}") from None
 
 
+def comparisons():
+    """{set name: its table's title and what it asks}: the sets the report compares app by app."""
+    return REGISTRY["comparisons"]
+
+
 def app(name):
     try:
         return REGISTRY["apps"][name]
@@ -69,6 +75,15 @@ def server_of(app_name):
 
 # The engine of a cell whose app reads no database (a baseline): measured once, not per engine.
 NO_ENGINE = "none"
+
+
+def engines():
+    """The twin tables' engines, in report order."""
+    return list(REGISTRY["engines"])
+
+
+def engine_title(engine):
+    return "no database" if engine == NO_ENGINE else REGISTRY["engines"].get(engine, {}).get("title", engine)
 
 
 def reads_database(app_name):
@@ -110,6 +125,33 @@ def is_workload(workload):
     return base in REGISTRY["workloads"] or bool(fixed)
 
 
+def workloads():
+    """The workloads every app answers, in report order (the payload workload's rows-N apart)."""
+    return list(REGISTRY["workloads"])
+
+
+def workload_title(workload, short=False):
+    """How reports name a workload: its declaration's title (short_title when `short`), or for the
+    payload workload its row count."""
+    count = row_count(workload)
+    if count is not None:
+        return f"first {count:,} row{'s' if count > 1 else ''} by id"
+    declared = REGISTRY["workloads"].get(workload, {})
+    return declared.get("short_title" if short else "title", workload)
+
+
+def selects(workload):
+    """(column, operator, the defaults' parameter) of the rows a declared workload returns."""
+    declared = REGISTRY["workloads"][workload]["selects"]
+    return declared["column"], declared["operator"], declared["parameter"]
+
+
+def baseline_workloads():
+    """The workloads a baseline app serves (its server's constant-row page answers these only)."""
+    return [workload for workload in workloads()
+            if any(spec["kind"] == "baseline" and workload in spec["workloads"] for spec in REGISTRY["apps"].values())]
+
+
 def workload_specs(app_name):
     """{workload: how to request it}: an HTML app's own; a SOAP app's are the shared envelopes
     (soap_requests) POSTed to its service."""
@@ -136,6 +178,10 @@ def server(name):
         return REGISTRY["servers"][name]
     except KeyError:
         raise KeyError(f"unknown server {name!r}; the registry has {', '.join(servers())}") from None
+
+
+# The database server: the one the db host runs (every app's rows, the sweep's verification).
+DATABASE_SERVER = next(name for name, declared in REGISTRY["servers"].items() if declared["host"] == "db")
 
 
 def server_title(name):

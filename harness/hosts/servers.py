@@ -1,9 +1,12 @@
 """The lab's servers as the sweep drives them, wherever they run. On this machine (loopback, netns)
 a server is the lifecycle's own object; with TOPOLOGY=ssh every call is made on the server's host by
 the lab's agent there (channel.py)."""
+from dataclasses import dataclass
+
 from harness.hosts.channel import agent
 from harness.measure import jit, processes
-from stack import lifecycle, remote, topology
+from harness.measure.processes import cpu_list
+from stack import lifecycle, remote, settings, topology
 
 # What the sweep may ask of a server; the agent answers exactly these.
 SERVER_CALLS = ("pid", "answers", "recycle", "restart", "pin", "compile_seconds", "started_with", "sql")
@@ -64,16 +67,46 @@ def all_servers():
     return {name: server(name) for name in lifecycle.SERVERS}
 
 
-def pin_servers(options):
-    """Move every running lab server onto its host's CPUs (the options' CPU lists, on that host)."""
+@dataclass(frozen=True)
+class Pinning:
+    """The CPU lists of the client (httperf, the harness) and of each host's servers."""
+    client_cpus: str
+    server_cpus: str
+    db_cpus: str
+
+    @classmethod
+    def from_knobs(cls, client_cpus=None, server_cpus=None, db_cpus=None):
+        """CLIENT_CPUS, SERVER_CPUS and DB_CPUS unless given; the database shares the web servers'
+        CPUs unless DB_CPUS names others."""
+        server_cpus = server_cpus or settings.knob("SERVER_CPUS")
+        own_db_cpus = settings.knob("DB_CPUS")
+        return cls(client_cpus or settings.knob("CLIENT_CPUS"), server_cpus,
+                   db_cpus or (own_db_cpus if own_db_cpus != settings.knob("SERVER_CPUS") else server_cpus))
+
+    def host_cpus(self, host):
+        """The CPU list of a host's servers: the database's, or the web servers'."""
+        return self.db_cpus if host == "db" else self.server_cpus
+
+    def cpus_of(self, server):
+        """The CPU list a server is pinned to: its host's."""
+        return self.host_cpus(lifecycle.SERVERS[server].host)
+
+    def lab_cpus(self):
+        """Every CPU the lab uses, the client's and the servers'."""
+        return sorted(set(cpu_list(self.client_cpus)) | set(cpu_list(self.server_cpus)) | set(cpu_list(self.db_cpus)))
+
+
+def pin_servers(pinning):
+    """Move every running lab server onto its host's CPUs (on that host)."""
     for name, each in all_servers().items():
-        each.pin(options.cpus_of(name))
+        each.pin(pinning.cpus_of(name))
 
 
-def described_topology():
-    """The manifest's topology: where each host was, and with TOPOLOGY=ssh what it ran and on what."""
-    described = topology.current().describe()
-    if topology.current().ssh:
+def described_topology(hosts):
+    """The manifest's topology (`hosts`, a stack.topology.Topology): where each host was, and over
+    ssh what it ran and on what."""
+    described = hosts.describe()
+    if hosts.ssh:
         for host in remote.ORDER:
             described["hosts"][host].update(agent(host).call("machine", timeout_s=120))
     return described

@@ -5,18 +5,18 @@ stretch is judged from them (harness/judge/disturbance.py)."""
 import time
 
 from harness.hosts.channel import agent
-from harness.judge.disturbance import Limits, disturbance
+from harness.judge.disturbance import disturbance
 from harness.measure import monitors, network
 from harness.measure.processes import cpu_list
-from stack import remote, topology
+from stack import remote
 
 
 class Watch:
     """The step monitors around a stretch of load (a step, or the quiet check with no load): their
     figures, the wall time, and whether other work disturbed it."""
 
-    def __init__(self, options, monitors):
-        self.options = options
+    def __init__(self, limits, monitors):
+        self.limits = limits
         self.monitors = monitors
         self.figures, self.wall_s = {}, 0.0
 
@@ -34,8 +34,7 @@ class Watch:
     def disturbed(self):
         """None for a quiet stretch; else what shared the CPUs (harness/judge/disturbance.py)."""
         notes = "; ".join(monitor.note for monitor in self.monitors if getattr(monitor, "note", None))
-        limits = Limits(self.options.max_steal_pct, self.options.max_other_pct)
-        return disturbance(self.figures, self.wall_s, limits, notes)
+        return disturbance(self.figures, self.wall_s, self.limits, notes)
 
 
 class HostWatch:
@@ -59,15 +58,16 @@ class HostWatch:
                 for name, value in figures.items() if name not in self.CLIENT_ONLY}
 
 
-def step_monitors(options):
-    """The monitors of one step: every server's here; with TOPOLOGY=ssh the client's CPUs and TCP
-    stack here, and each host's servers, CPUs and stack on that host."""
-    if not topology.current().ssh:
-        return monitors.host_monitors(None, monitors.lab_cpus(options))
-    return [monitors.OtherWorkMonitor(cpu_list(options.client_cpus)), network.NetworkMonitor(),
-            *(HostWatch(host, options.host_cpus(host)) for host in remote.ORDER)]
+def step_monitors(pinning, over_ssh):
+    """The monitors of one step: every server's here; over ssh the client's CPUs and TCP stack here,
+    and each host's servers, CPUs and stack on that host."""
+    if not over_ssh:
+        return monitors.host_monitors(None, pinning.lab_cpus())
+    return [monitors.OtherWorkMonitor(cpu_list(pinning.client_cpus)), network.NetworkMonitor(),
+            *(HostWatch(host, pinning.host_cpus(host)) for host in remote.ORDER)]
 
 
-def watching(options):
-    """The step monitors around a stretch of load."""
-    return Watch(options, step_monitors(options))
+def watching(context):
+    """The step monitors around a stretch of load, by the run context's CPUs, topology and
+    disturbance limits."""
+    return Watch(context.disturbance.limits, step_monitors(context.pinning, context.topology.ssh))

@@ -1,7 +1,7 @@
 """Judge one sweep step: invalid (client-bound), pass or fail. Pure; thresholds documented below."""
 from dataclasses import dataclass
 
-from harness.results.records import FAIL, INVALID, PASS
+from harness.results.records import FAIL, CLIENT_LIMITED, PASS
 
 CLIENT_ADVICE = ("lower the timeout or the rate step, give httperf its own core (CLIENT_CPUS), "
                  "or drive the load from another client")
@@ -46,14 +46,14 @@ def issue_rate(figures, timeout_s):
 def judge(figures, offered, timeout_s, planned_requests, killed=False, thresholds=Thresholds()):
     """(verdict, reason) for one step; figures is None when httperf printed no summary."""
     if killed or figures is None:
-        return INVALID, f"httperf killed by the watchdog or printed no summary; {CLIENT_ADVICE}"
+        return CLIENT_LIMITED, f"httperf killed by the watchdog or printed no summary; {CLIENT_ADVICE}"
     client_errors = {name: figures.get(name, 0) for name in ("fd_unavail", "addrunavail", "ftab_full")}
     if any(client_errors.values()):
         named = ", ".join(f"{name} {int(count)}" for name, count in client_errors.items() if count)
-        return INVALID, f"client ran out of descriptors or ports ({named}); {CLIENT_ADVICE}"
+        return CLIENT_LIMITED, f"client ran out of descriptors or ports ({named}); {CLIENT_ADVICE}"
     issued = issue_rate(figures, timeout_s)
     if issued < thresholds.min_issue_ratio * offered:
-        return INVALID, (f"client issued only {issued:.1f} of {offered:g} req/s "
+        return CLIENT_LIMITED, (f"client issued only {issued:.1f} of {offered:g} req/s "
                          f"(< {thresholds.min_issue_ratio:.0%}); {CLIENT_ADVICE}")
     reasons = []
     if figures["reply_rate"] < thresholds.min_reply_ratio * offered:

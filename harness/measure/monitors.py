@@ -9,7 +9,7 @@ import time
 from harness.measure import jit, network
 from harness.measure.mariadb_status import QUERY, parse_status, status_deltas
 from harness.measure.pool_log import pool_columns
-from harness.measure.processes import all_processes, cpu_list, cpu_seconds, lab_pids, process_times, zombie_children
+from harness.measure.processes import all_processes, cpu_seconds, lab_pids, process_times, zombie_children
 from stack import lifecycle, registry, settings
 from stack.server import LabError
 
@@ -134,10 +134,12 @@ class OtherWorkMonitor:
 class MariaDBMonitor:
     """MariaDB's connection counters before and after the step (harness/measure/mariadb_status.py)."""
 
-    @staticmethod
-    def read():
+    def __init__(self, server):
+        self.server = server
+
+    def read(self):
         try:
-            return parse_status(lifecycle.SERVERS["mariadb"].sql(QUERY))
+            return parse_status(lifecycle.SERVERS[self.server].sql(QUERY))
         except (LabError, OSError):
             return {}
 
@@ -205,7 +207,7 @@ def merged_monitor_figures(figure_sets):
 
 
 # The monitors a server's declaration may name (contract/targets.json, `monitors`), each made for that server.
-SERVER_MONITORS = {"mariadb-status": lambda server: MariaDBMonitor(), "pool": lambda server: PoolMonitor(),
+SERVER_MONITORS = {"mariadb-status": MariaDBMonitor, "pool": lambda server: PoolMonitor(),
                    "jvm": JvmMonitor}
 
 
@@ -217,7 +219,3 @@ def host_monitors(host, cpus):
     return [ServerSampler(servers), OtherWorkMonitor(cpus), network.NetworkMonitor(),
             *(SERVER_MONITORS[monitor](name) for name in servers for monitor in registry.server_monitors(name))]
 
-
-def lab_cpus(options):
-    return sorted(set(cpu_list(options.client_cpus)) | set(cpu_list(options.server_cpus))
-                  | set(cpu_list(options.db_cpus)))

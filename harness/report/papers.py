@@ -2,9 +2,8 @@
 (plots/soap-papers.tsv), and ours for the same pair in every workload and engine the run measured.
 Pure: summary rows in, summary.md's lines out."""
 from harness.report.series import ratio_text
-from harness.report.view import engine_title, workload_title
 from harness.results.store import read_tsv
-from stack.registry import NO_ENGINE
+from stack.registry import NO_ENGINE, engine_title, workload_title
 from stack.settings import ROOT
 
 PAPERS_FILE = ROOT / "plots" / "soap-papers.tsv"

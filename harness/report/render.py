@@ -19,8 +19,9 @@ from harness.report.series import bars_text, points, series_text, spans_decades,
 from harness.report.sizes import size_series_text, sized_rows
 from harness.report.tables import (SUMMARY_COLUMNS, study_figures, summary_markdown, summary_rows,
                                    table_lines, title_lines)
-from harness.report.view import ENGINE_DASH, View, engine_title, workload_title
+from harness.report.view import ENGINE_DASH, View
 from harness.results.store import RESULTS, ResultsError, latest_run, load_run, tsv_text
+from stack.registry import engine_title, workload_title
 from stack.settings import ROOT
 
 SCRIPTS = ROOT / "plots"

@@ -1,6 +1,6 @@
 """The data files gnuplot draws: points of a cell, bars of a workload, lines of a text page. Pure."""
-from harness.report.view import engine_title
-from harness.results.records import DISTURBED, INVALID, PASS
+from harness.results.records import DISTURBED, CLIENT_LIMITED, PASS
+from stack.registry import engine_title
 
 
 def points(steps):
@@ -13,7 +13,7 @@ def points(steps):
             continue
         point = (step.offered_rate, step.reply_rate, step.reply_time_ms, step.verdict, step.raw or "",
                  step.figures.get("p50_ms"), step.figures.get("p99_ms"))
-        (client_bound if step.verdict in (INVALID, DISTURBED) else judged).append(point)
+        (client_bound if step.verdict in (CLIENT_LIMITED, DISTURBED) else judged).append(point)
     return sorted(judged), sorted(client_bound)
 
 
@@ -56,14 +56,15 @@ def number(text):
         return None
 
 
-def ratio_text(row, reference):
-    """One app's throughput over another's in the same cell, marked where either is only a lower bound."""
+def ratio_text(row, reference, suffix="x", missing="-"):
+    """One cell's throughput over another's (an app's over another app's, or over its server's
+    baseline), marked where either is only a lower bound: ~ both, >= this one, <= the reference."""
     mine, theirs = number(row["saturation_rps"]), reference and number(reference["saturation_rps"])
     if not mine or not theirs:
-        return "-"
+        return missing
     mark = "~" if row["lower_bound"] and reference["lower_bound"] else (
         ">= " if row["lower_bound"] else "<= " if reference["lower_bound"] else "")
-    return f"{mark}{mine / theirs:.2f}x"
+    return f"{mark}{mine / theirs:.2f}{suffix}"
 
 
 def throughput_text(row):
@@ -104,3 +105,15 @@ def text_page(headings, body):
         return "\n".join(f"{start + index * (2 if start == 0 else 1):g}\t{line.replace(chr(9), ' ')}"
                          for index, line in enumerate(lines)) or "0\t "
     return block(headings, 0) + "\n\n\n" + block(body, 2 * len(headings) + 1) + "\n"
+
+
+def short_interval(row):
+    if row["median_low"] == "":
+        return "-"
+    return f"{float(row['median_low']):,.0f}-{float(row['median_high']):,.0f} {float(row['median_confidence']):.0%}"
+
+
+def ratio_interval_text(interval):
+    if interval.low is None:
+        return f"{interval.estimate:.2f} (one round: no interval)"
+    return f"{interval.estimate:.2f} [{interval.low:.2f}, {interval.high:.2f}] ({interval.confidence:.0%})"

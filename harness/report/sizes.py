@@ -2,8 +2,8 @@
 row count, one line per app, per engine; the SOAP papers' figure shape. Pure: summary rows in, the
 size table's lines and gnuplot's data out."""
 from harness.report.series import number, ratio_text, throughput_text
-from harness.report.view import engine_title
 from stack import registry
+from stack.registry import engine_title
 
 
 def sized_rows(rows):

@@ -1,13 +1,13 @@
 """The saturation table of a run, beside the 2006 study's figures: summary.tsv and summary.md rows,
 and the report's title and table pages. Pure: a run's records in, rows and lines out."""
 from harness.judge.bottleneck import bottleneck
+from harness.report.comparisons import comparison_lines, differences_lines
 from harness.report.papers import paper_lines
-from harness.report.series import throughput_text
+from harness.report.series import ratio_interval_text, ratio_text, short_interval, throughput_text
 from harness.report.sizes import size_lines
-from harness.report.view import engine_title, workload_title
-from harness.results.rounds import control_noise, pair_ratios, round_spread
+from harness.results.rounds import control_noise, round_spread
 from harness.results.store import cell_text, read_tsv
-from stack.registry import NO_ENGINE
+from stack.registry import NO_ENGINE, comparisons, engine_title, workload_title
 from stack.settings import ROOT
 
 STUDY_FILE = ROOT / "plots" / "study-2006.tsv"
@@ -80,17 +80,6 @@ def summary_rows(view, study):
     return with_baseline_fractions(rows, view.manifest.baselines_of)
 
 
-def fraction_text(row, reference):
-    """An app's figure over a baseline's, marked where either figure is only a lower bound (the
-    static file outruns httperf on this machine)."""
-    if reference is None or not row["saturation_rps"] or not reference["saturation_rps"]:
-        return ""
-    fraction = f"{float(row['saturation_rps']) / float(reference['saturation_rps']):.2f}"
-    if row["lower_bound"] and reference["lower_bound"]:
-        return "~" + fraction
-    return ("<= " if reference["lower_bound"] else ">= " if row["lower_bound"] else "") + fraction
-
-
 def with_baseline_fractions(rows, baselines_of):
     """Pure: each database app's row with its figure as a fraction of its own server's baselines in
     the same workload (the constant-row page and the static file; blank where the run has none)."""
@@ -99,7 +88,8 @@ def with_baseline_fractions(rows, baselines_of):
     for row in rows:
         references = baselines_of(row["app"]) if row["engine"] != NO_ENGINE else {}
         result.append({**row, "constant_baseline_fraction": "", "static_baseline_fraction": "",
-                       **{f"{kind}_baseline_fraction": fraction_text(row, by_cell.get((row["workload"], NO_ENGINE, app)))
+                       **{f"{kind}_baseline_fraction": ratio_text(row, by_cell.get((row["workload"], NO_ENGINE, app)),
+                                                                  suffix="", missing="")
                           for kind, app in references.items()}})
     return result
 
@@ -141,52 +131,15 @@ def summary_markdown(view, rows):
                              f"{row['server_cpu_pct_saturation']} | {row['server_rss_mb_saturation']} | "
                              f"{bottleneck_text(row)} |")
             lines.append("")
-    return "\n".join(lines + size_lines(view, rows) + paper_lines(view, rows) + pooling_lines(view, rows)
+    return "\n".join(lines + size_lines(view, rows) + paper_lines(view, rows)
+                     + [line for set_name, declared in comparisons().items()
+                        for line in comparison_lines(view, rows, set_name, declared)]
                      + differences_lines(view))
 
 
 def baseline_text(row):
     constant, static = row["constant_baseline_fraction"], row["static_baseline_fraction"]
     return f"{constant or '-'} / {static or '-'}" if constant or static else "-"
-
-
-def pooling_lines(view, rows):
-    """The study's open question in one table: PHP per request against pooled PHP (a persistent
-    connection per prefork worker; PHP-FPM's static pool) and the pooled servlet, every workload and
-    engine, each figure with its interval and its ratio to PHP's."""
-    members = [app for app in view.manifest.set_members("pooling") if app in view.apps]
-    if len(members) < 2:
-        return []
-    groups = [(workload, engine) for workload in view.present("workloads") for engine in view.present("engines")
-              if engine != NO_ENGINE]
-    by_cell = {(row["workload"], row["engine"], row["app"]): row for row in rows}
-    reference = members[0]
-    lines = ["## Does pooling close PHP's gap?", "",
-             f"The 2006 study's open question. Throughput (req/s, median over {view.rounds} round(s), "
-             f"its interval where rounds give one), then the ratio to {view.title(reference)} in the same "
-             "workload and engine; last, each app's single-row figure as a share of its own server's "
-             "constant-row page (no database: what the database and the connection handling cost).", "",
-             "| app | " + " | ".join(f"{'single row' if workload == 'single' else '16,000 rows'}, "
-                                     f"{engine_title(engine)}" for workload, engine in groups)
-             + " | single row: of its server's constant-row page (" + " / ".join(
-                 engine_title(engine) for workload, engine in groups if workload == "single") + ") |",
-             "|---|" + "---:|" * (len(groups) + 1)]
-    for app in members:
-        cells = []
-        for workload, engine in groups:
-            row, base = by_cell.get((workload, engine, app)), by_cell.get((workload, engine, reference))
-            if row is None or not row["saturation_rps"]:
-                cells.append("-")
-                continue
-            text = throughput_text(row) + ("" if row["median_low"] == "" else f" [{short_interval(row)}]")
-            if app != reference and base and base["saturation_rps"]:
-                text += f", {float(row['saturation_rps']) / float(base['saturation_rps']):.2f}x"
-            cells.append(text)
-        shares = [by_cell.get((workload, engine, app), {}).get("constant_baseline_fraction") or "-"
-                  for workload, engine in groups if workload == "single"]
-        cells.append(" / ".join(shares) or "-")
-        lines.append(f"| {view.title(app)} | " + " | ".join(cells) + " |")
-    return lines + [""]
 
 
 def rounds_sentence(view):
@@ -199,7 +152,7 @@ def rounds_sentence(view):
         text += " With one round no figure has an interval and no difference between apps can be called real."
     if noise:
         key, ratio = noise
-        text += (f" A/A control: {key} measured twice a round; second / first = {ratio_text(ratio)}, "
+        text += (f" A/A control: {key} measured twice a round; second / first = {ratio_interval_text(ratio)}, "
                  "the noise floor of this run.")
     spread = round_spread(view.cells)
     if spread:
@@ -216,38 +169,6 @@ def rounds_with_interval(row):
         return row["round_figures"] or "-"
     return (f"{row['round_figures']}: [{float(row['median_low']):,.1f}, {float(row['median_high']):,.1f}] "
             f"at {float(row['median_confidence']):.0%}")
-
-
-def short_interval(row):
-    if row["median_low"] == "":
-        return "-"
-    return f"{float(row['median_low']):,.0f}-{float(row['median_high']):,.0f} {float(row['median_confidence']):.0%}"
-
-
-def ratio_text(interval):
-    if interval.low is None:
-        return f"{interval.estimate:.2f} (one round: no interval)"
-    return f"{interval.estimate:.2f} [{interval.low:.2f}, {interval.high:.2f}] ({interval.confidence:.0%})"
-
-
-def differences_lines(view):
-    """Per engine x workload, every pair of apps: the geometric mean of their per-round ratios with
-    its 95 % t-interval; a difference is real when the interval excludes 1."""
-    workloads, engines = view.present("workloads"), view.present("engines")
-    pairs = sorted(pair_ratios(view.cells, view.apps),
-                   key=lambda pair: (workloads.index(pair.workload), engines.index(pair.engine)))
-    if view.rounds < 2 or not pairs:
-        return []
-    lines = ["## Which differences are real", "",
-             "Each ratio is the geometric mean over the rounds of the faster app's figure over the slower's, "
-             "both measured in the same round, with its 95 % t-interval on the log scale "
-             "(harness/results/stats.py). Real: the interval excludes 1.", "",
-             "| workload | engine | faster | slower | ratio [95 % interval] | rounds | real |",
-             "|---|---|---|---|---|---:|---|"]
-    for pair in pairs:
-        lines.append(f"| {pair.workload} | {pair.engine} | {view.title(pair.app)} | {view.title(pair.other)} | "
-                     f"{ratio_text(pair.ratio)} | {pair.rounds} | {'yes' if pair.real else 'no'} |")
-    return lines + [""]
 
 
 def bottleneck_text(row):
@@ -292,7 +213,7 @@ def rounds_line(view):
     noise = control_noise(view.run)
     planned = options.get("rounds", 1)
     return (f"rounds: {view.rounds} of {planned} done, seed {options.get('seed', '-')}, interleaved, servers restarted "
-            f"between rounds" + (f"; A/A control {noise[0]}: second / first {ratio_text(noise[1])}" if noise else ""))
+            f"between rounds" + (f"; A/A control {noise[0]}: second / first {ratio_interval_text(noise[1])}" if noise else ""))
 
 
 def warmup_text(options):

@@ -1,32 +1,16 @@
-"""How a run is shown: apps in registry order with a fixed colour each, titles of workloads and
-engines, and which of the run's selection has results. Pure."""
+"""How a run is shown: apps in registry order with a fixed colour each, and which of the
+run's selection has results (the titles of workloads and engines are the registry's). Pure."""
 from dataclasses import dataclass
 from functools import cached_property
 
 from harness.results.rounds import cell_figures
 from harness.results.store import Run
-from stack import registry
 
 # Colour-blind-safe (Okabe-Ito), taken in registry order, so an app keeps its colour in every figure.
 # Beyond its eight, Paul Tol's muted colours.
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000",
            "#882255", "#44AA99", "#999933", "#AA4499", "#888888"]
 ENGINE_DASH = {"myisam": 1, "innodb": 2}
-WORKLOAD_TITLES = {"single": "single row by primary key", "large": "16,000 rows by LIKE on the last name"}
-ENGINE_TITLES = {"myisam": "MyISAM", "innodb": "InnoDB", "none": "no database"}
-
-
-def workload_title(workload):
-    count = registry.row_count(workload)
-    if count is not None:
-        return f"first {count:,} row{'s' if count > 1 else ''} by id"
-    return WORKLOAD_TITLES.get(workload, workload)
-
-
-def engine_title(engine):
-    return ENGINE_TITLES.get(engine, engine)
-
-
 @dataclass
 class View:
     run: Run

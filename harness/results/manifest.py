@@ -15,7 +15,9 @@ SCHEMA = {
     "started": "UTC time the run (or its first invocation) started",
     "finished": "UTC time it finished; absent while unfinished",
     "options": "the sweep's options: selection, plan, step length, presets applied, thresholds",
+    "plan": "the adaptive plan's factors and shares (sweep.json's plan)",
     "profiles": "per workload: start rate, httperf timeout, linear plan, probe concurrency",
+    "size_sweep": "the size sweep's counts, set, engines and rounds, and where the large profile begins",
     "settings": "every knob of stack/settings.py as used (ports, workers, threads, heap, pool, CPUs)",
     "servers": "per server: the address and port it was bound to (endpoint: or its Unix socket)",
     "pinning": "CPU lists of the load generator and the servers (taskset)",
@@ -120,6 +122,20 @@ class Manifest:
     def set_members(self, name):
         """A named set's apps as the run's registry listed them (empty when it had no such set)."""
         return list(self.data["registry"].get("sets", {}).get(name, []))
+
+
+# What the runner gives: every part but the ones the run's own history sets.
+GIVEN = [key for key in SCHEMA if key not in ("format_version", "run_id", "started", "finished")]
+
+
+def written(earlier, **parts):
+    """Pure: the manifest the runner writes, from what an earlier invocation of the run wrote
+    (`earlier`: at least its run_id and started) and every part of GIVEN; a part the schema does not
+    know, or one it misses, is a ValueError, so that the schema stays the manifest's one owner."""
+    unknown, missing = sorted(set(parts) - set(GIVEN)), [key for key in GIVEN if key not in parts]
+    if unknown or missing:
+        raise ValueError(f"manifest parts not in its schema: {unknown}; missing: {missing}")
+    return {**earlier, "format_version": FORMAT_VERSION, **parts}
 
 
 def problems(data):

@@ -4,9 +4,11 @@ from dataclasses import asdict, dataclass, field, fields
 
 from harness.measure.httperf_output import reply_time_ms
 
-# The verdict of one step. A disturbed step (other work shared the lab's CPUs) is not judged.
-INVALID, PASS, FAIL, DISTURBED = "invalid", "pass", "fail", "disturbed"
-VERDICTS = (INVALID, PASS, FAIL, DISTURBED)
+# The verdict of one step. A disturbed step (other work shared the lab's CPUs) is not judged. A
+# client-limited step measured the client, not the server (httperf could not keep the offered rate,
+# or ran out of descriptors or ports); results files have named it "invalid" since the first format.
+CLIENT_LIMITED, PASS, FAIL, DISTURBED = "invalid", "pass", "fail", "disturbed"
+VERDICTS = (CLIENT_LIMITED, PASS, FAIL, DISTURBED)
 
 # The status of one cell.
 LOCATED = "located"            # a passing step with a failing one just above it
@@ -196,7 +198,7 @@ def summarize(key, steps, restarts, round_=1, unmeasured=None, replica=1):
     lowest = min(passed, key=lambda step: step.offered_rate)
     top = best.offered_rate
     overload = min((rate for rate, verdict in latest.items() if verdict == FAIL and rate > top), default=None)
-    ceiling = min((rate for rate, verdict in latest.items() if verdict == INVALID and rate > top), default=None)
+    ceiling = min((rate for rate, verdict in latest.items() if verdict == CLIENT_LIMITED and rate > top), default=None)
     row.saturation_rps, row.saturation_offered = round(best.reply_rate, 2), top
     row.reply_ms_low, row.reply_ms_saturation = lowest.reply_time_ms, best.reply_time_ms
     row.p50_ms_saturation, row.p99_ms_saturation = best.figures.get("p50_ms"), best.figures.get("p99_ms")

@@ -19,21 +19,21 @@ import os
 import resource
 import statistics
 import sys
-from dataclasses import fields, replace
+from dataclasses import replace
 from pathlib import Path
 
 from harness.hosts import servers
 from harness.hosts.watch import watching
 from harness.judge.disturbance import redone_while_disturbed
-from harness.judge.verdict import Thresholds, judge
+from harness.judge.verdict import judge
 from harness.measure import load, processes
 from harness.measure.oha_output import figures as oha_figures
-from harness.results.records import DISTURBED, INVALID, LOCATED, PASS
+from harness.results.records import DISTURBED, CLIENT_LIMITED, LOCATED, PASS
 from harness.results.rounds import cell_figures
 from harness.results.store import RESULTS, ResultsError, RunFiles, latest_run, load_run, tsv_text, write_atomically
 from harness.run import probe
 from harness.run.cell import Cell
-from harness.run.options import SWEEP, Options, profile_for
+from harness.run.context import SWEEP, RunContext, profile_for
 from harness.run.session import NotReady, from_the_client
 from stack import settings
 
@@ -62,7 +62,7 @@ def agreement(rows):
 def oha_agrees(below, above):
     """Pure: whether oha confirms a saturation point (the rate below passes, the rate above does not);
     None when either run could not be judged (oha could not keep its schedule, or was disturbed)."""
-    if below in (INVALID, DISTURBED, None) or above in (INVALID, DISTURBED, None):
+    if below in (CLIENT_LIMITED, DISTURBED, None) or above in (CLIENT_LIMITED, DISTURBED, None):
         return None
     return below == PASS and above != PASS
 
@@ -71,17 +71,17 @@ class Watched:
     """Runs a load generator under the step monitors; a run that other work disturbed is redone, at
     most max_redos times (the last one is kept, flagged)."""
 
-    def __init__(self, options):
-        self.options = options
+    def __init__(self, context):
+        self.context = context
         self.redone = 0
 
     def __call__(self, run):
         def attempt():
-            with watching(self.options) as watch:
+            with watching(self.context) as watch:
                 result = run()
             return result, watch.disturbed(), watch.figures
         (result, shared, figures), redos = redone_while_disturbed(attempt, lambda taken: taken[1],
-                                                                  self.options.max_redos)
+                                                                  self.context.disturbance.max_redos)
         self.redone += redos
         return result, shared, figures
 
@@ -89,7 +89,7 @@ class Watched:
 def wrk_ladder(cell, watched, directory):
     """The closed-loop capacity: the ladder, then repeats at its best level; their median."""
     window = max(SETTINGS["window_s"], profile_for(cell.key.workload).warmup_window_s)
-    client_cpus = watched.options.client_cpus
+    client_cpus = watched.context.pinning.client_cpus
 
     def wrk(connections):
         result, shared, _ = watched(lambda: load.wrk_throughput(cell.request, window, connections, client_cpus,
@@ -117,26 +117,26 @@ def wrk_ladder(cell, watched, directory):
 
 def oha_run(cell, rate, watched):
     """One open-loop run at `rate`, the sweep's step length and timeout, judged by the sweep's rules."""
-    options = watched.options
+    context = watched.context
     profile = profile_for(cell.key.workload)
     # As after a sweep's failing step: wrk's repeats at the ladder's best level (up to 64 connections)
     # grew Apache's prefork pool again, and oha would otherwise measure that pool, not the server the
     # sweep measured.
     recycled = servers.server(cell.server).recycle()
-    timeout_s = load.step_timeout(rate, profile.timeout_s, options.fd_budget)
-    planned = max(options.min_requests_per_step, round(rate * options.duration_s))
+    timeout_s = load.step_timeout(rate, profile.timeout_s, context.plan.fd_budget)
+    planned = context.plan.requests(rate)
     descriptors = resource.getrlimit(resource.RLIMIT_NOFILE)[0] - 100
     database = cell.directory / "raw" / "oha-requests.sqlite"
     command = load.oha_command(OHA, cell.request, rate, planned, timeout_s, descriptors, database)
     wall_limit = load.wall_limit(planned, rate, timeout_s)
     (report, ends, text), shared, watch_figures = watched(
-        lambda: load.run_oha(command, wall_limit, options.client_cpus, database))
+        lambda: load.run_oha(command, wall_limit, context.pinning.client_cpus, database))
     measured = oha_figures(report, rate, planned, ends) if report else None
     raw = cell.directory / "raw" / f"oha-rate-{rate:g}.json"
     write_atomically(raw, json.dumps({"command": text, "reply_rate_sampled": measured and measured["reply_rate"],
                                       "report": report}, indent=1) + "\n")
     verdict, reason = judge(measured, rate, timeout_s, planned, killed=report is None,
-                            thresholds=options.thresholds)
+                            thresholds=context.thresholds)
     if shared:
         verdict, reason = DISTURBED, f"{shared}; not judged (would have been: {verdict}, {reason})"
     return {"rate": rate, "timeout_s": timeout_s, "requests": planned, "verdict": verdict, "reason": reason,
@@ -144,9 +144,9 @@ def oha_run(cell, rate, watched):
             "figures": {**(measured or {}), **watch_figures}, "raw": str(raw.relative_to(cell.directory))}
 
 
-def measure(cell, summary, options):
-    watched = Watched(options)
-    result = {"warmup": probe.warm_up(cell, options)}
+def measure(cell, summary, context):
+    watched = Watched(context)
+    result = {"warmup": probe.warm_up(cell, context.warmup, context.pinning.client_cpus)}
     result["wrk"] = wrk_ladder(cell, watched, cell.directory)
     if summary.status == LOCATED:
         result["oha"] = [oha_run(cell, round(summary.saturation_offered * factor, 1), watched)
@@ -180,25 +180,16 @@ def sweep_figure(figures):
     return replace(figures.representative, saturation_rps=round(figures.median.estimate, 2))
 
 
-def run_options(manifest):
-    """The run's own options (step length, timeouts, thresholds), so that oha is judged by the rules
-    that judged the sweep; today's for what the run did not record."""
-    recorded = manifest.options
-    known = {item.name for item in fields(Options)} - {"apps", "engines", "workloads", "presets", "thresholds"}
-    values = {name: recorded[name] for name in known if name in recorded}
-    return Options(apps=tuple(recorded["apps"]), thresholds=Thresholds(**recorded.get("thresholds", {})), **values)
-
-
-def measure_cells(run, options):
+def measure_cells(run, context):
     """Each cell of the run measured again, its row saved as it comes: the rows."""
-    processes.pin_harness(options.client_cpus)
-    servers.pin_servers(options)
+    processes.pin_harness(context.pinning.client_cpus)
+    servers.pin_servers(context.pinning)
     files, rows, measured = RunFiles(run.directory), [], {}
     cells = list(cell_figures(run).values())
     for index, figures in enumerate(cells, start=1):
         summary = sweep_figure(figures)
         cell = Cell(files, summary.key)
-        result = measure(cell, summary, options)
+        result = measure(cell, summary, context)
         measured[summary.key.name] = result
         rows.append(row_of(summary, result))
         row = rows[-1]
@@ -224,10 +215,12 @@ def main(argv):
     if not os.access(OHA, os.X_OK):
         print(f"crosscheck: {OHA} is missing: run `make crosscheck` (it builds oha first)", file=sys.stderr)
         return 1
-    options = run_options(run.manifest)
+    # The run's own knobs (step length, timeouts, thresholds, CPUs), so that oha is judged by the rules
+    # that judged the sweep; today's for what the run did not record.
+    context = RunContext.recorded(run.manifest.options)
     try:
-        with from_the_client():
-            rows = measure_cells(run, options)
+        with from_the_client(context.topology):
+            rows = measure_cells(run, context)
     except NotReady as problem:
         print(f"crosscheck: {problem}", file=sys.stderr)
         return 1

@@ -31,8 +31,9 @@ def gate_reference(steps):
 
 
 class Guard:
-    def __init__(self, options, say):
-        self.options = options
+    def __init__(self, context, say):
+        self.context = context
+        self.gate = context.gate
         self.say = say
 
     def ready(self, cell):
@@ -53,20 +54,20 @@ class Guard:
         if reference is None:
             return True
         rate, baseline_ms = reference
-        options, deadline = self.options, time.monotonic() + self.options.gate_wait_s
+        gate, deadline = self.gate, time.monotonic() + self.gate.gate_wait_s
         while True:
             cell.state.gate_checks += 1
-            reply_ms = step.gate_check(cell, rate, options, cell.state.gate_checks)
-            calm = settled(reply_ms, baseline_ms, options.gate_factor, options.gate_floor_ms)
+            reply_ms = step.gate_check(cell, rate, self.context, cell.state.gate_checks)
+            calm = settled(reply_ms, baseline_ms, gate.gate_factor, gate.gate_floor_ms)
             cell.event(f"gate check {cell.state.gate_checks} after step {len(cell.steps)}: reply time "
                        f"{reply_ms} ms at {rate:g} req/s, baseline {baseline_ms} ms: "
                        + ("settled" if calm else "not yet"))
             if calm:
                 return True
-            if time.monotonic() + options.gate_pause_s > deadline:
+            if time.monotonic() + gate.gate_pause_s > deadline:
                 break
-            time.sleep(options.gate_pause_s)
-        self.restart(cell, [cell.server], dead=[], why=f"did not settle within {options.gate_wait_s:g} s")
+            time.sleep(gate.gate_pause_s)
+        self.restart(cell, [cell.server], dead=[], why=f"did not settle within {gate.gate_wait_s:g} s")
         return load.answers(cell.request, timeout_s=10)
 
     def recover(self, cell):
@@ -74,14 +75,14 @@ class Guard:
         process has died is restarted at once."""
         chain = lifecycle.with_needs(cell.server)
         dead = [name for name in chain if not servers.server(name).pid()]
-        deadline = time.monotonic() + (0 if dead else self.options.recovery_wait_s)
+        deadline = time.monotonic() + (0 if dead else self.gate.recovery_wait_s)
         while time.monotonic() < deadline:
             if load.answers(cell.request, timeout_s=10):
                 return True
             time.sleep(2)
         silent = [name for name in chain[:-1] if not servers.server(name).answers()] + [cell.server]
         restarting = [name for name in chain if name in (dead or silent)]
-        self.restart(cell, restarting, dead, f"did not answer within {self.options.recovery_wait_s:g} s")
+        self.restart(cell, restarting, dead, f"did not answer within {self.gate.recovery_wait_s:g} s")
         return load.answers(cell.request, timeout_s=10)
 
     def restart(self, cell, names, dead, why):
@@ -90,14 +91,14 @@ class Guard:
         for name in names:
             self.say(f"{cell.key}: {name} " + ("died" if name in dead else why) + "; restarting it")
             try:
-                message = servers.server(name).restart(self.options.cpus_of(name))
+                message = servers.server(name).restart(self.context.pinning.cpus_of(name))
             except lifecycle.LabError as error:
                 message = f"restart failed: {error}"
             cell.state.restarts += 1
             cell.event(f"restarted {name}: {message}")
         if cell.server in names and load.answers(cell.request, timeout_s=10):
             # A restarted server (a JVM runs interpreted) is warmed again, or the next steps measure the JIT.
-            warmup = warm_up(cell, self.options)
+            warmup = warm_up(cell, self.context.warmup, self.context.pinning.client_cpus)
             if warmup:
                 cell.event(f"warm-up after the restart: {warmup['windows']} replies/s in {warmup['window_s']:g} s "
                            f"windows, {'warm' if warmup['steady'] else 'NOT warm'}")

@@ -12,7 +12,7 @@ import time
 
 from harness.hosts import servers
 from harness.measure import jit, load
-from harness.run.options import profile_for
+from harness.run.context import profile_for
 from stack import registry, settings
 
 WINDOW_S = 2  # long enough for dozens of 16,000-row replies, short enough to rotate often
@@ -42,16 +42,16 @@ def servers_of(cells):
     return servers
 
 
-def warm_jvm(server_name, cells, options, directory):
+def warm_jvm(server_name, cells, warmup, pinning, directory):
     """Drive the server's cells in rotation until its compiler gained at most jit_quiet_share of a
     rotation's time over the last rotation, or jvm_warmup_cap_s; None when off, down or unreadable."""
     server = servers.server(server_name)
     pid = server.pid()
-    compiled = [server.compile_seconds()] if options.jvm_warmup_cap_s and pid else [None]
+    compiled = [server.compile_seconds()] if warmup.jvm_warmup_cap_s and pid else [None]
     if compiled[0] is None:
         return None
     targets = rotation(cells)
-    cpus = widened(options.client_cpus, options.cpus_of(server_name))
+    cpus = widened(pinning.client_cpus, pinning.cpus_of(server_name))
     windows, started = [], time.monotonic()
     if cpus:
         server.pin(cpus)
@@ -60,22 +60,22 @@ def warm_jvm(server_name, cells, options, directory):
             for key in targets:
                 request = registry.request(key.app, key.workload, engine=key.engine)
                 result = load.wrk_throughput(request, WINDOW_S, profile_for(key.workload).probe_connections,
-                                             options.client_cpus, directory)
+                                             pinning.client_cpus, directory)
                 windows.append([key.name, result["replies_per_s"]])
                 compiled.append(server.compile_seconds())
             if compiled[-1] is None:  # the JVM is gone: the guard's readiness check recovers it
                 quiet = False
                 break
-            judged = max(len(targets), options.warmup_windows)  # a one-target rotation judged on more than one window
-            quiet = jit.compiler_quiet(compiled, WINDOW_S, judged, options.jit_quiet_share)
+            judged = max(len(targets), warmup.warmup_windows)  # a one-target rotation judged on more than one window
+            quiet = jit.compiler_quiet(compiled, WINDOW_S, judged, warmup.jit_quiet_share)
             elapsed = time.monotonic() - started
-            if quiet or elapsed * (len(windows) + len(targets)) / len(windows) > options.jvm_warmup_cap_s:
+            if quiet or elapsed * (len(windows) + len(targets)) / len(windows) > warmup.jvm_warmup_cap_s:
                 break
     finally:
         if cpus:
-            server.pin(options.cpus_of(server_name))
+            server.pin(pinning.cpus_of(server_name))
     return {"server": server_name, "pid": pid, "quiet": quiet, "seconds": round(time.monotonic() - started, 1),
-            "cpus_while_warming": cpus or options.cpus_of(server_name), "window_s": WINDOW_S, "windows": windows,
+            "cpus_while_warming": cpus or pinning.cpus_of(server_name), "window_s": WINDOW_S, "windows": windows,
             "compile_s": [None if value is None else round(value, 2) for value in compiled]}
 
 

@@ -5,7 +5,7 @@ history is a list of (rate, verdict). Both plans return None when the cell is do
 import statistics
 from collections import Counter
 
-from harness.results.records import FAIL, INVALID, PASS, latest_verdicts
+from harness.results.records import FAIL, CLIENT_LIMITED, PASS, latest_verdicts
 
 
 def round_rate(rate):
@@ -33,7 +33,7 @@ class LinearPlan:
         self.stop_after_failures = stop_after_failures
 
     def next_rate(self, history):
-        failures = sum(1 for _, verdict in history if verdict in (FAIL, INVALID))
+        failures = sum(1 for _, verdict in history if verdict in (FAIL, CLIENT_LIMITED))
         if failures >= self.stop_after_failures:
             return None
         rate = round_rate(self.start + self.step * len(history))
@@ -62,7 +62,7 @@ class AdaptivePlan:
         passed = [rate for rate, verdict in latest.items() if verdict == PASS]
         low = max(passed) if passed else None
         ceilings = [rate for rate, verdict in latest.items()
-                    if verdict in (FAIL, INVALID) and (low is None or rate > low)]
+                    if verdict in (FAIL, CLIENT_LIMITED) and (low is None or rate > low)]
         high = min(ceilings) if ceilings else None
         return low, high
 
@@ -108,7 +108,7 @@ class AdaptivePlan:
     def repeat(history, tries, low, high):
         """The bracket's end still to be run a second time (the ceiling first), or None when both
         have been: the cell is done."""
-        ceiling_client_bound = latest_verdicts(history)[high] == INVALID
+        ceiling_client_bound = latest_verdicts(history)[high] == CLIENT_LIMITED
         for rate in ([] if ceiling_client_bound else [high]) + [low]:
             if tries[rate] < 2:
                 return rate

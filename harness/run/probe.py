@@ -6,7 +6,7 @@ import time
 
 from harness.hosts import servers
 from harness.measure import jit, load
-from harness.run.options import profile_for
+from harness.run.context import profile_for
 from stack import registry
 
 
@@ -17,20 +17,20 @@ def steady(windows, count, tolerance):
     return len(last) == count and min(last) > 0 and max(last) <= min(last) * (1 + tolerance)
 
 
-def warm_enough(windows, compile_seconds, options, window_s):
-    """Pure: steady (harness options' warmup_windows and warmup_tolerance), and on a JIT server
+def warm_enough(windows, compile_seconds, warmup, window_s):
+    """Pure: steady (the warm-up's warmup_windows and warmup_tolerance), and on a JIT server
     (`compile_seconds` sampled around each window, else None) its compiler quiet over those windows
     (jit_quiet_share): a JVM's windows can agree while its compiler still has minutes of work ahead."""
-    if not steady(windows, options.warmup_windows, options.warmup_tolerance):
+    if not steady(windows, warmup.warmup_windows, warmup.warmup_tolerance):
         return False
-    return compile_seconds is None or jit.compiler_quiet(compile_seconds, window_s, options.warmup_windows,
-                                                         options.jit_quiet_share)
+    return compile_seconds is None or jit.compiler_quiet(compile_seconds, window_s, warmup.warmup_windows,
+                                                         warmup.jit_quiet_share)
 
 
-def warm_up(cell, options):
+def warm_up(cell, warmup, client_cpus):
     """Closed-loop windows until warm (steady, and on a JIT server its compiler quiet) or the cap;
     the curve, whether it got warm, and the median of the last windows. None when warm-up is off."""
-    if not options.warmup_cap_s:
+    if not warmup.warmup_cap_s:
         return None
     profile = profile_for(cell.key.workload)
     window_s = profile.warmup_window_s
@@ -39,38 +39,38 @@ def warm_up(cell, options):
     if compiled == [None]:
         cell.event("the JVM's compile time cannot be read (hsperfdata); warm-up judged by its windows alone")
         compiled = None
-    cap_s = options.jit_warmup_cap_s if compiled else options.warmup_cap_s
+    cap_s = warmup.jit_warmup_cap_s if compiled else warmup.warmup_cap_s
     windows, non2xx, started = [], 0, time.monotonic()
     while True:
         result = load.wrk_throughput(cell.request, window_s, profile.probe_connections,
-                                     options.client_cpus, cell.directory)
+                                     client_cpus, cell.directory)
         windows.append(result["replies_per_s"])
         non2xx += result["non2xx"]
         if compiled:
             compiled.append(server.compile_seconds())
-        done = warm_enough(windows, compiled, options, window_s)
+        done = warm_enough(windows, compiled, warmup, window_s)
         if done or time.monotonic() - started + window_s > cap_s:
             break
     return {"windows": windows, "window_s": window_s, "steady": done,
             "seconds": round(time.monotonic() - started, 1), "connections": profile.probe_connections,
-            "replies_per_s": round(statistics.median(windows[-options.warmup_windows:]), 2),
+            "replies_per_s": round(statistics.median(windows[-warmup.warmup_windows:]), 2),
             "compile_s": compiled, "non2xx": non2xx, "command": result["command"]}
 
 
-def probe(cell, options):
+def probe(cell, warmup, mode, client_cpus):
     """The cell's steady closed-loop capacity in replies/s (kept in cell.json, so a resumed cell keeps
     its plan), or None when the plan is not seeded by one (no warm-up, the linear plan, errors)."""
     if cell.state.warmup is None:
-        warmup = warm_up(cell, options)
-        if warmup is None:
+        curve = warm_up(cell, warmup, client_cpus)
+        if curve is None:
             return None
-        cell.update(warmup=warmup, probe={key: warmup[key] for key in ("replies_per_s", "non2xx")})
-        if not warmup["steady"]:
-            compiler = (f", compiler's cumulative seconds {warmup['compile_s'][-options.warmup_windows - 1:]}"
-                        if warmup["compile_s"] else "")
-            cell.event(f"not warm after {warmup['seconds']:g} s of warm-up (last windows "
-                       f"{warmup['windows'][-options.warmup_windows:]} replies/s{compiler}); measured anyway")
-    if options.mode == "linear" or cell.state.probe is None:
+        cell.update(warmup=curve, probe={key: curve[key] for key in ("replies_per_s", "non2xx")})
+        if not curve["steady"]:
+            compiler = (f", compiler's cumulative seconds {curve['compile_s'][-warmup.warmup_windows - 1:]}"
+                        if curve["compile_s"] else "")
+            cell.event(f"not warm after {curve['seconds']:g} s of warm-up (last windows "
+                       f"{curve['windows'][-warmup.warmup_windows:]} replies/s{compiler}); measured anyway")
+    if mode == "linear" or cell.state.probe is None:
         return None
     result = cell.state.probe
     return result["replies_per_s"] if result["non2xx"] == 0 and result["replies_per_s"] > 0 else None

@@ -4,10 +4,11 @@ from harness.hosts import servers
 from harness.judge.disturbance import redone_while_disturbed
 from harness.results.records import BASELINE, DISTURBED, PASS, UNREACHABLE, WRONG_ANSWER
 from harness.run import verify
-from harness.run.options import PLAN, profile_for
+from harness.run.context import PLAN, profile_for
 from harness.run.planner import AdaptivePlan, LinearPlan, expected_capacity, round_rate
 from harness.run.probe import probe
 from harness.run.step import take_step
+from stack import registry
 
 
 def expected_figure(estimate, earlier):
@@ -16,28 +17,28 @@ def expected_figure(estimate, earlier):
     return expected_capacity(earlier, estimate, PLAN["round_probe_scale_max"]) if earlier else estimate
 
 
-def plan_for(options, workload, estimate, earlier=()):
+def plan_for(plan, workload, estimate, earlier=()):
     """The cell's plan: linear; or adaptive, near what the earlier rounds found when there are any
     (`earlier`: their (figure, probe) pairs), else near the probe's `estimate`, else blind from the
     profile's start. With several rounds no step is repeated: the rounds are the repeats, and a
     figure is their median, so no single step decides it."""
     profile = profile_for(workload)
-    if options.mode == "linear":
+    if plan.mode == "linear":
         return LinearPlan(profile.linear_step, profile.linear_step, profile.linear_max)
-    confirm_steps = options.max_confirm_steps if options.rounds == 1 else PLAN["round_confirm_steps"]
+    confirm_steps = plan.max_confirm_steps if plan.rounds == 1 else PLAN["round_confirm_steps"]
     if earlier:
         return AdaptivePlan(start=max(0.5, PLAN["round_start_share"] * expected_figure(estimate, earlier)),
-                            factor=PLAN["round_factor"], precision=options.precision,
-                            max_steps=options.max_steps, max_confirm_steps=confirm_steps)
+                            factor=PLAN["round_factor"], precision=plan.precision,
+                            max_steps=plan.max_steps, max_confirm_steps=confirm_steps)
     if estimate:
         return AdaptivePlan(start=max(0.5, PLAN["probed_start_share"] * estimate), factor=PLAN["probed_factor"],
-                            precision=options.precision, max_steps=options.max_steps,
+                            precision=plan.precision, max_steps=plan.max_steps,
                             max_confirm_steps=confirm_steps)
-    return AdaptivePlan(start=profile.start, factor=PLAN["blind_factor"], precision=options.precision,
-                        max_steps=options.max_steps, max_confirm_steps=confirm_steps)
+    return AdaptivePlan(start=profile.start, factor=PLAN["blind_factor"], precision=plan.precision,
+                        max_steps=plan.max_steps, max_confirm_steps=confirm_steps)
 
 
-def measure_cell(cell, options, guard, progress, earlier=()):
+def measure_cell(cell, context, guard, progress, earlier=()):
     """Run a cell's remaining steps; `progress(cell, step)` is told of each one. `earlier`: the
     (figure, probe) pairs of the cell's rounds before this one (none in round 1)."""
     if cell.state.done:
@@ -46,16 +47,16 @@ def measure_cell(cell, options, guard, progress, earlier=()):
         cell.not_measured(UNREACHABLE, "the target never answered; cell skipped")
         return
     if cell.state.verification is None:
-        correct, verdict = verify.verify_cell(cell.key, cell.request, servers.server("mariadb"))
+        correct, verdict = verify.verify_cell(cell.key, cell.request, servers.server(registry.DATABASE_SERVER))
         if not correct:
             cell.not_measured(WRONG_ANSWER, f"the answer differs from the database: {verdict}; not measured")
             return
         cell.update(verification=verdict)
-    estimate = probe(cell, options)
-    plan = plan_for(options, cell.key.workload, estimate, earlier)
+    estimate = probe(cell, context.warmup, context.plan.mode, context.pinning.client_cpus)
+    plan = plan_for(context.plan, cell.key.workload, estimate, earlier)
 
     def attempt(rate, role, duration_s):
-        taken = take_step(cell, rate, options, role, duration_s)
+        taken = take_step(cell, rate, context, role, duration_s)
         progress(cell, taken)
         if taken.verdict != PASS:
             # Before a disturbed step's redo too: it may have overloaded the server, and a redo at
@@ -67,11 +68,11 @@ def measure_cell(cell, options, guard, progress, earlier=()):
     def step(rate, role="", duration_s=None):
         """One judged step at this rate: a disturbed one is redone, at most max_redos times."""
         return redone_while_disturbed(lambda: attempt(rate, role, duration_s),
-                                      lambda taken: taken.verdict == DISTURBED, options.max_redos)[0]
+                                      lambda taken: taken.verdict == DISTURBED, context.disturbance.max_redos)[0]
 
     expected = expected_figure(estimate, earlier)
     if expected and not cell.has_baseline:
-        step(round_rate(max(0.5, options.baseline_share * expected)), BASELINE, options.duration_s / 2)
+        step(round_rate(max(0.5, context.plan.baseline_share * expected)), BASELINE, context.plan.duration_s / 2)
     history = cell.history
     while (rate := plan.next_rate(history)) is not None:
         if not guard.ready(cell):
@@ -79,7 +80,7 @@ def measure_cell(cell, options, guard, progress, earlier=()):
             break
         verdict = step(rate).verdict
         if verdict == DISTURBED:
-            cell.event(f"other work kept disturbing the step at {rate:g} ({options.max_redos + 1} tries); "
+            cell.event(f"other work kept disturbing the step at {rate:g} ({context.disturbance.max_redos + 1} tries); "
                        f"cell stopped: measure it on a quieter machine")
             break
         history.append((rate, verdict))

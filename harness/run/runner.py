@@ -9,12 +9,12 @@ import time
 from harness.hosts import inventory, servers
 from harness.hosts.watch import watching
 from harness.measure import processes
-from harness.results.manifest import FORMAT_VERSION, Manifest, servers_pinning_text
+from harness.results.manifest import Manifest, servers_pinning_text, written
 from harness.results.store import RESULTS, RunFiles, read_cell_state, read_summaries, write_atomically, write_summaries
 from harness.run import jvm_warmup
 from harness.run.cell import Cell, now
 from harness.run.guard import Guard
-from harness.run.options import PROFILES, SIZE_SWEEP, SWEEP
+from harness.run.context import PROFILES, SIZE_SWEEP, SWEEP
 from harness.run.procedure import measure_cell
 from harness.run.progress import describe, estimate_eta, step_line
 from harness.run.schedule import schedule
@@ -31,12 +31,12 @@ def say_now(text):
 
 
 class Runner:
-    def __init__(self, options, run_id, results_dir=None, say=say_now):
+    def __init__(self, context, run_id, results_dir=None, say=say_now):
         self.run_id = run_id
         self.files = RunFiles((results_dir or RESULTS) / run_id)
-        self.options = self.resumed_seed(options)
+        self.context = self.resumed_seed(context)
         self.say = say
-        self.guard = Guard(self.options, self.say)
+        self.guard = Guard(self.context, self.say)
         self.step_walls, self.cell_walls = [], {}  # cell_walls: round -> seconds per measured cell
         self.cells_left = 0
         self.jvm_warmup_s = 0.0  # the latest round's JVM warm-ups: each round left will take about as long
@@ -44,37 +44,34 @@ class Runner:
         self.quiet = None
         self.topology = None
 
-    def resumed_seed(self, options):
+    def resumed_seed(self, context):
         """A resumed run keeps the seed it started with, so its rounds keep their order."""
         if not self.files.manifest.exists():
-            return options
+            return context
         seed = Manifest.read(self.files.manifest).options.get("seed")
-        return dataclasses.replace(options, seed=seed) if seed else options
+        return context.with_seed(seed) if seed else context
 
     def write_manifest(self, finished=False):
-        path = self.files.manifest
-        manifest = json.loads(path.read_text()) if path.exists() else {"run_id": self.run_id, "started": now()}
-        manifest.update({
-            "format_version": FORMAT_VERSION,
-            "options": self.options.as_manifest(),
-            "plan": SWEEP["plan"],
-            "profiles": {name: vars(profile) for name, profile in PROFILES.items()},
-            "size_sweep": SIZE_SWEEP,
-            "settings": {**settings.knobs(), "CLIENT_CPUS": self.options.client_cpus,
-                         "SERVER_CPUS": self.options.server_cpus, "DB_CPUS": self.options.db_cpus,
-                         "max_connections": database_access.max_connections()},
-            "servers": {name: {"address": server.address, "port": server.port, "endpoint": server.endpoint,
-                               "started_with": servers.server(name).started_with()}
-                        for name, server in lifecycle.SERVERS.items()},
-            "pinning": {"client_cpus": self.options.client_cpus, "server_cpus": self.options.server_cpus,
-                        "db_cpus": self.options.db_cpus},
-            "topology": self.topology,
-            "versions": inventory.versions(),
-            "host": inventory.host(),
-            "git": inventory.git_state(),
-            "registry": registry.REGISTRY,
-            "quiet_check": self.quiet,
-        })
+        path, pinning = self.files.manifest, self.context.pinning
+        earlier = json.loads(path.read_text()) if path.exists() else {"run_id": self.run_id, "started": now()}
+        manifest = written(
+            earlier,
+            options=self.context.as_manifest(),
+            plan=SWEEP["plan"],
+            profiles={name: vars(profile) for name, profile in PROFILES.items()},
+            size_sweep=SIZE_SWEEP,
+            settings={**settings.knobs(), "CLIENT_CPUS": pinning.client_cpus, "SERVER_CPUS": pinning.server_cpus,
+                      "DB_CPUS": pinning.db_cpus, "max_connections": database_access.max_connections()},
+            servers={name: {"address": server.address, "port": server.port, "endpoint": server.endpoint,
+                            "started_with": servers.server(name).started_with()}
+                     for name, server in lifecycle.SERVERS.items()},
+            pinning=dataclasses.asdict(pinning),
+            topology=self.topology,
+            versions=inventory.versions(),
+            host=inventory.host(),
+            git=inventory.git_state(),
+            registry=registry.REGISTRY,
+            quiet_check=self.quiet)
         if finished:
             manifest["finished"] = now()
         write_atomically(path, json.dumps(manifest, indent=2, default=str) + "\n")
@@ -82,7 +79,7 @@ class Runner:
     def check_quiet(self, seconds=2):
         """Before any load: is something else already using the lab's CPUs? Warn, and keep the
         answer in the manifest."""
-        with watching(self.options) as watch:
+        with watching(self.context) as watch:
             time.sleep(seconds)
         shared = watch.disturbed()
         if shared:
@@ -106,7 +103,7 @@ class Runner:
         self.step_walls.append(ended - (self.last_step_end or ended - step.wall_s))
         self.last_step_end = ended
         eta = estimate_eta(self.cells_left, self.typical_cell_walls(cell.visit.round), len(cell.steps),
-                           self.step_walls) + (self.options.rounds - cell.visit.round) * self.jvm_warmup_s
+                           self.step_walls) + (self.context.plan.rounds - cell.visit.round) * self.jvm_warmup_s
         self.say(step_line(f"cell {self.index}/{len(self.visits)} {cell.visit}", step, eta))
 
     def typical_cell_walls(self, round_):
@@ -121,10 +118,10 @@ class Runner:
         if visit.round == 1 or any(self.files.cell_state(each.key, each.round, each.replica).exists()
                                    for each in self.visits if each.round == visit.round):
             return
-        self.say(f"round {visit.round}/{self.options.rounds}: restarting the servers for a fresh process layout")
+        self.say(f"round {visit.round}/{self.context.plan.rounds}: restarting the servers for a fresh process layout")
         for name in lifecycle.SERVERS:
             try:
-                message = servers.server(name).restart(self.options.cpus_of(name))
+                message = servers.server(name).restart(self.context.pinning.cpus_of(name))
             except lifecycle.LabError as error:
                 message = f"restart failed: {error} (the cell's readiness check recovers it)"
             cell.event(f"round {visit.round} begins: restarted {name}: {message}")
@@ -133,18 +130,19 @@ class Runner:
         """Before a round's first cell: warm each JIT server once for all its cells, unless this round
         already did with the same process (a resumed run); also before the next cell once the guard has
         restarted one (that cell's own warm-up covered only itself)."""
-        if not self.options.jvm_warmup_cap_s:
+        warmup = self.context.warmup
+        if not warmup.jvm_warmup_cap_s:
             return
         path = self.files.jvm_warmups
         records = json.loads(path.read_text()) if path.exists() else []
-        for name, cells in jvm_warmup.servers_of(self.options.cells).items():
+        for name, cells in jvm_warmup.servers_of(self.context.selection.cells).items():
             pid = servers.server(name).pid()
             done = {(record["round"], record["server"], record["pid"]) for record in records}
             if pid is None or (round_, name, pid) in done:
                 continue
-            self.say(f"round {round_}/{self.options.rounds}: warming {name} for its {len(cells)} cells until its "
-                     f"compiler is quiet (at most {self.options.jvm_warmup_cap_s:g} s)")
-            record = jvm_warmup.warm_jvm(name, cells, self.options, self.files.directory)
+            self.say(f"round {round_}/{self.context.plan.rounds}: warming {name} for its {len(cells)} cells until "
+                     f"its compiler is quiet (at most {warmup.jvm_warmup_cap_s:g} s)")
+            record = jvm_warmup.warm_jvm(name, cells, warmup, self.context.pinning, self.files.directory)
             if record:
                 records.append({"round": round_, **record})
                 self.jvm_warmup_s = sum(each["seconds"] for each in records if each["round"] == round_)
@@ -165,22 +163,23 @@ class Runner:
 
     def run(self):
         self.files.directory.mkdir(parents=True, exist_ok=True)
-        processes.pin_harness(self.options.client_cpus)
-        servers.pin_servers(self.options)
+        context = self.context
+        processes.pin_harness(context.pinning.client_cpus)
+        servers.pin_servers(context.pinning)
         self.quiet = self.check_quiet()
-        self.topology = servers.described_topology()
+        self.topology = servers.described_topology(context.topology)
         for warning in servers.time_wait_warnings(self.topology):
             self.say(warning)
         self.write_manifest()
         self.warn_of_other_knobs()
         summaries = {row.visit: row for row in read_summaries(self.files.saturation)}
-        options = self.options
-        self.visits = schedule(options.cells, options.rounds, options.seed, options.control)
-        self.say(f"sweep {self.run_id}: {len(options.cells)} cells x {options.rounds} round(s)"
-                 f"{f', {options.control} measured twice a round (A/A control)' if options.control else ''}, "
-                 f"seed {options.seed}, mode {options.mode}, {options.duration_s:g} s steps, precision "
-                 f"{options.precision:.0%}; httperf on CPUs {options.client_cpus}, "
-                 f"{servers_pinning_text(options.server_cpus, options.db_cpus)}; results in {self.files.directory}")
+        selection, plan, pinning = context.selection, context.plan, context.pinning
+        self.visits = schedule(selection.cells, plan.rounds, plan.seed, selection.control)
+        self.say(f"sweep {self.run_id}: {len(selection.cells)} cells x {plan.rounds} round(s)"
+                 f"{f', {selection.control} measured twice a round (A/A control)' if selection.control else ''}, "
+                 f"seed {plan.seed}, mode {plan.mode}, {plan.duration_s:g} s steps, precision "
+                 f"{plan.precision:.0%}; httperf on CPUs {pinning.client_cpus}, "
+                 f"{servers_pinning_text(pinning.server_cpus, pinning.db_cpus)}; results in {self.files.directory}")
         for index, visit in enumerate(self.visits, start=1):
             self.index = index
             self.cells_left = len(self.visits) - self.index
@@ -193,7 +192,7 @@ class Runner:
                 self.warm_jvms(visit.round, cell)
             started, steps_before = time.monotonic(), len(self.step_walls)
             self.last_step_end = None
-            measure_cell(cell, options, self.guard, self.progress, self.earlier_rounds(summaries, visit))
+            measure_cell(cell, context, self.guard, self.progress, self.earlier_rounds(summaries, visit))
             if len(self.step_walls) > steps_before:
                 self.cell_walls.setdefault(visit.round, []).append(time.monotonic() - started)
             summaries[visit] = cell.summary()

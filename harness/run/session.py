@@ -4,7 +4,7 @@ at the end, however it ends."""
 from contextlib import contextmanager
 
 from harness.hosts import servers, channel
-from stack import lab, topology
+from stack import lab, registry, topology
 
 
 class NotReady(Exception):
@@ -22,12 +22,13 @@ def readiness_problem(database):
 
 
 @contextmanager
-def from_the_client():
-    """Enter the client host and check the database; on the way out, whatever happened, stop the
-    hosts' agents. NotReady when the servers are not there to measure."""
-    topology.enter(topology.current().namespace("client"))
+def from_the_client(hosts):
+    """Enter the client host of `hosts` (the run's stack.topology.Topology) and check the database;
+    on the way out, whatever happened, stop the hosts' agents. NotReady when the servers are not
+    there to measure."""
+    topology.enter(hosts.namespace("client"))
     try:
-        problem = readiness_problem(servers.server("mariadb"))
+        problem = readiness_problem(servers.server(registry.DATABASE_SERVER))
         if problem:
             raise NotReady(problem)
         yield

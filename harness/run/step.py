@@ -5,9 +5,9 @@ from harness.hosts.watch import watching
 from harness.judge.verdict import failed_requests, issue_rate, judge
 from harness.measure import clients, load, ports
 from harness.measure.httperf_output import IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
-from harness.results.records import DISTURBED, INVALID, Step
+from harness.results.records import DISTURBED, CLIENT_LIMITED, Step
 from harness.results.store import write_atomically
-from harness.run.options import profile_for
+from harness.run.context import profile_for
 from stack import remote
 
 
@@ -18,26 +18,26 @@ def parsed(output):
         return None
 
 
-def launch(cell, share, number, timeout_s, wall_limit_s, options, session_file):
+def launch(cell, share, number, timeout_s, wall_limit_s, client_cpus, session_file):
     """How client `number` (from 1) runs its share of a step: here, or on its load client host."""
     share_rate, share_conns = share
     host = remote.load_client(number)
     if host is None:
         command = load.httperf_command(cell.request, share_rate, share_conns, timeout_s, session_file)
-        return load.httperf_here(command, options.client_cpus)
+        return load.httperf_here(command, client_cpus)
     there = load.host_session_file(host, number) if session_file else None
     command = load.httperf_command(cell.request, share_rate, share_conns, timeout_s, there)
-    return load.httperf_on(host, command, options.client_cpus, wall_limit_s, session_file, there)
+    return load.httperf_on(host, command, client_cpus, wall_limit_s, session_file, there)
 
 
-def run_load(cell, rate, num_conns, timeout_s, options, raw):
-    """One step's load: options.clients httperf runs sharing the rate and the requests, their raw
+def run_load(cell, rate, num_conns, timeout_s, raw, clients_count, client_cpus):
+    """One step's load: `clients_count` httperf runs sharing the rate and the requests, their raw
     outputs kept in one file under `raw`. [(share's rate, its requests, output, killed, figures or
     None when it printed no summary)], one per client."""
-    shares = clients.shares(rate, num_conns, options.clients)
+    shares = clients.shares(rate, num_conns, clients_count)
     wall_limit_s = load.wall_limit(num_conns, rate, timeout_s)
     session_file = cell.session_file()
-    runs = load.run_httperfs([launch(cell, share, number, timeout_s, wall_limit_s, options, session_file)
+    runs = load.run_httperfs([launch(cell, share, number, timeout_s, wall_limit_s, client_cpus, session_file)
                               for number, share in enumerate(shares, start=1)], wall_limit_s)
     write_atomically(cell.directory / raw, clients.joined_output([output for output, _ in runs]))
     return [(share_rate, share_conns, output, killed, parsed(output))
@@ -59,34 +59,37 @@ def client_bound(runs, timeout_s, thresholds):
         return None
     for number, (share_rate, share_conns, _, killed, figures) in enumerate(runs, start=1):
         verdict, reason = judge(figures, share_rate, timeout_s, share_conns, killed, thresholds)
-        if verdict == INVALID:
+        if verdict == CLIENT_LIMITED:
             return f"client {number} of {len(runs)}: {reason}"
     return None
 
 
-def gate_check(cell, rate, options, number):
-    """A short low-rate httperf run after a step that did not pass: its reply time in ms (None when
-    it had none). Its raw output is kept beside the steps' (raw/gate-...), outside steps.tsv."""
-    num_conns = max(options.min_requests_per_step, round(rate))
-    figures, _ = merged_client_runs(run_load(cell, rate, num_conns, profile_for(cell.key.workload).timeout_s, options,
-                                   f"raw/gate-{number:02d}-rate-{rate:g}.txt"))
+def gate_check(cell, rate, context, number):
+    """A short low-rate httperf run (1 s) after a step that did not pass: its reply time in ms (None
+    when it had none). Its raw output is kept beside the steps' (raw/gate-...), outside steps.tsv."""
+    figures, _ = merged_client_runs(run_load(cell, rate, context.plan.requests(rate, duration_s=1),
+                                             profile_for(cell.key.workload).timeout_s,
+                                             f"raw/gate-{number:02d}-rate-{rate:g}.txt", context.plan.clients,
+                                             context.pinning.client_cpus))
     return reply_time_ms(figures) if figures else None
 
 
-def take_step(cell, rate, options, role="", duration_s=None):
+def take_step(cell, rate, context, role="", duration_s=None):
+    """One step of the cell at `rate` for `duration_s` (the plan's step length unless given), judged
+    and recorded."""
     number = len(cell.steps) + 1
-    timeout_s = load.step_timeout(rate, profile_for(cell.key.workload).timeout_s, options.fd_budget)
-    num_conns = max(options.min_requests_per_step, round(rate * (duration_s or options.duration_s)))
+    timeout_s = load.step_timeout(rate, profile_for(cell.key.workload).timeout_s, context.plan.fd_budget)
+    num_conns = context.plan.requests(rate, duration_s)
     port_wait = ports.wait_for_ports(num_conns, loopback=ports.on_loopback(cell.request.host))
     raw = f"raw/step-{number:02d}-rate-{rate:g}.txt"
-    with watching(options) as watch:
-        runs = run_load(cell, rate, num_conns, timeout_s, options, raw)
+    with watching(context) as watch:
+        runs = run_load(cell, rate, num_conns, timeout_s, raw, context.plan.clients, context.pinning.client_cpus)
     figures, histogram = merged_client_runs(runs)
     killed = any(killed for _, _, _, killed, _ in runs)
-    verdict, reason = judge(figures, rate, timeout_s, num_conns, killed, options.thresholds)
-    lagging = client_bound(runs, timeout_s, options.thresholds) if figures else None
+    verdict, reason = judge(figures, rate, timeout_s, num_conns, killed, context.thresholds)
+    lagging = client_bound(runs, timeout_s, context.thresholds) if figures else None
     if lagging:
-        verdict, reason = INVALID, lagging
+        verdict, reason = CLIENT_LIMITED, lagging
     if figures:
         failed = failed_requests(figures, num_conns)
         spread = percentiles(histogram, failed, timeout_s * 1000)

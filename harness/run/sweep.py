@@ -15,10 +15,10 @@ from harness.run.session import NotReady, from_the_client
 
 
 def main(argv):
-    options, run_id, results_dir = from_argv(argv, __doc__.split("\n\n")[0])
+    context, run_id, results_dir = from_argv(argv, __doc__.split("\n\n")[0])
     try:
-        with from_the_client():
-            Runner(options, run_id, results_dir).run()
+        with from_the_client(context.topology):
+            Runner(context, run_id, results_dir).run()
     except NotReady as problem:
         print(f"sweep: {problem}", file=sys.stderr)
         return 1

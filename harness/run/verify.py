@@ -101,15 +101,12 @@ def judge_answer(kind, status, body, expected):
 
 def expected_rows(db, engine, workload):
     """The rows the sweep's request for a workload must return, read from the database."""
-    defaults = registry.REGISTRY["defaults"]
     count = registry.row_count(workload)
     if count is not None:
         return lab.rows(db, engine, limit=count)
-    if workload == "single":
-        where = f"id = {int(defaults['id'])}"
-    else:
-        where = "nameLast LIKE '" + defaults["name"].replace("\\", "\\\\").replace("'", "''") + "'"
-    return lab.rows(db, engine, where)
+    column, operator, parameter = registry.selects(workload)
+    value = registry.REGISTRY["defaults"][parameter]
+    return lab.rows(db, engine, f"{column} {operator} '" + value.replace("\\", "\\\\").replace("'", "''") + "'")
 
 
 def verify_cell(key, request, db):
@@ -119,5 +116,5 @@ def verify_cell(key, request, db):
         return False, "no answer within 60 s"
     status, body = reply
     # Both tables hold the same rows (the import verifies it): a baseline is checked against the first.
-    engine = key.engine if registry.reads_database(key.app) else registry.REGISTRY["engines"][0]
+    engine = key.engine if registry.reads_database(key.app) else registry.engines()[0]
     return judge_answer(registry.app(key.app)["kind"], status, body, expected_rows(db, engine, key.workload))

@@ -1,7 +1,6 @@
 """Faults during a sweep, on the real stack. Each scenario injects one fault into a short sweep and
 checks that the sweep finishes, records what happened and loses no finished step."""
 import csv
-import dataclasses
 import json
 import os
 import signal
@@ -14,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from harness.measure import load
-from harness.results.records import DISTURBED, FAIL, INVALID, PASS
+from harness.results.records import DISTURBED, FAIL, CLIENT_LIMITED, PASS
 from harness.run import step as step_module
 from harness.run import procedure
-from harness.run.options import DEFAULTS, Options
+from harness.run.context import DEFAULTS, RunContext
 from harness.run.planner import LinearPlan
 from harness.run.runner import Runner
 from harness.run.schedule import schedule
@@ -35,7 +34,7 @@ def options(app, workload="single", **changes):
                   warmup_cap_s=0, jvm_warmup_cap_s=0, max_steps=2, recovery_wait_s=5, client_cpus="none",
                   server_cpus="none", rounds=1, aa_control="", max_steal_pct=100, max_other_pct=100)
     values.update(changes)
-    return Options(**values)
+    return RunContext.of(**values)
 
 
 def sweep(chosen, run_id, results):
@@ -143,7 +142,7 @@ def test_tomcat_killed_mid_step_is_restarted(stack, tmp_path, during_first_step)
     during_first_step(lambda: os.kill(stack["tomcat"].pid(), signal.SIGKILL))
     sweep(options("servlet"), "tomcat-killed", tmp_path)
     steps = assert_recovered(tmp_path / "tomcat-killed", "servlet", "tomcat")
-    assert steps[0]["verdict"] in (FAIL, INVALID)
+    assert steps[0]["verdict"] in (FAIL, CLIENT_LIMITED)
 
 
 def test_apache_parent_killed_mid_step_is_restarted_with_its_orphaned_workers(stack, tmp_path, during_first_step):
@@ -158,7 +157,7 @@ def test_a_server_that_stops_answering_without_dying_is_bounded_and_restarted(st
     during_first_step(lambda: os.kill(stack["tomcat"].pid(), signal.SIGSTOP))
     sweep(options("servlet"), "tomcat-stopped", tmp_path)
     steps = assert_recovered(tmp_path / "tomcat-stopped", "servlet", "tomcat")
-    assert steps[0]["verdict"] in (FAIL, INVALID)
+    assert steps[0]["verdict"] in (FAIL, CLIENT_LIMITED)
     first = steps[0]
     # The watchdog's bound for this step, plus 2 s to kill httperf and collect its output.
     margins.at_most("a step whose server froze (s)", float(first["wall_s"]), load.wall_limit(
@@ -169,7 +168,7 @@ def test_httperf_killed_mid_step_is_an_invalid_step_and_the_run_goes_on(stack, t
     during_first_step(lambda: os.kill(our_httperf(), signal.SIGKILL))
     sweep(options("php"), "httperf-killed", tmp_path)
     steps, state = cell(tmp_path / "httperf-killed", "php")
-    assert steps[0]["verdict"] == INVALID and "no summary" in steps[0]["reason"]
+    assert steps[0]["verdict"] == CLIENT_LIMITED and "no summary" in steps[0]["reason"]
     assert steps[1]["verdict"] == PASS and state["restarts"] == 0
 
 
@@ -177,7 +176,7 @@ def test_a_hanging_httperf_is_killed_by_the_watchdog(stack, tmp_path, during_fir
     during_first_step(lambda: os.kill(our_httperf(), signal.SIGSTOP))
     sweep(options("php"), "httperf-hung", tmp_path)
     steps, _ = cell(tmp_path / "httperf-hung", "php")
-    assert steps[0]["verdict"] == INVALID and steps[0]["killed"] == "1"
+    assert steps[0]["verdict"] == CLIENT_LIMITED and steps[0]["killed"] == "1"
     raw = (tmp_path / "httperf-hung" / "cells" / "php-myisam-single" / steps[0]["raw"]).read_text()
     assert "KILLED by the watchdog" in raw
     assert steps[1]["verdict"] == PASS
@@ -219,7 +218,7 @@ def test_the_gate_records_slow_replies_after_a_failed_step_and_waits_for_them_to
     sweep(options("servlet", warmup_cap_s=6, jit_warmup_cap_s=6, gate_pause_s=1, gate_wait_s=20), "gate", tmp_path)
     stalls[0].join()
     steps, state = cell(tmp_path / "gate", "servlet")
-    assert [step["role"] for step in steps] == ["baseline", ""] and steps[1]["verdict"] in (FAIL, INVALID)
+    assert [step["role"] for step in steps] == ["baseline", ""] and steps[1]["verdict"] in (FAIL, CLIENT_LIMITED)
     gate = [event for event in state["events"] if "gate check" in event]
     assert "not yet" in gate[0] and gate[-1].endswith("settled") and len(gate) == state["gate_checks"] >= 2
     assert state["restarts"] == 0
@@ -292,11 +291,11 @@ def test_soap_large_far_past_saturation_leaves_tomcat_up_for_the_next_cell(stack
     monkeypatch.setattr(procedure, "plan_for", lambda chosen, workload, estimate, earlier=None:
                         next(plans, None) or original(chosen, workload, estimate, earlier))
     chosen = options("soap", "large", apps=("soap", "pooled-servlet"), duration_s=6, max_steps=3)
-    soap_first = next(seed for seed in range(100) if schedule(chosen.cells, 1, seed)[0].key.app == "soap")
-    sweep(dataclasses.replace(chosen, seed=soap_first), "soap-overload", tmp_path)
+    soap_first = next(seed for seed in range(100) if schedule(chosen.selection.cells, 1, seed)[0].key.app == "soap")
+    sweep(chosen.with_seed(soap_first), "soap-overload", tmp_path)
     overloaded, _ = cell(tmp_path / "soap-overload", "soap", "large")
     assert len(overloaded) == 1 and float(overloaded[0]["offered_rate"]) == 25
-    assert overloaded[0]["verdict"] in (FAIL, INVALID)
+    assert overloaded[0]["verdict"] in (FAIL, CLIENT_LIMITED)
     assert stack["tomcat"].pid() == tomcat, "Tomcat died under the overload"
     following, state = cell(tmp_path / "soap-overload", "pooled-servlet", "large")
     assert state["restarts"] == 0 and following[0]["verdict"] == PASS

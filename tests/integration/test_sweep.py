@@ -10,11 +10,11 @@ import pytest
 
 from harness.judge.verdict import Thresholds
 from harness.results.manifest import FORMAT_VERSION, Manifest, problems
-from harness.results.records import BASELINE, DISTURBED, INVALID, NO_PASS, PASS, VERDICTS, WRONG_ANSWER, CellKey, Visit
+from harness.results.records import BASELINE, DISTURBED, CLIENT_LIMITED, NO_PASS, PASS, VERDICTS, WRONG_ANSWER, CellKey, Visit
 from harness.results.store import RunFiles, read_cell_state, read_steps, read_summaries, write_steps
 from harness.run import verify
 from harness.run.cell import Cell
-from harness.run.options import Options
+from harness.run.context import RunContext
 from harness.run.runner import Runner
 from stack import lifecycle
 from stack.settings import ROOT
@@ -30,7 +30,7 @@ def short(**changes):
                    client_cpus="none", server_cpus="none", rounds=1, aa_control="",
                    max_steal_pct=100, max_other_pct=100)
     options.update(changes)
-    return Options(**options)
+    return RunContext.of(**options)
 
 
 def sweep(tmp_path, run_id, options):
@@ -177,7 +177,7 @@ def test_a_step_the_client_cannot_drive_is_invalid_not_saturation(stack, tmp_pat
     impossible = Thresholds(min_issue_ratio=2.0)  # no client issues twice the offered rate
     files = sweep(tmp_path, "clientbound", short(apps=("php",), max_steps=1, thresholds=impossible))
     step = read_steps(files.cell(CellKey("php", "myisam", "single")) / "steps.tsv")[0]
-    assert step.verdict == INVALID and "client issued only" in step.reason
+    assert step.verdict == CLIENT_LIMITED and "client issued only" in step.reason
     row = read_summaries(files.saturation)[0]
     assert row.status == NO_PASS and row.saturation_rps is None
 

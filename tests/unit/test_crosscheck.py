@@ -1,9 +1,9 @@
 """make crosscheck's pure parts: when the wrk ladder stops, how well a run agrees with wrk, when oha
 confirms a point, and by which rules."""
 from harness.results import store
-from harness.results.records import DISTURBED, FAIL, INVALID, PASS
-from harness.run.crosscheck import agreement, ladder_done, oha_agrees, run_options
-from harness.run.options import Options
+from harness.results.records import DISTURBED, FAIL, CLIENT_LIMITED, PASS
+from harness.run.context import Plan, RunContext
+from harness.run.crosscheck import agreement, ladder_done, oha_agrees
 from stack.settings import ROOT
 
 
@@ -24,15 +24,16 @@ def test_oha_confirms_a_point_only_when_the_rate_below_passes_and_the_rate_above
     assert oha_agrees(PASS, FAIL) is True
     assert oha_agrees(PASS, PASS) is False
     assert oha_agrees(FAIL, FAIL) is False
-    assert oha_agrees(PASS, INVALID) is None
+    assert oha_agrees(PASS, CLIENT_LIMITED) is None
     assert oha_agrees(DISTURBED, FAIL) is None
 
 
 def test_oha_is_judged_by_the_options_the_run_recorded():
     manifest = store.load_run(ROOT / "tests" / "fixtures" / "results" / "full6").manifest
-    options = run_options(manifest)
+    recorded = RunContext.recorded(manifest.options)
     # full6 ran 6 s steps (today's default is 5) and predates fd_budget (today's is used).
-    assert options.duration_s == manifest.options["duration_s"] == 6
-    assert "fd_budget" not in manifest.options and options.fd_budget == Options(apps=()).fd_budget
-    assert options.thresholds.min_reply_ratio == manifest.options["thresholds"]["min_reply_ratio"]
-    assert options.apps == tuple(manifest.options["apps"])
+    assert recorded.plan.duration_s == manifest.options["duration_s"] == 6
+    assert "fd_budget" not in manifest.options and recorded.plan.fd_budget == Plan().fd_budget
+    assert recorded.thresholds.min_reply_ratio == manifest.options["thresholds"]["min_reply_ratio"]
+    assert recorded.selection.apps == tuple(manifest.options["apps"])
+    assert recorded.pinning.client_cpus == manifest.options["client_cpus"]

@@ -6,7 +6,7 @@ import subprocess
 import pytest
 
 from harness.results.manifest import Manifest
-from harness.run import options
+from harness.hosts.servers import Pinning
 from stack import database_access, lifecycle, server, servers, settings
 
 
@@ -94,7 +94,7 @@ def test_the_database_runs_on_the_web_servers_cpus_unless_db_cpus_gives_it_its_o
     monkeypatch.setenv("DB_CPUS", "3")
     assert lifecycle.host_cpus() == {"client": "0", "web": "1-2", "db": "3"}
     assert (lifecycle.server_cpus("mariadb"), lifecycle.server_cpus("tomcat")) == ("3", "1-2")
-    chosen = options.Options(apps=("php",), engines=("myisam",), workloads=("single",))
+    chosen = Pinning.from_knobs()
     assert (chosen.cpus_of("mariadb"), chosen.cpus_of("apache"), chosen.host_cpus("web")) == ("3", "1-2", "1-2")
     # A run's servers ran on the union of both lists.
     run = Manifest({"pinning": {"server_cpus": "1-2", "db_cpus": "3"}, "host": {"cores": 8}})

@@ -2,7 +2,7 @@
 import pytest
 
 from harness.measure import load, ports
-from harness.run import options
+from harness.run import context, options
 from harness.run.progress import estimate_eta
 from stack import registry
 
@@ -57,19 +57,19 @@ def test_options_come_from_sweep_json_and_the_command_line_overrides_them(monkey
     monkeypatch.setenv("CLIENT_CPUS", "none")
     chosen, run_id, _ = options.from_argv(["--apps", "php", "--quick", "--duration", "4"], "test")
     quick = options.SWEEP["presets"]["quick"]
-    assert chosen.apps == ("php",) and chosen.presets == ("quick",) and run_id.endswith("-quick")
-    assert chosen.duration_s == 4 and chosen.precision == quick["precision"] and chosen.client_cpus == "none"
+    assert chosen.selection.apps == ("php",) and chosen.presets == ("quick",) and run_id.endswith("-quick")
+    assert chosen.plan.duration_s == 4 and chosen.plan.precision == quick["precision"] and chosen.pinning.client_cpus == "none"
     default, _, _ = options.from_argv([], "test")
     study = tuple(registry.set_members("study"))
-    assert default.apps == study and default.duration_s == options.DEFAULTS["duration_s"]
-    assert default.as_manifest()["presets"] == [] and len(default.cells) == len(study) * 4
-    assert (default.rounds, str(default.control)) == (options.DEFAULTS["rounds"], options.DEFAULTS["aa_control"])
-    assert (chosen.rounds, chosen.control) == (1, None), "the quick preset: one round, no A/A control"
+    assert default.selection.apps == study and default.plan.duration_s == options.DEFAULTS["duration_s"]
+    assert default.as_manifest()["presets"] == [] and len(default.selection.cells) == len(study) * 4
+    assert (default.plan.rounds, str(default.selection.control)) == (options.DEFAULTS["rounds"], options.DEFAULTS["aa_control"])
+    assert (chosen.plan.rounds, chosen.selection.control) == (1, None), "the quick preset: one round, no A/A control"
     explicit, _, _ = options.from_argv(["--seed", "7", "--rounds", "5"], "test")
-    assert (explicit.seed, explicit.rounds) == (7, 5) and default.seed > 0, "a seed is drawn when none is given"
+    assert (explicit.plan.seed, explicit.plan.rounds) == (7, 5) and default.plan.seed > 0, "a seed is drawn when none is given"
     limits, _, _ = options.from_argv(["--max-other-pct", "100", "--max-steal-pct", "50"], "test")
-    assert (limits.max_other_pct, limits.max_steal_pct) == (100, 50)
-    assert (default.max_other_pct, default.max_steal_pct) == (options.DEFAULTS["max_other_pct"],
+    assert (limits.disturbance.max_other_pct, limits.disturbance.max_steal_pct) == (100, 50)
+    assert (default.disturbance.max_other_pct, default.disturbance.max_steal_pct) == (options.DEFAULTS["max_other_pct"],
                                                               options.DEFAULTS["max_steal_pct"])
 
 
@@ -80,12 +80,12 @@ def test_an_unknown_engine_is_refused_with_the_registry_choices():
 
 def test_sizes_choose_the_payload_workload_at_each_count_and_its_profile_by_size():
     sized, _, _ = options.from_argv(["--apps", "php", "--sizes", "1,1000,16000"], "test")
-    assert sized.workloads == ("rows-1", "rows-1000", "rows-16000")
-    assert [key.workload for key in sized.cells] == ["rows-1", "rows-1000", "rows-16000"] * 2
+    assert sized.selection.workloads == ("rows-1", "rows-1000", "rows-16000")
+    assert [key.workload for key in sized.selection.cells] == ["rows-1", "rows-1000", "rows-16000"] * 2
     threshold = options.SIZE_SWEEP["large_profile_from"]
-    assert options.profile_for(f"rows-{threshold - 1}") == options.PROFILES["single"]
-    assert options.profile_for(f"rows-{threshold}") == options.PROFILES["large"]
-    assert options.profile_for("single") == options.PROFILES["single"]
+    assert context.profile_for(f"rows-{threshold - 1}") == context.PROFILES["single"]
+    assert context.profile_for(f"rows-{threshold}") == context.PROFILES["large"]
+    assert context.profile_for("single") == context.PROFILES["single"]
     for wrong in ("0", "16001", "ten"):
         with pytest.raises(SystemExit, match="row counts must be integers from 1 to 16000"):
             options.from_argv(["--sizes", wrong], "test")
@@ -96,12 +96,12 @@ def test_sizes_choose_the_payload_workload_at_each_count_and_its_profile_by_size
 def test_the_size_sweep_takes_its_counts_set_engines_and_rounds_from_sweep_json_unless_told():
     sizes = options.SIZE_SWEEP
     default, run_id, _ = options.from_argv(["--size-sweep"], "test")
-    assert default.workloads == tuple(f"rows-{count}" for count in sizes["counts"]) and run_id.endswith("-sizes")
-    assert default.apps == tuple(registry.set_members(sizes["set"])) and default.app_set == sizes["set"]
-    assert default.engines == tuple(sizes["engines"]) and default.rounds == sizes["rounds"]
+    assert default.selection.workloads == tuple(f"rows-{count}" for count in sizes["counts"]) and run_id.endswith("-sizes")
+    assert default.selection.apps == tuple(registry.set_members(sizes["set"])) and default.selection.app_set == sizes["set"]
+    assert default.selection.engines == tuple(sizes["engines"]) and default.plan.rounds == sizes["rounds"]
     told, _, _ = options.from_argv(["--size-sweep", "--sizes", "5", "--set", "study", "--engines", "myisam",
                                     "--rounds", "2"], "test")
-    assert (told.workloads, told.apps, told.engines, told.rounds) == (
+    assert (told.selection.workloads, told.selection.apps, told.selection.engines, told.plan.rounds) == (
         ("rows-5",), tuple(registry.set_members("study")), ("myisam",), 2)
 
 
@@ -109,12 +109,12 @@ def test_a_set_names_the_apps_apps_narrows_it_and_other_sets_run_one_round():
     assert registry.set_members("study") == ["php", "servlet", "pooled-servlet", "soap"]
     assert registry.set_members("all") == registry.apps()
     pooling, _, _ = options.from_argv(["--set", "pooling"], "test")
-    assert pooling.apps == tuple(registry.set_members("pooling")) and pooling.rounds == 1
+    assert pooling.selection.apps == tuple(registry.set_members("pooling")) and pooling.plan.rounds == 1
     assert pooling.as_manifest()["app_set"] == "pooling"
     narrowed, _, _ = options.from_argv(["--set", "pooling", "--apps", "php-persistent", "--rounds", "3"], "test")
-    assert (narrowed.apps, narrowed.rounds) == (("php-persistent",), 3)
+    assert (narrowed.selection.apps, narrowed.plan.rounds) == (("php-persistent",), 3)
     anywhere, _, _ = options.from_argv(["--apps", "php-persistent"], "test")
-    assert anywhere.apps == ("php-persistent",) and anywhere.rounds == options.DEFAULTS["rounds"]
+    assert anywhere.selection.apps == ("php-persistent",) and anywhere.plan.rounds == options.DEFAULTS["rounds"]
     with pytest.raises(SystemExit, match="soap not in set pooling"):
         options.from_argv(["--set", "pooling", "--apps", "soap"], "test")
     with pytest.raises(SystemExit):
@@ -147,4 +147,4 @@ def test_a_bad_option_gets_one_line_naming_it_and_what_it_accepts(argv, message,
 
 def test_zero_is_a_limit_not_a_missing_option():
     strict, _, _ = options.from_argv(["--max-other-pct", "0", "--max-steal-pct", "0"], "test")
-    assert (strict.max_other_pct, strict.max_steal_pct) == (0, 0)
+    assert (strict.disturbance.max_other_pct, strict.disturbance.max_steal_pct) == (0, 0)

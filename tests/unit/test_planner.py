@@ -1,9 +1,9 @@
 """The rate plans converge within their precision and never repeat a rate."""
 import pytest
 
-from harness.judge.verdict import FAIL, INVALID, PASS
+from harness.judge.verdict import FAIL, CLIENT_LIMITED, PASS
 from harness.run import procedure
-from harness.run.options import Options
+from harness.run.context import Plan
 from harness.run.planner import AdaptivePlan, LinearPlan, expected_capacity, round_rate
 from harness.run.procedure import plan_for
 
@@ -15,7 +15,7 @@ def run(plan, capacity, client_limit=float("inf"), noise=None):
     while (rate := plan.next_rate(history)) is not None:
         tries = sum(1 for seen, _ in history if seen == rate) + 1
         assert tries <= 2, f"rate {rate} run a third time"
-        verdict = INVALID if rate > client_limit else PASS if rate <= capacity else FAIL
+        verdict = CLIENT_LIMITED if rate > client_limit else PASS if rate <= capacity else FAIL
         history.append((rate, (noise or {}).get((rate, tries), verdict)))
         assert len(history) < 40
     return history
@@ -84,7 +84,7 @@ def test_a_bracket_a_capped_repeat_left_open_is_still_closed():
 def test_adaptive_stops_at_a_client_bound_ceiling_without_a_failure():
     history = run(AdaptivePlan(start=500), capacity=10_000, client_limit=2500)
     low, high = AdaptivePlan.bracket(history)
-    assert dict(history)[high] == INVALID
+    assert dict(history)[high] == CLIENT_LIMITED
     assert FAIL not in dict(history).values()
     assert repeated(history) == [low], "a client-bound ceiling is not repeated, the pass below it is"
 
@@ -113,10 +113,10 @@ def test_linear_stops_at_its_maximum():
 
 @pytest.mark.parametrize("capacity", [900, 1000, 1100])
 def test_a_later_round_finds_its_own_pass_and_fail_near_the_earlier_figure_in_few_steps(capacity):
-    options = Options(apps=("php",), rounds=3)
-    history = run(plan_for(options, "single", estimate=1600, earlier=[(1000, 1600)]), capacity)
+    plan = Plan(rounds=3)
+    history = run(plan_for(plan, "single", estimate=1600, earlier=[(1000, 1600)]), capacity)
     low, high = AdaptivePlan.bracket(history)
-    assert low <= capacity < high <= round_rate(low * (1 + options.precision))
+    assert low <= capacity < high <= round_rate(low * (1 + plan.precision))
     assert len(history) <= 3 and repeated(history) == [], "the rounds are the repeats"
 
 
@@ -136,12 +136,12 @@ def test_a_warm_up_far_off_the_earlier_ones_scales_by_no_more_than_the_limit():
 
 
 def test_only_a_single_round_run_confirms_its_brackets():
-    single = plan_for(Options(apps=("php",), rounds=1), "single", estimate=1000)
-    several = plan_for(Options(apps=("php",), rounds=3), "single", estimate=1000)
-    assert single.max_confirm_steps == Options(apps=("php",)).max_confirm_steps > 0
+    single = plan_for(Plan(rounds=1), "single", estimate=1000)
+    several = plan_for(Plan(rounds=3), "single", estimate=1000)
+    assert single.max_confirm_steps == Plan().max_confirm_steps > 0
     assert several.max_confirm_steps == 0
 
 
 def test_a_several_round_runs_confirmations_are_sweep_jsons_round_confirm_steps(monkeypatch):
     monkeypatch.setitem(procedure.PLAN, "round_confirm_steps", 2)
-    assert plan_for(Options(apps=("php",), rounds=3), "single", estimate=1000).max_confirm_steps == 2
+    assert plan_for(Plan(rounds=3), "single", estimate=1000).max_confirm_steps == 2

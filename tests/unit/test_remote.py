@@ -73,5 +73,5 @@ def test_httperf_on_a_load_client_is_bounded_there_and_gets_its_session_through_
 
 def test_a_step_has_one_client_per_load_client_host_unless_told_otherwise(ssh_knobs, monkeypatch, tmp_path):
     monkeypatch.setenv("CLIENT_HOSTS", "load@192.0.2.20 load@192.0.2.21")
-    assert options.from_argv(["--apps", "php", "--results", str(tmp_path)], "")[0].clients == 2
-    assert options.from_argv(["--apps", "php", "--clients", "4", "--results", str(tmp_path)], "")[0].clients == 4
+    assert options.from_argv(["--apps", "php", "--results", str(tmp_path)], "")[0].plan.clients == 2
+    assert options.from_argv(["--apps", "php", "--clients", "4", "--results", str(tmp_path)], "")[0].plan.clients == 4

@@ -4,10 +4,11 @@ import json
 
 import pytest
 
-from harness.report import series, tables
+from harness.report import comparisons, series, tables
 from harness.report.view import View
 from harness.results.records import CellKey, Step
 from harness.results.store import ResultsError, latest_run, load_run
+from stack import registry
 from stack.settings import ROOT
 
 FIXTURE = ROOT / "tests" / "fixtures" / "results" / "full6"
@@ -152,15 +153,18 @@ def test_an_app_s_figure_is_set_against_its_own_server_s_baselines():
 
 
 def test_a_fraction_of_two_lower_bounds_says_it_is_only_approximate():
-    assert tables.fraction_text(summary_row("a", "myisam", "900", 1), summary_row("b", "none", "1800", 1)) == "~0.50"
-    assert tables.fraction_text(summary_row("a", "myisam", "900", 1), summary_row("b", "none", "1800")) == ">= 0.50"
-    assert tables.fraction_text(summary_row("a", "myisam", ""), summary_row("b", "none", "1800")) == ""
+    def fraction(row, reference):
+        return series.ratio_text(row, reference, suffix="", missing="")
+    assert fraction(summary_row("a", "myisam", "900", 1), summary_row("b", "none", "1800", 1)) == "~0.50"
+    assert fraction(summary_row("a", "myisam", "900", 1), summary_row("b", "none", "1800")) == ">= 0.50"
+    assert fraction(summary_row("a", "myisam", ""), summary_row("b", "none", "1800")) == ""
 
 
 def test_the_pooling_table_answers_the_study_s_question_from_a_recorded_run():
     # Run pool3: SET=pooling WORKLOADS=single ROUNDS=3 (its raw httperf outputs left out of the fixture).
     pooled = View(load_run(ROOT / "tests" / "fixtures" / "results" / "pool3"))
-    lines = tables.pooling_lines(pooled, tables.summary_rows(pooled, tables.study_figures()))
+    declared = registry.comparisons()["pooling"]
+    lines = comparisons.comparison_lines(pooled, tables.summary_rows(pooled, tables.study_figures()), "pooling", declared)
     assert lines[0] == "## Does pooling close PHP's gap?"
     header, _, *table = [line for line in lines if line.startswith("|")]
     assert header.startswith("| app | single row, MyISAM | single row, InnoDB | single row: of its server's")
@@ -173,4 +177,4 @@ def test_the_pooling_table_answers_the_study_s_question_from_a_recorded_run():
 
 
 def test_a_run_without_the_pooling_set_has_no_pooling_table(view, rows):
-    assert tables.pooling_lines(view, rows) == []
+    assert comparisons.comparison_lines(view, rows, "pooling", registry.comparisons()["pooling"]) == []

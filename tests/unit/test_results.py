@@ -5,7 +5,7 @@ import json
 import pytest
 
 from harness.results import manifest, store
-from harness.results.records import (CLIENT_BOUND, FAIL, INVALID, LOCATED, NO_PASS, PASS, PLAN_LIMIT,
+from harness.results.records import (CLIENT_BOUND, FAIL, CLIENT_LIMITED, LOCATED, NO_PASS, PASS, PLAN_LIMIT,
                                      WRONG_ANSWER, CellKey, CellState, Step, summarize)
 from stack.settings import ROOT
 
@@ -41,7 +41,7 @@ def test_saturation_is_the_best_passing_reply_rate_and_overload_the_lowest_failu
 
 
 def test_a_client_bound_ceiling_is_a_lower_bound_never_a_saturation_point():
-    row = summarize(KEY, [step(1, 2000, PASS, 1999.0), step(2, 3000, INVALID, 0)], restarts=0)
+    row = summarize(KEY, [step(1, 2000, PASS, 1999.0), step(2, 3000, CLIENT_LIMITED, 0)], restarts=0)
     assert row.status == CLIENT_BOUND and row.overload_offered is None and row.lower_bound
     assert row.note.startswith(">= 1999.0 req/s, client-bound")
 
@@ -63,7 +63,7 @@ def test_a_cell_that_was_not_measured_says_why():
 
 def test_steps_come_back_from_their_file_as_they_were_written(tmp_path):
     steps = [step(1, 187.0, PASS, 187.3), dataclasses.replace(
-        step(2, 250.0, INVALID, 0), killed=True, role="baseline", issue_rate=None, figures={})]
+        step(2, 250.0, CLIENT_LIMITED, 0), killed=True, role="baseline", issue_rate=None, figures={})]
     steps[0].round = 2
     store.write_steps(tmp_path / "steps.tsv", steps)
     assert store.read_steps(tmp_path / "steps.tsv") == steps
@@ -100,6 +100,19 @@ def test_a_manifest_missing_part_of_its_schema_is_named():
     assert manifest.problems(complete) == []
     del complete["servers"]
     assert manifest.problems(complete) == ["manifest lacks servers"]
+
+
+def test_the_manifest_the_runner_writes_is_its_schema_exactly():
+    earlier = {"run_id": "r", "started": "2026-11-24T09:00:00+00:00"}
+    parts = {key: {} for key in manifest.GIVEN}
+    data = manifest.written(earlier, **parts)
+    assert manifest.problems(data) == [] and data["format_version"] == manifest.FORMAT_VERSION
+    assert data["started"] == earlier["started"]
+    with pytest.raises(ValueError, match=r"not in its schema: \['cooldown'\]; missing: \[\]"):
+        manifest.written(earlier, **parts, cooldown=5)
+    del parts["size_sweep"]
+    with pytest.raises(ValueError, match=r"missing: \['size_sweep'\]"):
+        manifest.written(earlier, **parts)
 
 
 def test_a_folder_without_a_manifest_is_not_a_run(tmp_path):

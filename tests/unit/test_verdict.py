@@ -1,5 +1,5 @@
 """The verdict on each recorded case, and the thresholds at their edges."""
-from harness.judge.verdict import FAIL, INVALID, PASS, Thresholds, failed_requests, issue_rate, judge
+from harness.judge.verdict import FAIL, CLIENT_LIMITED, PASS, Thresholds, failed_requests, issue_rate, judge
 from harness.measure.httperf_output import parse
 from stack.settings import ROOT
 
@@ -32,11 +32,11 @@ def test_5xx_fails_even_though_every_request_got_a_reply():
 
 def test_fd_unavail_is_client_bound_not_server_saturation():
     verdict, reason = judged("php-large-fd-unavail", 5)
-    assert verdict == INVALID and "fd_unavail" in reason and "CLIENT_CPUS" in reason
+    assert verdict == CLIENT_LIMITED and "fd_unavail" in reason and "CLIENT_CPUS" in reason
 
 
 def test_a_killed_httperf_is_invalid():
-    assert judge(None, 100, 2, 1000, killed=True)[0] == INVALID
+    assert judge(None, 100, 2, 1000, killed=True)[0] == CLIENT_LIMITED
 
 
 def test_issue_rate_discounts_the_wait_for_slow_replies():
@@ -62,7 +62,7 @@ def test_thresholds_at_their_edges():
     assert judge(base(status_2xx=990), 100, 1, 1000)[0] == PASS
     assert judge(base(status_2xx=989), 100, 1, 1000)[0] == FAIL
     slow_client = base(requests=970, connections=970, replies=970, status_2xx=970, request_rate=97.0)
-    assert judge(slow_client, 100, 1, 1000)[0] == INVALID
+    assert judge(slow_client, 100, 1, 1000)[0] == CLIENT_LIMITED
 
 
 def test_connections_never_opened_count_as_errors():

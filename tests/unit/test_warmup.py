@@ -5,7 +5,7 @@ from pathlib import Path
 from harness.measure.jit import compiler_quiet, compiler_seconds_of, perf_counters, step_figures
 from harness.results.records import CellKey
 from harness.run.jvm_warmup import rotation, servers_of, widened
-from harness.run.options import Options
+from harness.run.context import Warmup
 from harness.run.probe import steady, warm_enough
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "jvm"
@@ -27,9 +27,9 @@ def first_steady(windows, count=3, tolerance=0.1):
     return next(index for index in range(1, len(windows) + 1) if steady(windows[:index], count, tolerance))
 
 
-def first_warm(windows, compile_seconds, options, window_s):
+def first_warm(windows, compile_seconds, warmup, window_s):
     return next(index for index in range(1, len(windows) + 1)
-                if warm_enough(windows[:index], compile_seconds and compile_seconds[:index + 1], options, window_s))
+                if warm_enough(windows[:index], compile_seconds and compile_seconds[:index + 1], warmup, window_s))
 
 
 def test_a_jvm_warming_up_is_steady_only_once_its_windows_level_off():
@@ -64,11 +64,11 @@ def test_the_compiler_is_quiet_when_it_worked_at_most_its_share_of_the_last_wind
 
 
 def test_a_jvm_is_warm_only_once_its_compiler_is_quiet_not_on_a_plateau_of_its_windows():
-    options = Options(apps=("servlet",), warmup_windows=3, warmup_tolerance=0.1, jit_quiet_share=0.05)
+    warmup = Warmup(warmup_windows=3, warmup_tolerance=0.1, jit_quiet_share=0.05)
     # By its windows alone the servlet was steady 65 s in, at 1,153-1,210 req/s, while its compiler
     # still worked full time; it is warm at 120 s, near 1,600.
-    assert first_warm(SERVLET_5S, None, options, 5) == 13
-    assert first_warm(SERVLET_5S, SERVLET_COMPILE_S, options, 5) == 23
+    assert first_warm(SERVLET_5S, None, warmup, 5) == 13
+    assert first_warm(SERVLET_5S, SERVLET_COMPILE_S, warmup, 5) == 23
     assert SERVLET_5S[22] == 1597 and SERVLET_5S[12] == 1210
 
 

@@ -1,10 +1,14 @@
 package lab.common;
 
 /**
- * The rules of contract/README.md: parameter validation, the engine-to-table map and the two
- * queries. Every Java app goes through here, so they cannot drift apart.
+ * The rules of contract/README.md: parameter validation, the engine-to-table map, the three queries
+ * (single, large, rows) and the SOAP service's path and namespace. Every Java app goes through here,
+ * so they cannot drift apart.
  */
 public final class Contract {
+    /** The SOAP service's path under each engine's servlet, and its operations' namespace. */
+    public static final String SERVICE_PATH = "/PlayerService";
+    public static final String NAMESPACE = "urn:lab";
     public static final String[] COLUMNS = {"id", "playerID", "nameFirst", "nameLast", "birthYear",
         "birthMonth", "birthDay", "weight", "height", "bats", "throws"};
     public static final int LARGE_FETCH_SIZE = 1000;
@@ -62,6 +66,11 @@ public final class Contract {
             return "people_innodb";
         }
         throw new InvalidRequest(400, "engine must be myisam or innodb");
+    }
+
+    /** What is wrong with a SOAP operation element's namespace (null when it is the contract's). */
+    public static String operationNamespaceProblem(String namespace) {
+        return NAMESPACE.equals(namespace) ? null : "operation must be in namespace " + NAMESPACE;
     }
 
     /** A LIKE pattern ('%' when absent): at most 64 characters of text, no control characters. */

@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One of the contract's two queries, its parameters validated: the one place where the apps
- * connect, prepare and execute. The apps differ only in where the connection comes from and in
- * what they make of the rows.
+ * One of the contract's queries (single, large, rows), its parameters validated: the one place
+ * where the apps connect, prepare and execute. The apps differ only in where the connection comes
+ * from and in what they make of the rows.
  */
 public final class PlayerQuery {
     /** Where a connection comes from: a new one per request, or a pool. */

@@ -1,10 +1,7 @@
 package lab.soap;
 
-import java.io.IOException;
 import java.util.logging.Logger;
 import javax.servlet.ServletException;
-import javax.servlet.http.HttpServletRequest;
-import javax.servlet.http.HttpServletResponse;
 import org.apache.axis.AxisFault;
 import org.apache.axis.MessageContext;
 import org.apache.axis.description.JavaServiceDesc;
@@ -13,17 +10,15 @@ import org.apache.axis.server.AxisServer;
 import org.apache.axis.transport.http.AxisServlet;
 
 /**
- * AxisServlet serving PlayerService and nothing else: every other path under /services is a 404
- * (no service list, no AdminService or Version page); GET serves only the WSDL (Axis's ?method=
- * invocation and service pages are refused with 405: calls are POSTed envelopes); faults leave
- * without the hostname and stack-trace details Axis adds. A request Axis itself cannot read
- * (malformed XML, an unknown operation) is the caller's fault: a Client fault with a short message,
- * and Axis's own reason goes to the log. At start, Axis's shared operation lists are made safe for
- * concurrent requests ({@link OperationListsFix}).
+ * AxisServlet behind lab.common.SoapServiceOnly (web.xml), which lets through only PlayerService's
+ * POSTed envelopes and its WSDL (no service list, no AdminService or Version page, no ?method=
+ * invocation); faults leave without the hostname and stack-trace details Axis adds. A request Axis
+ * itself cannot read (malformed XML, an unknown operation) is the caller's fault: a Client fault
+ * with a short message, and Axis's own reason goes to the log. At start, Axis's shared operation
+ * lists are made safe for concurrent requests ({@link OperationListsFix}).
  */
 public class LabAxisServlet extends AxisServlet {
     private static final long serialVersionUID = 1L;
-    private static final String SERVICE_PATH = "/PlayerService";
     private static final Logger LOG = Logger.getLogger(LabAxisServlet.class.getName());
 
     @Override
@@ -36,37 +31,6 @@ public class LabAxisServlet extends AxisServlet {
         } catch (AxisFault | ReflectiveOperationException e) {
             throw new ServletException("cannot prepare PlayerService", e);
         }
-    }
-
-    @Override
-    public void doGet(HttpServletRequest request, HttpServletResponse response)
-            throws ServletException, IOException {
-        if (!isService(request, response)) {
-            return;
-        }
-        if ("wsdl".equalsIgnoreCase(request.getQueryString())) {
-            super.doGet(request, response);
-        } else {
-            response.setHeader("Allow", "POST");
-            response.sendError(HttpServletResponse.SC_METHOD_NOT_ALLOWED);
-        }
-    }
-
-    @Override
-    public void doPost(HttpServletRequest request, HttpServletResponse response)
-            throws ServletException, IOException {
-        if (isService(request, response)) {
-            super.doPost(request, response);
-        }
-    }
-
-    private static boolean isService(HttpServletRequest request, HttpServletResponse response)
-            throws IOException {
-        if (SERVICE_PATH.equals(request.getPathInfo())) {
-            return true;
-        }
-        response.sendError(HttpServletResponse.SC_NOT_FOUND);
-        return false;
     }
 
     @Override

@@ -1,0 +1,175 @@
+"""The run context: what a run is told, built once at its start and handed out in small values, each
+to the functions that use it. sweep.json gives the defaults, presets, plan factors and workload
+profiles; the knobs give the CPU lists and the topology, read here and nowhere else in the harness;
+the command line (options.py) overrides them. Every knob keeps the one name it has in sweep.json and
+in the manifest."""
+import json
+from dataclasses import asdict, dataclass, fields
+
+from harness.judge.disturbance import Limits
+from harness.judge.verdict import Thresholds
+from harness.hosts.servers import Pinning
+from harness.results.records import CellKey
+from stack import registry, settings
+from stack.topology import Topology, current as current_topology
+
+SWEEP_FILE = settings.ROOT / "httperf-scripts" / "sweep.json"
+SWEEP = json.loads(SWEEP_FILE.read_text())
+DEFAULTS = SWEEP["options"]
+PLAN = SWEEP["plan"]
+SIZE_SWEEP = SWEEP["size_sweep"]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How a workload is driven (sweep.json's profiles)."""
+    start: float
+    timeout_s: float
+    linear_step: float
+    linear_max: float
+    probe_connections: int
+    warmup_window_s: float
+
+
+PROFILES = {name: Profile(**values) for name, values in SWEEP["profiles"].items()}
+
+
+def profile_for(workload):
+    """How a workload is driven: its own profile, or for the payload workload at N rows the single
+    row's below size_sweep.large_profile_from rows and the 16,000 rows' from there on."""
+    count = registry.row_count(workload)
+    if count is None:
+        return PROFILES[workload]
+    return PROFILES["large" if count >= SIZE_SWEEP["large_profile_from"] else "single"]
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which cells the run measures, and its A/A control."""
+    apps: tuple
+    engines: tuple = tuple(registry.engines())
+    workloads: tuple = tuple(registry.workloads())
+    app_set: str = registry.DEFAULT_SET
+    aa_control: str = DEFAULTS["aa_control"]
+
+    @property
+    def cells(self):
+        return [CellKey(app, engine, workload) for app in self.apps
+                for engine in registry.engines_of(app, self.engines)
+                for workload in registry.workloads_of(app, self.workloads)]
+
+    @property
+    def control(self):
+        """The A/A control cell, when it is one of the run's cells."""
+        if not self.aa_control:
+            return None
+        key = CellKey(*self.aa_control.split("/"))
+        return key if key in self.cells else None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How each cell's steps are planned and sized, by how many clients, over how many rounds."""
+    mode: str = DEFAULTS["mode"]
+    duration_s: float = DEFAULTS["duration_s"]
+    precision: float = DEFAULTS["precision"]
+    max_steps: int = DEFAULTS["max_steps"]
+    max_confirm_steps: int = DEFAULTS["max_confirm_steps"]
+    rounds: int = DEFAULTS["rounds"]
+    min_requests_per_step: int = DEFAULTS["min_requests_per_step"]
+    baseline_share: float = DEFAULTS["baseline_share"]
+    fd_budget: int = DEFAULTS["fd_budget"]
+    clients: int = DEFAULTS["clients"]
+    seed: int = 0
+
+    def requests(self, rate, duration_s=None):
+        """How many requests a step at `rate` sends: its length's worth, never fewer than the floor."""
+        return max(self.min_requests_per_step, round(rate * (duration_s or self.duration_s)))
+
+
+@dataclass(frozen=True)
+class Warmup:
+    """When a cell, and a JIT server's JVM, count as warm."""
+    warmup_cap_s: float = DEFAULTS["warmup_cap_s"]
+    warmup_windows: int = DEFAULTS["warmup_windows"]
+    warmup_tolerance: float = DEFAULTS["warmup_tolerance"]
+    jit_warmup_cap_s: float = DEFAULTS["jit_warmup_cap_s"]
+    jit_quiet_share: float = DEFAULTS["jit_quiet_share"]
+    jvm_warmup_cap_s: float = DEFAULTS["jvm_warmup_cap_s"]
+
+
+@dataclass(frozen=True)
+class Gate:
+    """After a step that did not pass: how long the target may take to answer, and the gate's checks."""
+    recovery_wait_s: float = DEFAULTS["recovery_wait_s"]
+    gate_factor: float = DEFAULTS["gate_factor"]
+    gate_floor_ms: float = DEFAULTS["gate_floor_ms"]
+    gate_wait_s: float = DEFAULTS["gate_wait_s"]
+    gate_pause_s: float = DEFAULTS["gate_pause_s"]
+
+
+@dataclass(frozen=True)
+class Disturbance:
+    """When other work disturbed a step (judged by harness/judge/disturbance.py), and how often such a
+    step is redone."""
+    max_steal_pct: float = DEFAULTS["max_steal_pct"]
+    max_other_pct: float = DEFAULTS["max_other_pct"]
+    max_redos: int = DEFAULTS["max_redos"]
+
+    @property
+    def limits(self):
+        return Limits(self.max_steal_pct, self.max_other_pct)
+
+
+# The groups whose fields are knobs of their own name (sweep.json's options, the manifest's).
+GROUPS = {"selection": Selection, "plan": Plan, "warmup": Warmup, "gate": Gate, "disturbance": Disturbance}
+
+
+@dataclass(frozen=True)
+class RunContext:
+    selection: Selection
+    plan: Plan
+    warmup: Warmup
+    gate: Gate
+    disturbance: Disturbance
+    pinning: Pinning
+    thresholds: Thresholds
+    topology: Topology
+    presets: tuple = ()
+
+    @classmethod
+    def of(cls, apps, thresholds=Thresholds(), presets=(), client_cpus=None, server_cpus=None, db_cpus=None,
+           topology=None, **knobs):
+        """A context from knobs by their flat names (sweep.json's), the rest from sweep.json and the
+        environment (the topology the knobs ask for, unless given); a name no group knows is a TypeError."""
+        groups = {}
+        for name, kind in GROUPS.items():
+            own = {item.name for item in fields(kind)}
+            groups[name] = kind(**{key: knobs.pop(key) for key in list(knobs) if key in own},
+                                **({"apps": tuple(apps)} if kind is Selection else {}))
+        if knobs:
+            raise TypeError(f"unknown knobs: {', '.join(knobs)}")
+        return cls(**groups, pinning=Pinning.from_knobs(client_cpus, server_cpus, db_cpus), thresholds=thresholds,
+                   topology=topology or current_topology(), presets=tuple(presets))
+
+    @classmethod
+    def recorded(cls, options):
+        """The context a run recorded (its manifest's options); sweep.json's today for what it did not."""
+        known = {item.name for kind in (*GROUPS.values(), Pinning) for item in fields(kind)}
+        values = {name: value for name, value in options.items() if name in known and name != "apps"}
+        for name in ("engines", "workloads"):
+            if name in values:
+                values[name] = tuple(values[name])
+        return cls.of(options["apps"], thresholds=Thresholds(**options.get("thresholds", {})), **values)
+
+    def with_seed(self, seed):
+        return RunContext(**{**self.__dict__, "plan": Plan(**{**asdict(self.plan), "seed": seed})})
+
+    def as_manifest(self):
+        """The manifest's options: every knob by its flat name, as earlier runs recorded them."""
+        flat = {}
+        for name in (*GROUPS, "pinning"):
+            flat.update(asdict(getattr(self, name)))
+        return {**flat, "apps": list(self.selection.apps), "engines": list(self.selection.engines),
+                "workloads": list(self.selection.workloads), "thresholds": asdict(self.thresholds),
+                "presets": list(self.presets)}

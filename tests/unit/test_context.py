@@ -1,0 +1,60 @@
+"""The run context: knobs by their flat names into small values, the environment read once, and the
+manifest's options as earlier runs recorded them."""
+import json
+
+import pytest
+
+from harness.run.context import DEFAULTS, Gate, Plan, RunContext
+from stack.settings import ROOT
+
+FIXTURES = ROOT / "tests" / "fixtures" / "results"
+
+
+def recorded_options(run):
+    return json.loads((FIXTURES / run / "manifest.json").read_text())["options"]
+
+
+def test_each_knob_lands_in_its_group_and_the_rest_come_from_sweep_json():
+    context = RunContext.of(("php",), rounds=2, gate_wait_s=7, max_redos=0, jit_quiet_share=0.2, client_cpus="0")
+    assert (context.plan.rounds, context.gate.gate_wait_s, context.disturbance.max_redos) == (2, 7, 0)
+    assert (context.warmup.jit_quiet_share, context.pinning.client_cpus) == (0.2, "0")
+    assert context.plan.duration_s == DEFAULTS["duration_s"] and context.gate.gate_factor == DEFAULTS["gate_factor"]
+    assert context.selection.apps == ("php",) and len(context.selection.cells) == 4
+    limits = context.disturbance.limits
+    assert (limits.max_steal_pct, limits.max_other_pct) == (DEFAULTS["max_steal_pct"], DEFAULTS["max_other_pct"])
+
+
+def test_an_unknown_knob_is_refused_by_name():
+    with pytest.raises(TypeError, match="unknown knobs: cooldown_s"):
+        RunContext.of(("php",), cooldown_s=5)
+
+
+def test_the_database_shares_the_web_servers_cpus_unless_db_cpus_names_others(monkeypatch):
+    monkeypatch.setenv("SERVER_CPUS", "1")
+    monkeypatch.delenv("DB_CPUS", raising=False)
+    assert RunContext.of(("php",), server_cpus="1-2").pinning.db_cpus == "1-2"
+    monkeypatch.setenv("DB_CPUS", "3")
+    pinning = RunContext.of(("php",), server_cpus="1-2").pinning
+    assert (pinning.db_cpus, pinning.host_cpus("db"), pinning.cpus_of("tomcat")) == ("3", "3", "1-2")
+
+
+def test_the_manifest_keeps_every_knob_flat_as_earlier_runs_recorded_them():
+    written = RunContext.of(("php",)).as_manifest()
+    # net-100mbit (format 2) recorded every knob of its day; DB_CPUS came after it.
+    assert set(written) - set(recorded_options("net-100mbit")) == {"db_cpus"}
+    assert not set(recorded_options("net-100mbit")) - set(written)
+
+
+def test_a_recorded_run_gives_back_its_own_knobs_and_todays_for_the_rest():
+    options = recorded_options("net-100mbit")
+    again = RunContext.recorded(options)
+    assert {key: value for key, value in again.as_manifest().items() if key in options} == options
+    older = RunContext.recorded(recorded_options("full6"))  # before plans had rounds, with knobs since dropped
+    assert older.plan.duration_s == 6 and older.plan.rounds == Plan().rounds and older.gate == Gate()
+
+
+def test_a_resumed_run_keeps_its_seed_and_nothing_else_changes():
+    context = RunContext.of(("php",), seed=3, rounds=2)
+    resumed = context.with_seed(11)
+    assert (resumed.plan.seed, resumed.plan.rounds) == (11, 2)
+    assert resumed.selection == context.selection and resumed.gate == context.gate
