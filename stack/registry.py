@@ -62,11 +62,16 @@ def comparisons():
     return REGISTRY["comparisons"]
 
 
-def app(name):
+def declared(section, name):
+    """One declaration of a registry section ("apps", "servers"); a KeyError naming what it has."""
     try:
-        return REGISTRY["apps"][name]
+        return REGISTRY[section][name]
     except KeyError:
-        raise KeyError(f"unknown app {name!r}; the registry has {', '.join(apps())}") from None
+        raise KeyError(f"unknown {section[:-1]} {name!r}; the registry has {', '.join(REGISTRY[section])}") from None
+
+
+def app(name):
+    return declared("apps", name)
 
 
 def server_of(app_name):
@@ -174,10 +179,7 @@ def servers():
 
 
 def server(name):
-    try:
-        return REGISTRY["servers"][name]
-    except KeyError:
-        raise KeyError(f"unknown server {name!r}; the registry has {', '.join(servers())}") from None
+    return declared("servers", name)
 
 
 # The database server: the one the db host runs (every app's rows, the sweep's verification).
