@@ -20,7 +20,7 @@ help: ## list the targets
 	@$(LAB) ports
 	@$(LAB) sets
 	@echo "Knobs (any can be set here, e.g. make up APACHE_WORKERS=64): stack/settings.py (servers),"
-	@echo "httperf-scripts/sweep.json (the sweep), contract/targets.json (the apps)."
+	@echo "httperf-scripts/sweep.json (the sweep), contract/targets.json (the apps). Read more: README.md and docs/."
 
 setup: ## install packages, Tomcat and the app password (quick no-op when done)
 	@bash stack/setup.sh
@@ -31,24 +31,24 @@ build: setup ## build the Tomcat apps' WARs (and Tomcat's baselines) into target
 	  || { tail -40 var/log/build.log; echo "build failed; full log: var/log/build.log"; exit 1; }
 	@echo "build: $$(ls target/webapps) target/soap-gsoap/player-service"
 
-up: build ## start private MariaDB, Apache + mod_php, PHP-FPM behind its own Apache, Tomcat and the gSOAP server on 127.0.0.1 (TOPOLOGY=netns LINK=100mbit: client, web and db hosts in network namespaces, links shaped; TOPOLOGY=ssh WEB_HOST= DB_HOST= [CLIENT_HOSTS=]: on other machines)
+up: build ## start private MariaDB, Apache + mod_php, PHP-FPM behind its own Apache, Tomcat and the gSOAP server on 127.0.0.1 (TOPOLOGY=netns LINK=100mbit: client, web and db hosts in network namespaces, links shaped; TOPOLOGY=ssh WEB_HOST= DB_HOST= [CLIENT_HOSTS=]: on other machines); docs/topologies.md
 	@$(LAB) up
 
 down: ## stop exactly the servers `up` started, remove the lab's network namespaces (safe to run twice)
 	@$(LAB) down
 
-status: ## show which lab servers run, their pids, ports and logs
+status: ## show which lab servers run, their pids, ports and logs; docs/apps.md
 	@$(LAB) status
 
 import: ## create schema, account and data, and verify both tables (needs `up`)
 	@$(LAB) import
 
-saturation-sweep: up ## the main job: set up, start servers, import if needed, sweep every cell, plot (TOPOLOGY= LINK= CLIENTS= CLIENT_HOSTS= and the sweep's knobs)
+saturation-sweep: up ## the main job: set up, start servers, import if needed, sweep every cell, plot (TOPOLOGY= LINK= CLIENTS= CLIENT_HOSTS= and the sweep's knobs); docs/method.md
 	@$(LAB) import --if-needed
 	@$(MAKE) --no-print-directory sweep
 	@$(MAKE) --no-print-directory plots
 
-size-sweep: up ## the payload sweep: saturation and reply time at 1 to 16,000 rows per app (SET=soap ENGINES=innodb ROUNDS=1 SIZES=, as sweep.json), plotted against N
+size-sweep: up ## the payload sweep: saturation and reply time at 1 to 16,000 rows per app (SET=soap ENGINES=innodb ROUNDS=1 SIZES=, as sweep.json), plotted against N; docs/soap-engines.md
 	@$(LAB) import --if-needed
 	@$(MAKE) --no-print-directory sweep SIZE_SWEEP=1
 	@$(MAKE) --no-print-directory plots
@@ -61,18 +61,18 @@ sweep: ## run the sweep on running servers (SET= APPS= ROUNDS= SEED= ENGINES= WO
 	  $(if $(PRECISION),--precision $(PRECISION)) $(if $(RUN),--run $(RUN)) $(if $(QUICK),--quick) \
 	  $(if $(ROUNDS),--rounds $(ROUNDS)) $(if $(SEED),--seed $(SEED)) $(if $(CLIENTS),--clients $(CLIENTS))
 
-crosscheck: ## second opinions on a run (RUN=; default the latest) on running servers: wrk and oha -> crosscheck.tsv
+crosscheck: ## second opinions on a run (RUN=; default the latest) on running servers: wrk and oha -> crosscheck.tsv; docs/method.md
 	@bash stack/install-oha.sh
 	@$(PYTHON) -m harness.run.crosscheck $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
-plots: ## PDFs, report.pdf and summary.md/.tsv of a run's saved results (RUN=; default the latest)
+plots: ## PDFs, report.pdf and summary.md/.tsv of a run's saved results (RUN=; default the latest); docs/method.md#reading-the-plots
 	@$(PYTHON) -m harness.report.render $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
 compare: ## two runs side by side, with their ratios and intervals (RUN=a RUN2=b)
 	@test -n "$(RUN)" -a -n "$(RUN2)" || { echo "compare: name both runs: make compare RUN=a RUN2=b"; exit 2; }
 	@$(PYTHON) -m harness.report.compare "$(RUN)" "$(RUN2)" $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
-test: build test-java ## Java unit tests, then Python unit, integration (hostile input, lockdown, a short sweep) and fault tests
+test: build test-java ## Java unit tests, then Python unit, integration (hostile input, lockdown, a short sweep) and fault tests; docs/hardening.md
 	@$(PYTHON) -m pytest -q tests
 
 test-java: setup ## the Java unit tests (contract validation, HTML escaping) with Maven Surefire
@@ -80,7 +80,7 @@ test-java: setup ## the Java unit tests (contract validation, HTML escaping) wit
 	  || { tail -60 var/log/test-java.log; echo "Java tests failed; full log: var/log/test-java.log"; exit 1; }
 	@echo "test-java: $$(cat */target/surefire-reports/*.txt | grep -o 'Tests run: [0-9]*' | awk '{n += $$3} END {print n}') JUnit tests passed"
 
-test-faults: build ## only the fault suite: servers and httperf killed or frozen mid-step, sweep interrupted
+test-faults: build ## only the fault suite: servers and httperf killed or frozen mid-step, sweep interrupted; docs/hardening.md
 	@$(PYTHON) -m pytest -q tests/faults
 
 test-unit: ## unit tests only (no servers)
