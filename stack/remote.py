@@ -32,6 +32,10 @@ def remote_environment(host):
     return {**settings.knobs(), "TOPOLOGY": "ssh", "LAB_ON_HOST": host}
 
 
+# How long ssh waits for a host that does not answer (ssh_command).
+SSH_BOUNDS = ("-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3")
+
+
 @dataclass(frozen=True)
 class Host:
     name: str  # web or db
@@ -39,8 +43,11 @@ class Host:
     root: str  # the lab's folder there (relative to the remote user's home unless absolute)
 
     def ssh_command(self, remote_command):
-        return ["ssh", "-o", "BatchMode=yes", *shlex.split(settings.knob("SSH_OPTIONS")), self.destination,
-                remote_command]
+        """ssh never prompts, and gives up on a host that does not answer: within 10 s at connect,
+        within 15 s once connected (keepalives every 5 s, 3 missed). SSH_OPTIONS come first: ssh
+        keeps the first value it is given, so the user's win."""
+        return ["ssh", "-o", "BatchMode=yes", *shlex.split(settings.knob("SSH_OPTIONS")), *SSH_BOUNDS,
+                self.destination, remote_command]
 
     def run(self, remote_command, stdin=None):
         return self.run_ssh(self.ssh_command(remote_command), f"`{remote_command}`", stdin)

@@ -6,6 +6,7 @@ with one JSON line, {"value": ...} or {"error": "..."}, until its input closes:
     {"call": "watch_start", "args": [host, cpus]}     start this host's step monitors
     {"call": "watch_finish", "args": []}              their figures and what disturbed them: [figures, note]
     {"call": "machine", "args": []}                   this host's versions and machine, for the manifest
+    {"call": "version", "args": []}                   the digest of the lab's code here (channel.code_version)
 
 A call that fails is answered with its error; the agent goes on serving."""
 import json
@@ -13,6 +14,8 @@ import os
 import sys
 
 from harness.hosts import inventory, servers
+from harness.hosts.channel import code_version
+from harness.judge.disturbance import LOST
 from harness.measure import monitors
 from harness.measure.processes import cpu_list
 from stack import lifecycle
@@ -33,6 +36,9 @@ class HostAgent:
             monitor.start()
 
     def watch_finish(self):
+        if not self.monitors:
+            # An agent started again during the step has no monitors: the step is disturbed, not judged.
+            return [{LOST: 1}, "its step monitors were lost (its agent started again during the step)"]
         figures = monitors.merged_monitor_figures([monitor.finish() for monitor in self.monitors])
         note = "; ".join(monitor.note for monitor in self.monitors if getattr(monitor, "note", None))
         self.monitors = []
@@ -40,6 +46,9 @@ class HostAgent:
 
     def machine(self):
         return {"versions": inventory.installed_versions(), "machine": inventory.host()}
+
+    def version(self):
+        return code_version()
 
     def answer(self, line):
         """The reply line to one call line."""
@@ -53,7 +62,7 @@ class HostAgent:
             return json.dumps({"error": f"{type(error).__name__}: {error}"})
 
 
-CALLS = ("server", "watch_start", "watch_finish", "machine")
+CALLS = ("server", "watch_start", "watch_finish", "machine", "version")
 
 
 def main():

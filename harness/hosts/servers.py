@@ -3,7 +3,7 @@ a server is the lifecycle's own object; with TOPOLOGY=ssh every call is made on 
 the lab's agent there (channel.py)."""
 from dataclasses import dataclass
 
-from harness.hosts.channel import agent
+from harness.hosts.channel import SERVER_CALL_TIMEOUTS, agent
 from harness.measure import jit, processes
 from harness.measure.processes import cpu_list
 from stack import lifecycle, remote, settings, topology
@@ -55,7 +55,8 @@ class RemoteServer:
     def __getattr__(self, call):
         if call not in SERVER_CALLS:
             raise AttributeError(call)
-        return lambda *args: self.agent.call("server", self.name, call, *args)
+        return lambda *args: self.agent.call("server", self.name, call, *args,
+                                             timeout_s=SERVER_CALL_TIMEOUTS.get(call))
 
 
 def server(name):
@@ -108,7 +109,7 @@ def described_topology(hosts):
     described = hosts.describe()
     if hosts.ssh:
         for host in remote.ORDER:
-            described["hosts"][host].update(agent(host).call("machine", timeout_s=120))
+            described["hosts"][host].update(agent(host).call("machine"))
     return described
 
 

@@ -5,10 +5,11 @@ stretch is judged from them (harness/judge/disturbance.py)."""
 import time
 
 from harness.hosts.channel import agent
-from harness.judge.disturbance import disturbance
+from harness.judge.disturbance import LOST, disturbance
 from harness.measure import monitors, network
 from harness.measure.processes import cpu_list
 from stack import remote
+from stack.server import LabError
 
 
 class Watch:
@@ -47,12 +48,21 @@ class HostWatch:
     def __init__(self, host, cpus):
         self.host, self.cpus = host, cpus
         self.note = None
+        self.failed = None
 
     def start(self):
-        agent(self.host).call("watch_start", self.host, self.cpus, timeout_s=60)
+        try:
+            agent(self.host).call("watch_start", self.host, self.cpus)
+        except LabError as error:
+            self.failed = f"its step monitors did not start: {error}"
 
     def finish(self):
-        figures, note = agent(self.host).call("watch_finish", timeout_s=60)
+        """The host's figures; with monitors that did not start or cannot be read, LOST (the step is
+        then disturbed, settled and redone: judge/disturbance.py)."""
+        try:
+            figures, note = ({LOST: 1}, self.failed) if self.failed else agent(self.host).call("watch_finish")
+        except LabError as error:
+            figures, note = {LOST: 1}, f"its step monitors could not be read: {error}"
         self.note = f"{self.host} host: {note}" if note else None
         return {(f"{self.host}_{name}" if name.startswith(("irq_", "softirq_")) else name): value
                 for name, value in figures.items() if name not in self.CLIENT_ONLY}

@@ -15,8 +15,16 @@ class Limits:
     max_other_pct: float   # of one CPU, summed over every process not the lab's
 
 
+# The figure a host's watch reports when its step monitors were lost (its agent started again, or did
+# not answer): what shared that host's CPUs is then unknown, so the step is not judged.
+LOST = "monitors_lost"
+
+
 def disturbance(figures, wall_s, limits, note=None):
-    """None for a quiet step; else what shared the CPUs, in % of one CPU over the step."""
+    """None for a quiet step; else what shared the CPUs, in % of one CPU over the step, or that a
+    host's monitors were lost."""
+    if figures.get(LOST):
+        return "a host's step monitors were lost, so its other work is unknown" + (f"; {note}" if note else "")
     if wall_s <= 0 or "other_cpu_s" not in figures:
         return None
     found = []

@@ -18,6 +18,7 @@ from harness.results.store import RunFiles, read_steps, read_summaries
 from stack import lifecycle, registry, settings, topology
 from stack.server import cmdline, is_zombie, read_pid
 from stack.settings import ROOT, knob
+from tests import margins
 from tests.integration.conftest import measured_rate
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="network namespaces and sshd need root")
@@ -187,6 +188,43 @@ def test_a_server_restarts_through_its_hosts_agent_and_a_bad_call_is_refused_the
     assert before != after and after == str(ssh_hosts.pid_of("web", "apache")) and answers == "True"
     assert "refused: web host (root@198.18.0.2): ValueError: no call stop of a server apache" in output
     assert "after: True" in output
+
+
+@pytest.mark.timing
+def test_the_channel_costs_a_step_milliseconds_and_the_agent_checks_its_version(ssh_hosts):
+    """What the agents add to a step: each host's watch started before the load and read after it,
+    timed over 20 steps; and the version handshake the first call made."""
+    output = ssh_hosts.on_client(sys.executable, "-c", """if True:
+        import statistics, time
+        from harness.hosts import channel, watch
+        watches = [watch.HostWatch(host, "none") for host in ("web", "db")]
+        for each in watches:
+            each.start(), each.finish()  # the agents up, their versions checked
+        steps = []
+        for _ in range(20):
+            started = time.monotonic()
+            for each in watches:
+                each.start()
+            for each in watches:
+                each.finish()
+            steps.append(1000 * (time.monotonic() - started))
+        print("step ms:", round(statistics.median(steps), 1), round(max(steps), 1))
+        calls = []
+        for _ in range(20):
+            started = time.monotonic()
+            channel.agent("db").call("server", "mariadb", "pid")
+            calls.append(1000 * (time.monotonic() - started))
+        print("call ms:", round(statistics.median(calls), 1), round(max(calls), 1))
+        print("version:", channel.agent("web").call("version") == channel.code_version())
+        channel.stop_agents()""")
+    median_ms, most_ms = map(float, output.split("step ms: ")[1].split("\n")[0].split())
+    call_ms, call_most_ms = map(float, output.split("call ms: ")[1].split("\n")[0].split())
+    assert "version: True" in output
+    margins.at_most("the step watch over ssh, two hosts, median (ms)", median_ms, 1000)
+    # A step makes four calls with two hosts (each watch started and read): the channel's own share.
+    margins.at_most("the channel's share of a step over ssh, two hosts (ms)", 4 * call_ms, 50)
+    print(f"\nthe step watch over ssh, two hosts: median {median_ms} ms, at most {most_ms} ms; "
+          f"one call's round trip: median {call_ms} ms, at most {call_most_ms} ms")
 
 
 def test_load_client_hosts_each_run_their_share_of_httperf_over_ssh(ssh_hosts, tmp_path):

@@ -1,7 +1,6 @@
 """README.md and docs/*.md: every relative link reaches a file, and every anchor a heading (or an
 explicit <a id>) of the page it names, as GitHub renders them."""
 import re
-from pathlib import Path
 
 import pytest
 

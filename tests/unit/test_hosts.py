@@ -100,7 +100,8 @@ def test_an_agent_that_ends_is_reported_with_the_end_of_its_log(tmp_path):
                     "import sys; sys.stdin.readline(); print('ModuleNotFoundError: harness', file=sys.stderr)"]
     ended = channel.Agent(Broken())
     ended.log = tmp_path / "agent-web.log"
-    with pytest.raises(LabError, match=r"(?s)the agent ended during machine; its log .* ends:\nModuleNotFoundError"):
+    # It ends at its first call: the version handshake every agent answers before any other.
+    with pytest.raises(LabError, match=r"(?s)the agent ended during version; its log .* ends:\nModuleNotFoundError"):
         ended.call("machine")
     assert ended.process is None
 
