@@ -37,12 +37,38 @@ def rows(db, engine, where="1=1", limit=None):
     return [line.split("\t") for line in output.splitlines()]
 
 
+# The comparisons a workload's rows may be selected by (registry.selects).
+OPERATORS = ("=", "LIKE")
+
+
+def selected_rows(db, engine, selects=None, limit=None):
+    """An engine's rows by id: those whose column compares with a value (`selects`: [column, operator,
+    value], the column and the operator from fixed lists, the value quoted), or the first `limit`.
+    The one query of rows that a host's agent runs for the sweep."""
+    if engine not in registry.engines():
+        raise LabError(f"no engine {engine!r}; the registry has {', '.join(registry.engines())}")
+    where = "1=1"
+    if selects:
+        column, operator, value = selects
+        if column not in COLUMN_NAMES or operator not in OPERATORS:
+            raise LabError(f"rows are selected by one of the columns {', '.join(COLUMN_NAMES)} with "
+                           f"{' or '.join(OPERATORS)}, not {column!r} {operator!r}")
+        where = f"{column} {operator} '" + str(value).replace("\\", "\\\\").replace("'", "''") + "'"
+    return rows(db, engine, where, limit)
+
+
 def verify(db):
     """Problems with the imported data, or an empty list when both tables hold the 16,000 rows."""
     try:
         checksums = table_checksums(db)
     except LabError as error:
         return [str(error)]
+    return checksum_problems(checksums)
+
+
+def checksum_problems(checksums):
+    """Pure: what the tables' counts and digests ({table: (count, sha256)}) say is wrong with the
+    imported data; an empty list when both hold the 16,000 rows of sql/people.tsv."""
     expected = expected_checksum()
     problems = []
     for table, (count, digest) in checksums.items():

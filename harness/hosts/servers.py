@@ -6,10 +6,11 @@ from dataclasses import dataclass
 from harness.hosts.channel import SERVER_CALL_TIMEOUTS, agent
 from harness.measure import jit, processes
 from harness.measure.processes import cpu_list
-from stack import lifecycle, remote, settings, topology
+from stack import lab, lifecycle, remote, settings, topology
 
-# What the sweep may ask of a server; the agent answers exactly these.
-SERVER_CALLS = ("pid", "answers", "recycle", "restart", "pin", "compile_seconds", "started_with", "sql")
+# What the sweep may ask of a server; the agent answers exactly these. The database is asked only
+# named read-only queries (checksums, rows), never SQL of the caller's.
+SERVER_CALLS = ("pid", "answers", "recycle", "restart", "pin", "compile_seconds", "started_with", "checksums", "rows")
 
 
 class LocalServer:
@@ -41,8 +42,13 @@ class LocalServer:
     def started_with(self):
         return self.server.started_with()
 
-    def sql(self, statements):
-        return self.server.sql(statements)
+    def checksums(self):
+        """The database's tables' row counts and digests: a named read-only query."""
+        return lab.table_checksums(self.server)
+
+    def rows(self, engine, selects=None, limit=None):
+        """An engine's rows as a workload selects them, or the first `limit`: a named read-only query."""
+        return lab.selected_rows(self.server, engine, selects, limit)
 
 
 class RemoteServer:

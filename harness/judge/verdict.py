@@ -1,7 +1,7 @@
 """Judge one sweep step: invalid (client-bound), pass or fail. Pure; thresholds documented below."""
 from dataclasses import dataclass
 
-from harness.results.records import FAIL, CLIENT_LIMITED, PASS
+from harness.results.records import CLIENT_LIMITED, FAIL, PASS
 
 CLIENT_ADVICE = ("lower the timeout or the rate step, give httperf its own core (CLIENT_CPUS), "
                  "or drive the load from another client")

@@ -1,5 +1,5 @@
 """The data files gnuplot draws: points of a cell, bars of a workload, lines of a text page. Pure."""
-from harness.results.records import DISTURBED, CLIENT_LIMITED, PASS
+from harness.results.records import CLIENT_LIMITED, DISTURBED, PASS
 from stack.registry import engine_title
 
 

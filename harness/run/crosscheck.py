@@ -28,7 +28,7 @@ from harness.judge.disturbance import redone_while_disturbed
 from harness.judge.verdict import judge
 from harness.measure import load, processes
 from harness.measure.oha_output import figures as oha_figures
-from harness.results.records import DISTURBED, CLIENT_LIMITED, LOCATED, PASS
+from harness.results.records import CLIENT_LIMITED, DISTURBED, LOCATED, PASS
 from harness.results.rounds import cell_figures
 from harness.results.store import RESULTS, ResultsError, RunFiles, latest_run, load_run, tsv_text, write_atomically
 from harness.run import probe

@@ -5,7 +5,7 @@ history is a list of (rate, verdict). Both plans return None when the cell is do
 import statistics
 from collections import Counter
 
-from harness.results.records import FAIL, CLIENT_LIMITED, PASS, latest_verdicts
+from harness.results.records import CLIENT_LIMITED, FAIL, PASS, latest_verdicts
 
 
 def round_rate(rate):

@@ -5,7 +5,7 @@ from harness.hosts.watch import watching
 from harness.judge.verdict import failed_requests, issue_rate, judge
 from harness.measure import clients, load, ports
 from harness.measure.httperf_output import IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
-from harness.results.records import DISTURBED, CLIENT_LIMITED, Step
+from harness.results.records import CLIENT_LIMITED, DISTURBED, Step
 from harness.results.store import write_atomically
 from harness.run.context import profile_for
 from stack import remote

@@ -100,13 +100,13 @@ def judge_answer(kind, status, body, expected):
 
 
 def expected_rows(db, engine, workload):
-    """The rows the sweep's request for a workload must return, read from the database."""
+    """The rows the sweep's request for a workload must return, read from the database (`db`: its
+    server as the sweep drives it, harness/hosts/servers.py)."""
     count = registry.row_count(workload)
     if count is not None:
-        return lab.rows(db, engine, limit=count)
+        return db.rows(engine, None, count)
     column, operator, parameter = registry.selects(workload)
-    value = registry.REGISTRY["defaults"][parameter]
-    return lab.rows(db, engine, f"{column} {operator} '" + value.replace("\\", "\\\\").replace("'", "''") + "'")
+    return db.rows(engine, [column, operator, registry.REGISTRY["defaults"][parameter]])
 
 
 def verify_cell(key, request, db):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from harness.measure import load
-from harness.results.records import DISTURBED, FAIL, CLIENT_LIMITED, PASS
+from harness.results.records import CLIENT_LIMITED, DISTURBED, FAIL, PASS
 from harness.run import step as step_module
 from harness.run import procedure
 from harness.run.context import DEFAULTS, RunContext

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from harness.hosts import servers
 from harness.judge.verdict import Thresholds
 from harness.results.manifest import FORMAT_VERSION, Manifest, problems
-from harness.results.records import BASELINE, DISTURBED, CLIENT_LIMITED, NO_PASS, PASS, VERDICTS, WRONG_ANSWER, CellKey, Visit
+from harness.results.records import BASELINE, CLIENT_LIMITED, DISTURBED, NO_PASS, PASS, VERDICTS, WRONG_ANSWER, CellKey, Visit
 from harness.results.store import RunFiles, read_cell_state, read_steps, read_summaries, write_steps
 from harness.run import verify
 from harness.run.cell import Cell
@@ -183,7 +184,7 @@ def test_a_step_the_client_cannot_drive_is_invalid_not_saturation(stack, tmp_pat
 
 
 def test_an_app_whose_answer_differs_from_the_database_is_not_measured(stack, tmp_path, monkeypatch):
-    other_row = verify.expected_rows(stack["mariadb"], "myisam", "single")[0][:1] + ["someone else"] * 10
+    other_row = verify.expected_rows(servers.server("mariadb"), "myisam", "single")[0][:1] + ["someone else"] * 10
     monkeypatch.setattr(verify, "expected_rows", lambda db, engine, workload: [other_row])
     files = sweep(tmp_path, "wrong", short(apps=("php",)))
     row = read_summaries(files.saturation)[0]

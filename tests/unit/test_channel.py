@@ -1,15 +1,16 @@
 """The channel to a host's agent cannot hang and cannot talk to stale code: every call is bounded, a
 partial reply times out, an agent running other code is refused, and a host whose monitors were lost
 makes its step disturbed. Real agent processes over pipes (ssh only carries these lines)."""
+import re
 import shutil
 import subprocess
 import sys
 
 import pytest
 
-from harness.hosts import channel, watch
+from harness.hosts import channel, servers, watch
 from harness.judge.disturbance import LOST, Limits, disturbance
-from stack import remote
+from stack import lab, remote
 from stack.server import LabError
 from stack.settings import ROOT
 
@@ -92,6 +93,19 @@ def test_a_host_whose_monitors_did_not_start_makes_the_step_disturbed(monkeypatc
     host_watch = watch.HostWatch("web", "0")
     host_watch.start()
     assert host_watch.finish() == {LOST: 1} and "did not start" in host_watch.note
+
+
+def test_the_database_is_asked_named_read_only_queries_never_sql(web_agent):
+    assert "sql" not in servers.SERVER_CALLS and {"checksums", "rows"} <= set(servers.SERVER_CALLS)
+    with pytest.raises(LabError, match="no call sql of a server mariadb"):
+        web_agent.call("server", "mariadb", "sql", "DROP TABLE lab.people_myisam")
+    # The rows query takes a column and an operator from fixed lists, the value quoted, before any database.
+    for selects, refused in ((["id; DROP TABLE x", "=", "1"], "not 'id; DROP TABLE x'"),
+                             (["id", "OR 1=1 --", "1"], "not 'id' 'OR 1=1 --'")):
+        with pytest.raises(LabError, match=re.escape(refused)):
+            lab.selected_rows(None, "myisam", selects)
+    with pytest.raises(LabError, match="no engine 'aria'"):
+        lab.selected_rows(None, "aria")
 
 
 def test_ssh_gives_up_on_a_silent_host_unless_the_user_says_otherwise(monkeypatch):

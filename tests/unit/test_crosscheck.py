@@ -1,7 +1,7 @@
 """make crosscheck's pure parts: when the wrk ladder stops, how well a run agrees with wrk, when oha
 confirms a point, and by which rules."""
 from harness.results import store
-from harness.results.records import DISTURBED, FAIL, CLIENT_LIMITED, PASS
+from harness.results.records import CLIENT_LIMITED, DISTURBED, FAIL, PASS
 from harness.run.context import Plan, RunContext
 from harness.run.crosscheck import agreement, ladder_done, oha_agrees
 from stack.settings import ROOT

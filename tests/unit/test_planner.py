@@ -1,7 +1,7 @@
 """The rate plans converge within their precision and never repeat a rate."""
 import pytest
 
-from harness.judge.verdict import FAIL, CLIENT_LIMITED, PASS
+from harness.judge.verdict import CLIENT_LIMITED, FAIL, PASS
 from harness.run import procedure
 from harness.run.context import Plan
 from harness.run.planner import AdaptivePlan, LinearPlan, expected_capacity, round_rate

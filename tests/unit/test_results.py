@@ -5,7 +5,7 @@ import json
 import pytest
 
 from harness.results import manifest, store
-from harness.results.records import (CLIENT_BOUND, FAIL, CLIENT_LIMITED, LOCATED, NO_PASS, PASS, PLAN_LIMIT,
+from harness.results.records import (CLIENT_BOUND, CLIENT_LIMITED, FAIL, LOCATED, NO_PASS, PASS, PLAN_LIMIT,
                                      WRONG_ANSWER, CellKey, CellState, Step, summarize)
 from stack.settings import ROOT
 

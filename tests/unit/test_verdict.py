@@ -1,5 +1,5 @@
 """The verdict on each recorded case, and the thresholds at their edges."""
-from harness.judge.verdict import FAIL, CLIENT_LIMITED, PASS, Thresholds, failed_requests, issue_rate, judge
+from harness.judge.verdict import CLIENT_LIMITED, FAIL, PASS, Thresholds, failed_requests, issue_rate, judge
 from harness.measure.httperf_output import parse
 from stack.settings import ROOT
 
