@@ -1,2 +1,3 @@
-"""The report of a run: `view` (how a run is shown), `series` and `tables` (pure: the data files and
-tables), `render` (gnuplot and pdfunite, `python3 -m harness.report.render`, behind plots/report.py)."""
+"""The report of a run: `view` (how a run is shown), the pure texts and tables (`series`, `tables`,
+`comparisons`, `sizes`, `papers`), `render` (gnuplot and pdfunite: `python3 -m harness.report.render`,
+behind plots/report.py) and `compare` (two runs side by side)."""
