@@ -4,7 +4,7 @@ profiles; the knobs give the CPU lists and the topology, read here and nowhere e
 the command line (options.py) overrides them. Every knob keeps the one name it has in sweep.json and
 in the manifest."""
 import json
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 
 from harness.judge.disturbance import Limits
 from harness.judge.verdict import Thresholds
@@ -163,7 +163,7 @@ class RunContext:
         return cls.of(options["apps"], thresholds=Thresholds(**options.get("thresholds", {})), **values)
 
     def with_seed(self, seed):
-        return RunContext(**{**self.__dict__, "plan": Plan(**{**asdict(self.plan), "seed": seed})})
+        return replace(self, plan=replace(self.plan, seed=seed))
 
     def as_manifest(self):
         """The manifest's options: every knob by its flat name, as earlier runs recorded them."""

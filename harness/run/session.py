@@ -5,7 +5,6 @@ from contextlib import contextmanager
 
 from harness.hosts import servers, channel
 from stack import lab, registry, topology
-from stack.server import LabError
 
 
 class NotReady(Exception):
@@ -16,10 +15,7 @@ def readiness_problem(database):
     """What keeps a run from starting, or None: MariaDB not answering, or its tables not holding the data."""
     if not database.answers():
         return "MariaDB does not answer: start the servers with `make up` (`make saturation-sweep` starts them itself)"
-    try:
-        problems = lab.checksum_problems(database.checksums())
-    except LabError as error:
-        problems = [str(error)]
+    problems = lab.data_problems(database.checksums)
     if problems:
         return "the data is not imported: " + "; ".join(problems) + " (run `make import`)"
     return None
