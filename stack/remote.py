@@ -19,10 +19,10 @@ ORDER = ("db", "web")
 def shipped(host):
     """(project files, files under var/) a host's servers need, relative to the project root and to
     var/: the lab's own (the lifecycle, the registry, the sweep's agent in harness/, the password),
-    then what the registry declares its servers ship; a load client host needs only stack/setup.sh's
-    packages (httperf), and the registry that says it has no server."""
+    then what the registry declares its servers ship; a load client host needs only the agent (it
+    runs that host's httperf and watches it) and stack/setup.sh's packages (httperf)."""
     if host not in ORDER:
-        return ["stack", "contract"], []
+        return ["stack", "contract", "harness"], []
     project, var = registry.shipped_with(host)
     return ["stack", "contract", "harness", *project], ["secrets", *var]
 
@@ -111,6 +111,11 @@ def client_hosts():
     root = settings.knob("REMOTE_ROOT")
     return [Host(f"client{number}", destination, root.format(host=f"client{number}"))
             for number, destination in enumerate(topology.current().load_clients, start=1)]
+
+
+def every_host():
+    """Every host of TOPOLOGY=ssh the sweep talks to: the servers' and the load clients'."""
+    return hosts() + client_hosts()
 
 
 def load_client(number):

@@ -7,18 +7,25 @@ with one JSON line, {"value": ...} or {"error": "..."}, until its input closes:
     {"call": "watch_finish", "args": []}              their figures and what disturbed them: [figures, note]
     {"call": "machine", "args": []}                   this host's versions and machine, for the manifest
     {"call": "version", "args": []}                   the digest of the lab's code here (channel.code_version)
+    {"call": "load", "args": [runs, cpus, wall_s]}     a load client host's httperf runs of one step
 
 A call that fails is answered with its error; the agent goes on serving."""
 import json
 import os
+import re
 import sys
+from pathlib import Path
 
 from harness.hosts import inventory, servers
 from harness.hosts.channel import code_version
 from harness.judge.disturbance import LOST
-from harness.measure import monitors
+from harness.measure import load, monitors
 from harness.measure.processes import cpu_list
 from stack import lifecycle
+from stack.server import pinned
+
+# What a load run's session file may be called: a plain name in the agent's folder (load.host_session_file).
+SESSION_NAME = re.compile(r"session-\d+\.txt")
 
 
 class HostAgent:
@@ -44,6 +51,23 @@ class HostAgent:
         self.monitors = []
         return [figures, note or None]
 
+    def load(self, runs, cpus, wall_limit_s):
+        """A load client host's clients of one step, started together as the agent's own children,
+        so that this host's watch counts them as the lab's work, not as other work: [[output,
+        killed]] of load.run_httperfs, one per run [httperf's argv, the name of its session file here
+        or None, the session's text]. Nothing but httperf is run, and each is bounded by the wall
+        limit even when this agent is killed."""
+        launches = []
+        for command, session_name, session_text in runs:
+            if command[:1] != ["httperf"]:
+                raise ValueError("a load client host runs httperf and nothing else")
+            if session_name is not None:
+                if not SESSION_NAME.fullmatch(session_name):
+                    raise ValueError(f"a session file is named like session-1.txt, not {session_name!r}")
+                Path(session_name).write_text(session_text)
+            launches.append((["timeout", "-s", "KILL", f"{wall_limit_s:g}", *pinned(command, cpus)], None))
+        return load.run_httperfs(launches, wall_limit_s)
+
     def machine(self):
         return {"versions": inventory.installed_versions(), "machine": inventory.host()}
 
@@ -62,7 +86,7 @@ class HostAgent:
             return json.dumps({"error": f"{type(error).__name__}: {error}"})
 
 
-CALLS = ("server", "watch_start", "watch_finish", "machine", "version")
+CALLS = ("server", "watch_start", "watch_finish", "load", "machine", "version")
 
 
 def main():

@@ -145,7 +145,7 @@ _agents = {}
 def agent(host_name):
     """The run's agent on one host."""
     if host_name not in _agents:
-        [host] = [each for each in remote.hosts() if each.name == host_name]
+        [host] = [each for each in remote.every_host() if each.name == host_name]
         _agents[host_name] = Agent(host)
     return _agents[host_name]
 

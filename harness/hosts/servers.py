@@ -111,11 +111,14 @@ def pin_servers(pinning):
 
 def described_topology(hosts):
     """The manifest's topology (`hosts`, a stack.topology.Topology): where each host was, and over
-    ssh what it ran and on what."""
+    ssh what it and each load client host ran and on what."""
     described = hosts.describe()
     if hosts.ssh:
         for host in remote.ORDER:
             described["hosts"][host].update(agent(host).call("machine"))
+        if hosts.load_clients:
+            described["load_client_hosts"] = {host.name: {"ssh": host.destination, **agent(host.name).call("machine")}
+                                              for host in remote.client_hosts()}
     return described
 
 
@@ -124,7 +127,7 @@ def time_wait_warnings(described):
     cannot reuse TIME_WAIT ports (net.ipv4.tcp_tw_reuse other than 1: the web host's connection per
     request to the db host then runs out of ports near 28,000 / 60 s = 470 a second)."""
     warnings = []
-    for host, where in described["hosts"].items():
+    for host, where in {**described["hosts"], **described.get("load_client_hosts", {})}.items():
         reuse = where.get("machine", {}).get("tcp_tw_reuse")
         if reuse is not None and reuse != 1:
             warnings.append(f"warning: the {host} host has net.ipv4.tcp_tw_reuse={reuse}: its connections to other "

@@ -1,6 +1,7 @@
 """The step monitors around a stretch of load, wherever the servers run: on this machine every
 server's monitors here; with TOPOLOGY=ssh the client's CPUs and TCP stack here and each host's
-servers on that host, through its agent, their figures combined. Whether other work disturbed the
+servers on that host, and each load client host's CPUs and stack there, through its agent, their
+figures combined. Whether other work disturbed the
 stretch is judged from them (harness/judge/disturbance.py)."""
 import time
 
@@ -39,14 +40,15 @@ class Watch:
 
 
 class HostWatch:
-    """One host's step monitors (monitors.host_monitors), run by its agent. What only the client's
-    side means is left to the client's monitors: the free ports and TIME_WAIT sockets before the
-    step; each host's interrupt time per CPU keeps the host's name."""
+    """One host's step monitors (monitors.host_monitors), run by its agent. What only a load client
+    means, the free ports and TIME_WAIT sockets before the step, is left to the client's monitors
+    from a server's host, and kept under a load client host's name from one; so is each host's
+    interrupt time per CPU."""
 
     CLIENT_ONLY = ("time_wait_before", "free_local_ports_before")
 
-    def __init__(self, host, cpus):
-        self.host, self.cpus = host, cpus
+    def __init__(self, host, cpus, load_client=False):
+        self.host, self.cpus, self.load_client = host, cpus, load_client
         self.note = None
         self.failed = None
 
@@ -64,17 +66,22 @@ class HostWatch:
         except LabError as error:
             figures, note = {LOST: 1}, f"its step monitors could not be read: {error}"
         self.note = f"{self.host} host: {note}" if note else None
-        return {(f"{self.host}_{name}" if name.startswith(("irq_", "softirq_")) else name): value
-                for name, value in figures.items() if name not in self.CLIENT_ONLY}
+        return {(f"{self.host}_{name}" if self.own(name) else name): value
+                for name, value in figures.items() if self.load_client or name not in self.CLIENT_ONLY}
+
+    def own(self, name):
+        """Whether a figure keeps the host's name (it means something only per host)."""
+        return name.startswith(("irq_", "softirq_")) or (self.load_client and name in self.CLIENT_ONLY)
 
 
 def step_monitors(pinning, over_ssh):
     """The monitors of one step: every server's here; over ssh the client's CPUs and TCP stack here,
-    and each host's servers, CPUs and stack on that host."""
+    each host's servers, CPUs and stack on that host, and each load client host's CPUs and stack."""
     if not over_ssh:
         return monitors.host_monitors(None, pinning.lab_cpus())
     return [monitors.OtherWorkMonitor(cpu_list(pinning.client_cpus)), network.NetworkMonitor(),
-            *(HostWatch(host, pinning.host_cpus(host)) for host in remote.ORDER)]
+            *(HostWatch(host, pinning.host_cpus(host)) for host in remote.ORDER),
+            *(HostWatch(host.name, pinning.client_cpus, load_client=True) for host in remote.client_hosts())]
 
 
 def watching(context):

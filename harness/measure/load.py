@@ -56,19 +56,10 @@ def httperf_here(command, client_cpus):
     return pinned(command, client_cpus), None
 
 
-def httperf_on(host, command, client_cpus, wall_limit_s, session_file=None, session_there=None):
-    """A launch of httperf on a load client host (CLIENT_HOSTS), over ssh. It is bounded there too
-    (killed at the wall limit, even when its ssh session is lost); a POST's session file is sent as
-    ssh's input and written there first, at `session_there` (the path `command` names)."""
-    remote = shlex.join(["timeout", "-s", "KILL", f"{wall_limit_s:g}", *pinned(command, client_cpus)])
-    if session_file is not None:
-        remote = f"mkdir -p {shlex.quote(host.root)} && cat > {shlex.quote(session_there)} && {remote}"
-    return host.ssh_command(remote), session_file
-
-
-def host_session_file(host, number):
-    """Where a load client host keeps one client's --wsesslog session (several may share a host)."""
-    return f"{host.root}/session-{number}.txt"
+def host_session_file(number):
+    """What a load client host calls one client's --wsesslog session, in its agent's folder (several
+    clients may share a host)."""
+    return f"session-{number}.txt"
 
 
 def run_httperfs(launches, wall_limit_s):

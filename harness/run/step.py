@@ -1,6 +1,7 @@
 """One step: httperf (one run, or CLIENTS= runs together, here or on CLIENT_HOSTS) at one offered
 rate for one cell, watched by the step monitors, its raw output saved, its figures parsed and judged
 into a `Step` record."""
+from harness.hosts import load_clients
 from harness.hosts.watch import watching
 from harness.judge.verdict import failed_requests, issue_rate, judge
 from harness.measure import clients, load, ports
@@ -18,16 +19,17 @@ def parsed(output):
         return None
 
 
-def launch(cell, share, number, timeout_s, wall_limit_s, client_cpus, session_file):
-    """How client `number` (from 1) runs its share of a step: here, or on its load client host."""
+def launch(cell, share, number, timeout_s, client_cpus, session_file):
+    """How client `number` (from 1) runs its share of a step (load_clients.run_clients): here, or on
+    its load client host, with the POST's session written there."""
     share_rate, share_conns = share
     host = remote.load_client(number)
     if host is None:
         command = load.httperf_command(cell.request, share_rate, share_conns, timeout_s, session_file)
-        return load.httperf_here(command, client_cpus)
-    there = load.host_session_file(host, number) if session_file else None
+        return None, load.httperf_here(command, client_cpus)
+    there = load.host_session_file(number) if session_file else None
     command = load.httperf_command(cell.request, share_rate, share_conns, timeout_s, there)
-    return load.httperf_on(host, command, client_cpus, wall_limit_s, session_file, there)
+    return host, [command, there, session_file.read_text() if session_file else None]
 
 
 def run_load(cell, rate, num_conns, timeout_s, raw, clients_count, client_cpus):
@@ -37,8 +39,8 @@ def run_load(cell, rate, num_conns, timeout_s, raw, clients_count, client_cpus):
     shares = clients.shares(rate, num_conns, clients_count)
     wall_limit_s = load.wall_limit(num_conns, rate, timeout_s)
     session_file = cell.session_file()
-    runs = load.run_httperfs([launch(cell, share, number, timeout_s, wall_limit_s, client_cpus, session_file)
-                              for number, share in enumerate(shares, start=1)], wall_limit_s)
+    runs = load_clients.run_clients([launch(cell, share, number, timeout_s, client_cpus, session_file)
+                                     for number, share in enumerate(shares, start=1)], client_cpus, wall_limit_s)
     write_atomically(cell.directory / raw, clients.joined_output([output for output, _ in runs]))
     return [(share_rate, share_conns, output, killed, parsed(output))
             for (share_rate, share_conns), (output, killed) in zip(shares, runs)]
@@ -94,9 +96,11 @@ def take_step(cell, rate, context, role="", duration_s=None):
         failed = failed_requests(figures, num_conns)
         spread = percentiles(histogram, failed, timeout_s * 1000)
         figures.update({f"p{round(quantile * 100)}_ms": value for quantile, value in spread.items()})
-    shared = watch.disturbed()
-    if shared and figures is not None:
-        verdict, reason = DISTURBED, f"{shared}; not judged (would have been: {verdict}, {reason})"
+    # A lost load client host leaves no summary to judge: the step is redone, like a disturbed one.
+    lost, shared = load_clients.lost_hosts(output for _, _, output, _, _ in runs), watch.disturbed()
+    if lost or (shared and figures is not None):
+        why = "; ".join(filter(None, (lost, shared)))
+        verdict, reason = DISTURBED, f"{why}; not judged (would have been: {verdict}, {reason})"
     step = Step(step=number, round=cell.state.round, role=role, offered_rate=rate, timeout_s=timeout_s,
                 num_conns=num_conns, verdict=verdict, reason=reason, killed=killed, wall_s=round(watch.wall_s, 2),
                 port_wait_s=port_wait, raw=raw,

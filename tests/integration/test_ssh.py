@@ -232,26 +232,37 @@ def test_load_client_hosts_each_run_their_share_of_httperf_over_ssh(ssh_hosts, t
     up = ssh_hosts.lab("up", "apache", CLIENT_HOSTS=load_clients)
     assert "[client1] setup: ready on the client1 host" in up and "[client2] setup: ready on the client2 host" in up
     client1 = ssh_hosts.roots["client1"]
-    assert (client1 / "stack" / "setup.sh").is_file() and not (client1 / "harness").exists()
-    # The client hosts' sshd reaps their httperf: on one machine every host's watch counts it as other work.
+    assert (client1 / "stack" / "setup.sh").is_file() and (client1 / "harness" / "hosts" / "agent.py").is_file()
+    assert not (client1 / "var" / "secrets").exists()
+    # Each host's watch sees every host's processes on this one machine, the other load client's
+    # busy-polling httperf among them: other work is not judged here.
     ssh_hosts.on_client(sys.executable, "httperf-scripts/sweep.py", "--apps", "soap-php", "--engines", "innodb",
-                        "--workloads", "single", "--quick", "--max-other-pct", "1000", "--run", "clients",
+                        "--workloads", "single", "--quick", "--max-other-pct", "100000", "--run", "clients",
                         "--results", str(tmp_path), CLIENT_HOSTS=load_clients)
     files = RunFiles(tmp_path / "clients")
     manifest = json.loads(files.manifest.read_text())
     assert manifest["options"]["clients"] == 2 and len(manifest["topology"]["load_clients"]) == 2
+    described = manifest["topology"]["load_client_hosts"]
+    assert described["client2"]["ssh"] == f"root@{ssh_hosts.topology.address('client')}"
+    assert described["client2"]["machine"]["cores"] == os.cpu_count() and "httperf" in described["client2"]["versions"]
     [row] = read_summaries(files.saturation)
     assert measured_rate(files, row) > 0
-    # Each client host wrote the POST's session it was sent, and its httperf read it there.
+    # Each client host's agent wrote the POST's session it was sent, and its httperf read it there.
     session = load.session_file_text(registry.request("soap-php", "single", engine="innodb"))
     for number in (1, 2):
         assert (ssh_hosts.roots[f"client{number}"] / f"session-{number}.txt").read_text() == session
-    for step in read_steps(files.cell(row.key) / "steps.tsv"):
+    steps = read_steps(files.cell(row.key) / "steps.tsv")
+    for step in steps:
         parts = clients.split_output((files.cell(row.key) / step.raw).read_text())
         assert len(parts) == 2
         for number, part in enumerate(parts, start=1):
-            command = part.splitlines()[0]
-            assert command.startswith("$ ssh ") and "timeout -s KILL" in command
-            assert f"client{number}/session-{number}.txt" in command
+            where, command = part.splitlines()[:2]
+            assert where == f"# on the client{number} host (root@{ssh_hosts.topology.address('client')})"
+            assert command.startswith("$ timeout -s KILL ") and " httperf " in command
+            assert f",0,session-{number}.txt " in command  # in its agent's folder there
         if step.verdict == PASS:
             assert step.figures["connections"] == sum(parse(part)["connections"] for part in parts)
+    # Every host was watched, the load client hosts too: their interrupts and free ports each under their name.
+    watched = next(step.figures for step in steps if step.verdict == PASS)
+    assert {name.split("_")[0] for name in watched if "_softirq_cpu" in name} == {"web", "db", "client1", "client2"}
+    assert watched["client1_free_local_ports_before"] > 0 and watched["client2_free_local_ports_before"] > 0

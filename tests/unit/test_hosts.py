@@ -1,13 +1,16 @@
 """The sweep's side of separate hosts: the agent's line protocol, served by a real agent process
 over pipes (ssh only carries those lines), and how the hosts' step figures are combined."""
 import json
+import socket
 import sys
 
 import pytest
 
-from harness.hosts import agent, channel, servers, watch
+from harness.hosts import agent, channel, load_clients, servers, watch
 from harness.measure import monitors
+from harness.measure.httperf_output import parse
 from harness.results.manifest import Manifest
+from stack import remote
 from stack.server import LabError
 
 
@@ -87,6 +90,58 @@ def test_a_hosts_watch_keeps_its_interrupt_times_apart_and_leaves_the_ports_to_t
     assert "apache_cpu_s" in figures and "mariadb_cpu_s" not in figures and "other_cpu_s" in figures
 
 
+def test_a_load_client_hosts_watch_keeps_its_ports_and_time_wait_under_its_name(web_agent):
+    host_watch = watch.HostWatch("web", "0", load_client=True)
+    host_watch.start()
+    figures = host_watch.finish()
+    assert figures["web_free_local_ports_before"] > 0 and "web_time_wait_before" in figures
+    assert "free_local_ports_before" not in figures and "web_softirq_cpu0_s" in figures
+
+
+def test_a_load_client_hosts_agent_runs_httperf_bounded_and_nothing_else(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the agent's folder on its host
+    with socket.socket() as unused:  # a port nothing listens on: every connection is refused
+        unused.bind(("127.0.0.1", 0))
+        closed = unused.getsockname()[1]
+    get = ["httperf", "--server", "127.0.0.1", "--port", str(closed), "--uri", "/", "--rate", "50",
+           "--num-conns", "3", "--timeout", "1"]
+    post = ["httperf", "--server", "127.0.0.1", "--port", str(closed), "--rate", "50", "--timeout", "1",
+            "--wsesslog", "2,0,session-2.txt"]
+    host_agent = agent.HostAgent()
+    [(got, got_killed), (posted, posted_killed)] = host_agent.load(
+        [[get, None, None], [post, "session-2.txt", "/echo method=POST contents='x'\n"]], "none", 20)
+    assert (tmp_path / "session-2.txt").read_text() == "/echo method=POST contents='x'\n"
+    assert got.startswith("$ timeout -s KILL 20 httperf --server") and not got_killed and not posted_killed
+    assert parse(got)["connrefused"] == 3 and parse(posted)["connrefused"] == 2
+    with pytest.raises(ValueError, match="httperf and nothing else"):
+        host_agent.load([[["sh", "-c", "id"], None, None]], "none", 20)
+    with pytest.raises(ValueError, match="named like session-1.txt"):
+        host_agent.load([[post, "../../etc/cron.d/x", "* * * * * root id"]], "none", 20)
+
+
+def test_a_lost_load_client_host_says_why_and_the_clients_here_still_run(tmp_path):
+    class Lost(ThisMachine):
+        name, destination = "client1", "load@192.0.2.20"
+
+        def in_root(self, command):
+            return [sys.executable, "-c", "import sys; sys.stdin.readline()"]  # ends at its first call
+    channel._agents["client1"] = channel.Agent(Lost())
+    channel._agents["client1"].log = tmp_path / "agent-client1.log"
+    host = remote.Host("client1", "load@192.0.2.20", "/srv/lab-client1")
+    try:
+        (here, here_killed), (there, there_killed) = load_clients.run_clients(
+            [(None, ([sys.executable, "-c", "print('replies here')"], None)), (host, [["httperf"], None, None])],
+            "none", 20)
+    finally:
+        channel.stop_agents()
+    assert "replies here" in here and not here_killed and not there_killed
+    assert there.startswith("# on the client1 host (load@192.0.2.20)\n# lost during the step: ")
+    assert load_clients.lost_hosts([here, there]) == (
+        "a load client host was lost during the step: client1 host (load@192.0.2.20): the agent ended during "
+        "version; its log " + str(tmp_path / "agent-client1.log") + " ends:")
+    assert load_clients.lost_hosts([here]) == ""
+
+
 def test_the_report_names_machines_over_ssh():
     manifest = Manifest({"topology": {"mode": "ssh", "hosts": {"web": {"address": "192.0.2.10"},
                                                                 "db": {"address": "192.0.2.11"}}}})
@@ -110,5 +165,7 @@ def test_a_host_that_cannot_reuse_time_wait_ports_is_warned_of():
     described = {"hosts": {"client": {"address": "127.0.0.1"},
                            "web": {"address": "192.0.2.10", "machine": {"tcp_tw_reuse": 2}},
                            "db": {"address": "192.0.2.11", "machine": {"tcp_tw_reuse": 1}}}}
-    [warning] = servers.time_wait_warnings(described)
-    assert warning.startswith("warning: the web host has net.ipv4.tcp_tw_reuse=2")
+    described["load_client_hosts"] = {"client1": {"ssh": "load@192.0.2.20", "machine": {"tcp_tw_reuse": 0}}}
+    web, client = servers.time_wait_warnings(described)
+    assert web.startswith("warning: the web host has net.ipv4.tcp_tw_reuse=2")
+    assert client.startswith("warning: the client1 host has net.ipv4.tcp_tw_reuse=0")

@@ -1,7 +1,6 @@
 """TOPOLOGY=ssh's pure parts: what each host is shipped, what it is told, how ssh is called."""
 import pytest
 
-from harness.measure import load
 from harness.run import options
 from stack import remote, settings, topology
 
@@ -48,7 +47,9 @@ def test_load_client_hosts_need_ssh_and_take_the_steps_clients_in_turn(ssh_knobs
     assert [(host.name, host.destination, host.root) for host in remote.client_hosts()] == [
         ("client1", "load@192.0.2.20", "/srv/lab-client1"), ("client2", "load@192.0.2.21", "/srv/lab-client2")]
     assert [remote.load_client(number).name for number in (1, 2, 3, 4)] == ["client1", "client2", "client1", "client2"]
-    assert remote.shipped("client1") == (["stack", "contract"], [])  # stack/setup.sh, for httperf
+    # stack/setup.sh, for httperf; the agent, that runs and watches it there; no secret.
+    assert remote.shipped("client1") == (["stack", "contract", "harness"], [])
+    assert [host.name for host in remote.every_host()] == ["db", "web", "client1", "client2"]
     assert topology.current().describe()["load_clients"] == ["load@192.0.2.20", "load@192.0.2.21"]
     monkeypatch.setenv("TOPOLOGY", "netns")
     with pytest.raises(ValueError, match="CLIENT_HOSTS= .* needs TOPOLOGY=ssh"):
@@ -57,18 +58,6 @@ def test_load_client_hosts_need_ssh_and_take_the_steps_clients_in_turn(ssh_knobs
 
 def test_without_load_client_hosts_every_client_runs_here(ssh_knobs):
     assert remote.client_hosts() == [] and remote.load_client(1) is None
-
-
-def test_httperf_on_a_load_client_is_bounded_there_and_gets_its_session_through_ssh(ssh_knobs, tmp_path):
-    host = remote.Host("client2", "load@192.0.2.21", "/srv/lab-client2")
-    session = tmp_path / "session.txt"
-    there = load.host_session_file(host, 2)
-    argv, given = load.httperf_on(host, ["httperf", "--wsesslog", f"30,0,{there}"], "0", 20.5, session, there)
-    assert argv[:3] == ["ssh", "-o", "BatchMode=yes"] and argv[-2] == "load@192.0.2.21" and given == session
-    assert argv[-1] == ("mkdir -p /srv/lab-client2 && cat > /srv/lab-client2/session-2.txt && "
-                        "timeout -s KILL 20.5 taskset -c 0 httperf --wsesslog 30,0,/srv/lab-client2/session-2.txt")
-    get, nothing = load.httperf_on(host, ["httperf", "--uri", "/single.php?id=1"], "none", 19, None)
-    assert get[-1] == "timeout -s KILL 19 httperf --uri '/single.php?id=1'" and nothing is None
 
 
 def test_a_step_has_one_client_per_load_client_host_unless_told_otherwise(ssh_knobs, monkeypatch, tmp_path):
