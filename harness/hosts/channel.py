@@ -101,7 +101,7 @@ class Agent:
             raise LabError(f"{self.where}: the agent did not answer {call}: {error}") from None
         if not line:
             self.stop()
-            raise LabError(f"{self.where}: the agent ended during {call}; its log {self.log} ends:\n"
+            raise LabError(f"{self.where}: the agent ended during {call}; the end of its log {self.log}:\n"
                            f"{log_tail(self.log)}")
         try:
             return answer_of(line)

@@ -43,7 +43,9 @@ def on_host(host, runs, client_cpus, wall_limit_s):
     try:
         outputs = agent(host.name).call("load", runs, client_cpus, wall_limit_s, timeout_s=wall_limit_s + AT_ONCE_S)
     except LabError as error:
-        return [(f"{where}{LOST}{error}\n", False)] * len(runs)
+        # The why on one line (what a step's reason quotes), then the rest of what the channel said.
+        why, _, rest = str(error).partition("\n")
+        return [(f"{where}{LOST}{why.removesuffix(':')}\n{rest}", False)] * len(runs)
     return [(where + output, killed) for output, killed in outputs]
 
 

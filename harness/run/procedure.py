@@ -78,10 +78,11 @@ def measure_cell(cell, context, guard, progress, earlier=()):
         if not guard.ready(cell):
             cell.event(f"target down before the step at {rate:g}; cell stopped")
             break
-        verdict = step(rate).verdict
+        taken = step(rate)
+        verdict = taken.verdict
         if verdict == DISTURBED:
-            cell.event(f"other work kept disturbing the step at {rate:g} ({context.disturbance.max_redos + 1} tries); "
-                       f"cell stopped: measure it on a quieter machine")
+            cell.event(f"the step at {rate:g} was disturbed in all its {context.disturbance.max_redos + 1} tries, "
+                       f"the last: {taken.reason}; cell stopped: measure it on a quiet machine")
             break
         history.append((rate, verdict))
     cell.finish()

@@ -22,8 +22,8 @@ from stack import database_access, lifecycle, registry, settings
 
 
 # Knobs a server's start records that do not shape it: the sweep's own CPUs (it pins the servers
-# itself), and which host of TOPOLOGY=ssh the remote lab was.
-NOT_THE_SERVERS = ("CLIENT_CPUS", "SERVER_CPUS", "DB_CPUS", "LAB_ON_HOST")
+# itself), which host of TOPOLOGY=ssh the remote lab was, and where the load comes from.
+NOT_THE_SERVERS = ("CLIENT_CPUS", "SERVER_CPUS", "DB_CPUS", "LAB_ON_HOST", "CLIENT_HOSTS")
 
 
 def say_now(text):
@@ -192,7 +192,12 @@ class Runner:
                 self.warm_jvms(visit.round, cell)
             started, steps_before = time.monotonic(), len(self.step_walls)
             self.last_step_end = None
-            measure_cell(cell, context, self.guard, self.progress, self.earlier_rounds(summaries, visit))
+            try:
+                measure_cell(cell, context, self.guard, self.progress, self.earlier_rounds(summaries, visit))
+            except lifecycle.LabError as error:
+                # A host the lab cannot reach: the run stops with its steps saved, to resume when it is back.
+                cell.event(f"run stopped: {error}")
+                raise
             if len(self.step_walls) > steps_before:
                 self.cell_walls.setdefault(visit.round, []).append(time.monotonic() - started)
             summaries[visit] = cell.summary()

@@ -12,15 +12,25 @@ import sys
 from harness.run.options import from_argv
 from harness.run.runner import Runner
 from harness.run.session import NotReady, from_the_client
+from stack.server import LabError
 
 
 def main(argv):
     context, run_id, results_dir = from_argv(argv, __doc__.split("\n\n")[0])
+    return run_sweep(context, run_id, results_dir)
+
+
+def run_sweep(context, run_id, results_dir):
+    """Run (or resume) a sweep from the client's side of the topology: its exit code, with what
+    stopped it said in words."""
     try:
         with from_the_client(context.topology):
             Runner(context, run_id, results_dir).run()
     except NotReady as problem:
         print(f"sweep: {problem}", file=sys.stderr)
+        return 1
+    except LabError as problem:
+        print(f"sweep stopped: {problem}\nfinished steps are saved; resume with RUN={run_id}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(f"\nsweep interrupted: finished steps are saved; resume with RUN={run_id}", file=sys.stderr)

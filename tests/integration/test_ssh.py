@@ -4,8 +4,10 @@ namespaces share one filesystem, so each host gets a REMOTE_ROOT of its own: the
 the copies the lab shipped there, not from this checkout."""
 import json
 import os
+import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -13,7 +15,7 @@ import pytest
 
 from harness.measure import clients, load
 from harness.measure.httperf_output import parse
-from harness.results.records import PASS
+from harness.results.records import DISTURBED, PASS
 from harness.results.store import RunFiles, read_steps, read_summaries
 from stack import lifecycle, registry, settings, topology
 from stack.server import cmdline, is_zombie, read_pid
@@ -266,3 +268,139 @@ def test_load_client_hosts_each_run_their_share_of_httperf_over_ssh(ssh_hosts, t
     watched = next(step.figures for step in steps if step.verdict == PASS)
     assert {name.split("_")[0] for name in watched if "_softirq_cpu" in name} == {"web", "db", "client1", "client2"}
     assert watched["client1_free_local_ports_before"] > 0 and watched["client2_free_local_ports_before"] > 0
+
+
+# --- Faults across machines: each injected 1 s into the first step of a short sweep run from the
+# client host. The step is then settled and redone, or the run stops with a clear message, within
+# 60 s of the fault; nothing saved is lost, and the run resumes.
+
+FAULT_SWEEP = """if True:
+    import sys
+    from pathlib import Path
+    from harness.run.context import RunContext
+    from harness.run.sweep import run_sweep
+    from stack import topology
+    # Two 2 s steps of single rows from 100 req/s, nothing warmed or probed: the fault is the subject.
+    # Every host's watch sees every host's processes on this one machine, so other work is not judged.
+    context = RunContext.of(("php",), engines=("innodb",), workloads=("single",), duration_s=2, precision=0.5,
+                            warmup_cap_s=0, jvm_warmup_cap_s=0, max_steps=2, recovery_wait_s=5, rounds=1,
+                            aa_control="", max_steal_pct=100000, max_other_pct=100000, topology=topology.current())
+    sys.exit(run_sweep(context, sys.argv[1], Path(sys.argv[2])))"""
+
+FAULT_BOUND_S = 60
+
+
+def processes():
+    """{pid: its argv} of every process (the namespaces share one /proc)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            found[int(entry.name)] = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
+        except (ValueError, OSError):
+            continue
+    return found
+
+
+def httperf_to(address):
+    return [pid for pid, argv in processes().items() if Path(argv[0]).name == "httperf" and address in argv]
+
+
+def agent_of(ssh_hosts, host):
+    """The pid of the lab's agent serving `host` (it runs in that host's folder)."""
+    [pid] = [pid for pid, argv in processes().items() if "harness.hosts.agent" in argv
+             and os.readlink(f"/proc/{pid}/cwd") == str(ssh_hosts.roots[host])]
+    return pid
+
+
+def ssh_session_of(pid):
+    """The sshd session process a process runs under (its closest sshd ancestor)."""
+    while pid > 1:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        if stat.split(" (", 1)[1].startswith("sshd)"):
+            return pid
+        pid = int(stat.rsplit(")", 1)[1].split()[1])
+    raise AssertionError("no sshd session above the agent")
+
+
+def sweep_with_fault(ssh_hosts, results, fault, run_id="faulted", **knobs):
+    """The short sweep, with `fault()` done 1 s into its first httperf run (none when fault is None):
+    (seconds from the fault to the outcome, the sweep's exit code, its output, its steps). The outcome
+    is the faulted step's redo recorded, or the sweep's end."""
+    log, steps_file = results / f"{run_id}.log", results / run_id / "cells" / "php-innodb-single" / "steps.tsv"
+    with open(log, "a") as output:
+        sweep = subprocess.Popen(topology.run_in(ssh_hosts.topology.namespace("client"),
+                                                 [sys.executable, "-c", FAULT_SWEEP, run_id, str(results)]),
+                                 env={**ssh_hosts.env, **knobs}, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT)
+    outcome_s = None
+    try:
+        if fault:
+            deadline = time.monotonic() + 120
+            while not httperf_to(ssh_hosts.topology.address("web")):
+                assert sweep.poll() is None and time.monotonic() < deadline, log.read_text()
+                time.sleep(0.05)
+            time.sleep(1)
+            faulted = time.monotonic()
+            fault()
+            while sweep.poll() is None and (not steps_file.exists() or len(read_steps(steps_file)) < 2):
+                time.sleep(0.2)
+            outcome_s = time.monotonic() - faulted
+        sweep.wait(timeout=240)
+    finally:
+        if sweep.poll() is None:
+            sweep.kill()
+            sweep.wait()
+    return outcome_s, sweep.returncode, log.read_text(), read_steps(steps_file) if steps_file.exists() else []
+
+
+def assert_redone(steps, outcome_s, why, what):
+    faulted, redo = steps[:2]
+    assert faulted.verdict == DISTURBED and why in faulted.reason, faulted.reason
+    assert redo.offered_rate == faulted.offered_rate and redo.verdict != DISTURBED, redo.reason
+    margins.at_most(f"{what}: from the fault to the step's redo (s)", outcome_s, FAULT_BOUND_S)
+
+
+@pytest.mark.parametrize("killed", ["the sshd session", "the agent"])
+def test_a_web_host_whose_channel_is_killed_mid_step_has_the_step_settled_and_redone(ssh_hosts, tmp_path, killed):
+    def fault():
+        pid = agent_of(ssh_hosts, "web")
+        os.kill(ssh_session_of(pid) if killed == "the sshd session" else pid, signal.SIGKILL)
+    outcome_s, code, output, steps = sweep_with_fault(ssh_hosts, tmp_path, fault)
+    assert code == 0, output
+    assert_redone(steps, outcome_s, "a host's step monitors were lost", f"the web host's {killed} killed")
+
+
+def test_a_web_host_cut_off_for_20_s_mid_step_is_redone_or_stops_the_run_which_then_resumes(ssh_hosts, tmp_path):
+    link = ["ip", "-n", ssh_hosts.topology.switch, "link", "set", "web"]
+    restored = threading.Timer(20, subprocess.run, [[*link, "up"]], {"check": True})
+
+    def fault():
+        subprocess.run([*link, "down"], check=True)
+        restored.start()
+    try:
+        outcome_s, code, output, steps = sweep_with_fault(ssh_hosts, tmp_path, fault)
+    finally:
+        if restored.ident:  # the fault was done: the link comes back before anything else
+            restored.join()
+    margins.at_most("the web host's link down for 20 s: from the fault to the redo or the stop (s)",
+                    outcome_s, FAULT_BOUND_S)
+    if code:
+        assert "sweep stopped: web host (" in output and "resume with RUN=faulted" in output, output
+    else:
+        assert_redone(steps, outcome_s, "a host's step monitors were lost", "the web host's link down for 20 s")
+    kept = [(step.step, step.verdict, step.raw) for step in steps]
+    _, code, output, resumed = sweep_with_fault(ssh_hosts, tmp_path, None)
+    assert code == 0, output
+    assert [(step.step, step.verdict, step.raw) for step in resumed][:len(kept)] == kept
+    assert len(resumed) >= max(2, len(kept)) and resumed[-1].verdict != DISTURBED
+
+
+def test_a_load_client_hosts_session_killed_mid_step_has_the_step_settled_and_redone(ssh_hosts, tmp_path):
+    load_client = f"root@{ssh_hosts.topology.address('client')}"
+    ssh_hosts.lab("up", "apache", CLIENT_HOSTS=load_client)
+
+    def fault():
+        os.kill(ssh_session_of(agent_of(ssh_hosts, "client1")), signal.SIGKILL)
+    outcome_s, code, output, steps = sweep_with_fault(ssh_hosts, tmp_path, fault, CLIENT_HOSTS=load_client)
+    assert code == 0, output
+    assert_redone(steps, outcome_s, "a load client host was lost during the step: client1 host",
+                  "a load client host's session killed")

@@ -1,6 +1,7 @@
 """The channel to a host's agent cannot hang and cannot talk to stale code: every call is bounded, a
 partial reply times out, an agent running other code is refused, and a host whose monitors were lost
 makes its step disturbed. Real agent processes over pipes (ssh only carries these lines)."""
+import contextlib
 import re
 import shutil
 import subprocess
@@ -10,6 +11,8 @@ import pytest
 
 from harness.hosts import channel, servers, watch
 from harness.judge.disturbance import LOST, Limits, disturbance
+from harness.run import sweep
+from harness.run.context import RunContext
 from stack import lab, remote
 from stack.server import LabError
 from stack.settings import ROOT
@@ -116,3 +119,14 @@ def test_ssh_gives_up_on_a_silent_host_unless_the_user_says_otherwise(monkeypatc
     monkeypatch.setenv("SSH_OPTIONS", "-o ConnectTimeout=30")
     command = host.ssh_command("true")
     assert command.index("ConnectTimeout=30") < command.index("ConnectTimeout=10"), "ssh keeps the first value"
+
+
+def test_a_host_lost_for_good_stops_the_sweep_in_words_with_the_command_that_resumes_it(monkeypatch, capsys, tmp_path):
+    def lost(runner):
+        raise LabError("web host (root@192.0.2.10): the agent did not answer server: no whole answer within 30 s")
+    monkeypatch.setattr(sweep, "from_the_client", lambda hosts: contextlib.nullcontext())
+    monkeypatch.setattr(sweep.Runner, "run", lost)
+    assert sweep.run_sweep(RunContext.of(("php",)), "lost-web", tmp_path) == 1
+    said = capsys.readouterr().err
+    assert said.startswith("sweep stopped: web host (root@192.0.2.10): the agent did not answer server")
+    assert "Traceback" not in said and said.rstrip().endswith("finished steps are saved; resume with RUN=lost-web")

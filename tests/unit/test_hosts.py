@@ -138,7 +138,7 @@ def test_a_lost_load_client_host_says_why_and_the_clients_here_still_run(tmp_pat
     assert there.startswith("# on the client1 host (load@192.0.2.20)\n# lost during the step: ")
     assert load_clients.lost_hosts([here, there]) == (
         "a load client host was lost during the step: client1 host (load@192.0.2.20): the agent ended during "
-        "version; its log " + str(tmp_path / "agent-client1.log") + " ends:")
+        "version; the end of its log " + str(tmp_path / "agent-client1.log"))
     assert load_clients.lost_hosts([here]) == ""
 
 
@@ -156,7 +156,7 @@ def test_an_agent_that_ends_is_reported_with_the_end_of_its_log(tmp_path):
     ended = channel.Agent(Broken())
     ended.log = tmp_path / "agent-web.log"
     # It ends at its first call: the version handshake every agent answers before any other.
-    with pytest.raises(LabError, match=r"(?s)the agent ended during version; its log .* ends:\nModuleNotFoundError"):
+    with pytest.raises(LabError, match=r"(?s)the agent ended during version; the end of its log .*:\nModuleNotFoundError"):
         ended.call("machine")
     assert ended.process is None
 
