@@ -359,11 +359,11 @@ def assert_redone(steps, outcome_s, why, what):
     margins.at_most(f"{what}: from the fault to the step's redo (s)", outcome_s, FAULT_BOUND_S)
 
 
-@pytest.mark.parametrize("killed", ["the sshd session", "the agent"])
+@pytest.mark.parametrize("killed", ["sshd session", "agent"])
 def test_a_web_host_whose_channel_is_killed_mid_step_has_the_step_settled_and_redone(ssh_hosts, tmp_path, killed):
     def fault():
         pid = agent_of(ssh_hosts, "web")
-        os.kill(ssh_session_of(pid) if killed == "the sshd session" else pid, signal.SIGKILL)
+        os.kill(ssh_session_of(pid) if killed == "sshd session" else pid, signal.SIGKILL)
     outcome_s, code, output, steps = sweep_with_fault(ssh_hosts, tmp_path, fault)
     assert code == 0, output
     assert_redone(steps, outcome_s, "a host's step monitors were lost", f"the web host's {killed} killed")
