@@ -5,6 +5,7 @@ from harness.report.comparisons import comparison_lines, differences_lines
 from harness.report.papers import paper_lines
 from harness.report.series import ratio_interval_text, ratio_text, short_interval, throughput_text
 from harness.report.sizes import size_lines
+from harness.results.records import TOO_DISTURBED
 from harness.results.rounds import control_noise, round_spread
 from harness.results.store import cell_text, read_tsv
 from stack.registry import NO_ENGINE, comparisons, engine_title, workload_title
@@ -154,6 +155,12 @@ def rounds_sentence(view):
         key, ratio = noise
         text += (f" A/A control: {key} measured twice a round; second / first = {ratio_interval_text(ratio)}, "
                  "the noise floor of this run.")
+    stopped = [row for row in view.run.saturation if row.status == TOO_DISTURBED]
+    if stopped:
+        text += (" Left out of every figure, interval, ratio and the A/A control, because disturbed steps stopped "
+                 "them on their visit and on their retry later in the round: "
+                 + ", ".join(f"{row.key} round {row.round}" + (" (its repeat)" if row.replica > 1 else "")
+                             for row in stopped) + ".")
     spread = round_spread(view.cells)
     if spread:
         text += (f" The rounds' spread: the geometric 95 % interval's half-width is "

@@ -17,6 +17,7 @@ PLAN_LIMIT = "plan-limit"      # the plan stopped first (steps, confirmations, m
 NO_PASS = "no-pass"            # not even the lowest rate passed
 WRONG_ANSWER = "wrong-answer"  # the target's answer differed from the database: not measured
 UNREACHABLE = "unreachable"    # the target never answered: not measured
+TOO_DISTURBED = "too-disturbed"  # other work stopped the cell on its visit and its retry: not measured
 LOWER_BOUND_STATUSES = (CLIENT_BOUND, PLAN_LIMIT)
 
 # A server's peak resident memory over a step: the figure that marks a server's columns.
@@ -119,8 +120,10 @@ class CellState:
     verification: str = None
     warmup: dict = None
     probe: dict = None
-    # Set when the cell could not be measured: {"status": UNREACHABLE or WRONG_ANSWER, "note": why}.
+    # Set when the cell could not be measured: {"status": UNREACHABLE, WRONG_ANSWER or TOO_DISTURBED, "note": why}.
     not_measured: dict = None
+    # How often disturbed steps stopped the cell (it is retried once, later in its round).
+    disturbed_stops: int = 0
 
     @classmethod
     def from_json(cls, data):

@@ -4,7 +4,7 @@ run resumes where it stopped."""
 from datetime import datetime, timezone
 
 from harness.measure import load
-from harness.results.records import BASELINE, DISTURBED, CellState, Visit, summarize
+from harness.results.records import BASELINE, DISTURBED, TOO_DISTURBED, CellState, Visit, summarize
 from harness.results.store import (read_cell_state, read_steps, write_atomically, write_cell_state,
                                    write_steps)
 from stack import registry
@@ -51,6 +51,15 @@ class Cell:
     def finish(self):
         self.update(done=True)
 
+    def stopped_by_disturbance(self, note):
+        """Disturbed steps stopped the cell: it is not done, and its steps so far are no figure."""
+        self.event(note)
+        self.update(disturbed_stops=self.state.disturbed_stops + 1)
+
+    @property
+    def awaiting_retry(self):
+        return self.state.disturbed_stops > 0 and not self.state.done
+
     @property
     def history(self):
         """(offered rate, verdict) of every planned step so far, for the plan."""
@@ -71,5 +80,8 @@ class Cell:
 
     def summary(self):
         unmeasured = self.state.not_measured
+        if self.awaiting_retry:
+            # Steps cut short by disturbance are no figure, not even a lower bound.
+            unmeasured = {"status": TOO_DISTURBED, "note": "stopped by disturbance; to be retried later in its round"}
         return summarize(self.key, self.steps, self.state.restarts, self.state.round,
                          (unmeasured["status"], unmeasured["note"]) if unmeasured else None, self.state.replica)

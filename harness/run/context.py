@@ -110,11 +110,12 @@ class Gate:
 
 @dataclass(frozen=True)
 class Disturbance:
-    """When other work disturbed a step (judged by harness/judge/disturbance.py), and how often such a
-    step is redone."""
+    """When other work disturbed a step (judged by harness/judge/disturbance.py), how often such a
+    step is redone, and how long a cell it stopped waits for a quiet machine before its retry."""
     max_steal_pct: float = DEFAULTS["max_steal_pct"]
     max_other_pct: float = DEFAULTS["max_other_pct"]
     max_redos: int = DEFAULTS["max_redos"]
+    quiet_wait_s: float = DEFAULTS["quiet_wait_s"]
 
     @property
     def limits(self):

@@ -79,10 +79,11 @@ def measure_cell(cell, context, guard, progress, earlier=()):
             cell.event(f"target down before the step at {rate:g}; cell stopped")
             break
         taken = step(rate)
-        verdict = taken.verdict
-        if verdict == DISTURBED:
-            cell.event(f"the step at {rate:g} was disturbed in all its {context.disturbance.max_redos + 1} tries, "
-                       f"the last: {taken.reason}; cell stopped: measure it on a quiet machine")
-            break
-        history.append((rate, verdict))
+        if taken.verdict == DISTURBED:
+            # Not a figure, not even a lower bound: the runner retries the cell later in its round.
+            cell.stopped_by_disturbance(f"the step at {rate:g} was disturbed in all its "
+                                        f"{context.disturbance.max_redos + 1} tries, the last: {taken.reason}; "
+                                        f"cell stopped")
+            return
+        history.append((rate, taken.verdict))
     cell.finish()

@@ -12,6 +12,7 @@ from harness.measure import processes
 from harness.results.manifest import Manifest, servers_pinning_text, written
 from harness.results.store import RESULTS, RunFiles, read_cell_state, read_summaries, write_atomically, write_summaries
 from harness.run import jvm_warmup
+from harness.results.records import TOO_DISTURBED
 from harness.run.cell import Cell, now
 from harness.run.guard import Guard
 from harness.run.context import PROFILES, SIZE_SWEEP, SWEEP
@@ -76,16 +77,36 @@ class Runner:
             manifest["finished"] = now()
         write_atomically(path, json.dumps(manifest, indent=2, default=str) + "\n")
 
-    def check_quiet(self, seconds=2):
+    def check_quiet(self, seconds=2, say=True):
         """Before any load: is something else already using the lab's CPUs? Warn, and keep the
         answer in the manifest."""
         with watching(self.context) as watch:
             time.sleep(seconds)
         shared = watch.disturbed()
-        if shared:
+        if shared and say:
             self.say(f"warning: the machine is not quiet before the run: {shared}; steps it disturbs "
                      f"are redone, but a quiet machine gives figures sooner")
         return {"seconds": seconds, "disturbed": shared, "figures": watch.figures}
+
+    def retry_later(self, visit, cell):
+        """A cell that disturbed steps stopped is measured once more, after the last cell of its round
+        (the machine may have settled by then); stopped on its retry too, it is not measured."""
+        if cell.state.disturbed_stops > 1:
+            cell.not_measured(TOO_DISTURBED, "disturbed steps stopped it on its visit and on its retry; not measured, "
+                                             "and no figure of the run counts it")
+            return
+        last = max(number for number, each in enumerate(self.visits) if each.round == visit.round)
+        self.visits.insert(last + 1, visit)
+        self.say(f"{visit}: stopped by disturbance; retried after the last cell of round {visit.round}")
+
+    def wait_for_quiet(self, cell):
+        """Before a retry: the quiet check every few seconds until the machine is quiet, for at most
+        quiet_wait_s; the retry then goes ahead either way (its steps are judged as ever)."""
+        deadline = time.monotonic() + self.context.disturbance.quiet_wait_s
+        while (shared := self.check_quiet(say=False)["disturbed"]) and time.monotonic() < deadline:
+            time.sleep(3)
+        cell.event("retry after a stop by disturbance: " + (f"still not quiet ({shared}), measured anyway" if shared
+                                                            else "the machine is quiet"))
 
     def warn_of_other_knobs(self):
         """The servers run with the knobs they were started with; say so when today's differ."""
@@ -180,7 +201,9 @@ class Runner:
                  f"seed {plan.seed}, mode {plan.mode}, {plan.duration_s:g} s steps, precision "
                  f"{plan.precision:.0%}; httperf on CPUs {pinning.client_cpus}, "
                  f"{servers_pinning_text(pinning.server_cpus, pinning.db_cpus)}; results in {self.files.directory}")
-        for index, visit in enumerate(self.visits, start=1):
+        index = 0
+        while index < len(self.visits):
+            visit, index = self.visits[index], index + 1
             self.index = index
             self.cells_left = len(self.visits) - self.index
             cell = Cell(self.files, visit.key, visit.round, visit.replica)
@@ -190,6 +213,8 @@ class Runner:
             else:
                 self.begin_round(visit, cell)
                 self.warm_jvms(visit.round, cell)
+                if cell.awaiting_retry:
+                    self.wait_for_quiet(cell)
             started, steps_before = time.monotonic(), len(self.step_walls)
             self.last_step_end = None
             try:
@@ -198,11 +223,14 @@ class Runner:
                 # A host the lab cannot reach: the run stops with its steps saved, to resume when it is back.
                 cell.event(f"run stopped: {error}")
                 raise
+            if cell.awaiting_retry:
+                self.retry_later(visit, cell)
             if len(self.step_walls) > steps_before:
                 self.cell_walls.setdefault(visit.round, []).append(time.monotonic() - started)
             summaries[visit] = cell.summary()
-            write_summaries(self.files.saturation, [summaries[each] for each in self.visits if each in summaries])
+            write_summaries(self.files.saturation, [summaries[each] for each in dict.fromkeys(self.visits)
+                                                    if each in summaries])
             self.say(f"== {visit}: {describe(summaries[visit])}")
         self.write_manifest(finished=True)
         self.say(f"sweep {self.run_id} finished: {self.files.saturation}")
-        return [summaries[visit] for visit in self.visits]
+        return [summaries[visit] for visit in dict.fromkeys(self.visits)]

@@ -201,6 +201,32 @@ def test_a_cpu_hog_during_a_step_makes_it_disturbed_and_redone(stack, tmp_path, 
     assert summary["steps"] == "3" and state["restarts"] == 0
 
 
+def test_a_cell_that_disturbance_stops_is_retried_after_its_round_once_the_machine_is_quiet(
+        stack, tmp_path, monkeypatch):
+    hog = subprocess.Popen([sys.executable, "-c", "while True:\n    pass"])
+    wait_for_quiet = Runner.wait_for_quiet
+
+    def hog_gone_then_wait(runner, cell):
+        hog.kill()
+        hog.wait()
+        wait_for_quiet(runner, cell)
+    monkeypatch.setattr(Runner, "wait_for_quiet", hog_gone_then_wait)
+    try:
+        sweep(options("php", max_redos=1, max_other_pct=DEFAULTS["max_other_pct"], quiet_wait_s=30), "retry", tmp_path)
+    finally:
+        if hog.poll() is None:
+            hog.kill()
+            hog.wait()
+    steps, state = cell(tmp_path / "retry", "php")
+    # Two tries at 100 req/s stop the cell; its retry, after the hog, measures it from where it stopped.
+    assert [(step["offered_rate"], step["verdict"]) for step in steps] == [
+        ("100.0", DISTURBED), ("100.0", DISTURBED), ("100.0", PASS), ("200.0", PASS)], [s["reason"] for s in steps]
+    assert state["disturbed_stops"] == 1 and state["done"] and "not_measured" not in state
+    assert any("retry after a stop by disturbance: the machine is quiet" in event for event in state["events"])
+    [summary] = rows(tmp_path / "retry" / "saturation.tsv")
+    assert (summary["status"], summary["saturation_offered"], summary["disturbed_steps"]) == ("plan-limit", "200.0", "2")
+
+
 def test_the_gate_records_slow_replies_after_a_failed_step_and_waits_for_them_to_settle(
         stack, tmp_path, monkeypatch):
     plans = iter([LinearPlan(start=5000, step=5000, maximum=5000)])  # far past the servlet's capacity

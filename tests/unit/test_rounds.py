@@ -8,9 +8,12 @@ import pytest
 
 from harness.report import tables
 from harness.report.view import View
-from harness.results.records import CellKey
+from harness.results.records import BASELINE, DISTURBED, PASS, TOO_DISTURBED, CellKey, Step, Visit
 from harness.results.rounds import cell_figures, control_noise, pair_ratios, round_spread
-from harness.results.store import load_run
+from harness.results.store import RunFiles, load_run
+from harness.run.cell import Cell
+from harness.run.context import RunContext
+from harness.run.runner import Runner
 from harness.run.schedule import schedule
 from stack.settings import ROOT
 
@@ -98,3 +101,49 @@ def test_the_summary_states_rounds_intervals_and_differences():
     assert "±28% at the median cell of 2 and ±123% at the widest (servlet/myisam/single)" in markdown
     assert "| single | myisam | PHP (Apache + mod_php) | Servlet (connection per request) |" in markdown
     assert any(line.startswith("rounds: 2 of 2 done, seed 42") for line in tables.title_lines(view)[1])
+
+
+def spoiled_by_the_hypervisor(files):
+    """The case of a default run on AMD EPYC: PHP's single MyISAM rows in round 1, its baseline passed
+    at 139.9 req/s, then its step at 1,192 req/s disturbed three times (stolen time 2.4-5.6 %)."""
+    cell = Cell(files, PHP)
+    cell.record(Step(1, 139.9, 2, 699, PASS, "reply rate 139.9", "raw/step-01.txt", role=BASELINE,
+                     figures={"reply_rate": 139.9, "replies": 699}))
+    for number in (2, 3, 4):
+        cell.record(Step(number, 1192, 0.76, 5960, DISTURBED, "the hypervisor stole 5.6 % of a lab CPU",
+                         f"raw/step-0{number}.txt", figures={"reply_rate": 1190.2, "replies": 5951}))
+    cell.stopped_by_disturbance("the step at 1192 was disturbed in all its 3 tries; cell stopped")
+    return cell
+
+
+def test_a_cell_stopped_by_disturbance_is_no_figure_not_even_a_lower_bound(tmp_path):
+    cell = spoiled_by_the_hypervisor(RunFiles(tmp_path))
+    row = cell.summary()
+    assert cell.awaiting_retry and row.status == TOO_DISTURBED and row.saturation_rps is None
+    assert not row.lower_bound and row.disturbed_steps == 3
+    # Once it replaces round 1's first measurement, the median, the A/A control and the pair use round 2 only.
+    rounds = [row if (each.key, each.round, each.replica) == (PHP, 1, 1) else each for each in RUN.saturation]
+    run = dataclasses.replace(RUN, saturation=rounds)
+    php = cell_figures(run)[PHP]
+    assert php.figures == {2: 1465.5} and php.median.estimate == 1465.5 and not php.lower_bound
+    key, ratio = control_noise(run)
+    assert ratio.estimate == pytest.approx(1590.6 / 1465.5)
+    (pair,) = pair_ratios(cell_figures(run), ["php", "servlet"])
+    assert pair.rounds == 1
+    assert ("Left out of every figure, interval, ratio and the A/A control, because disturbed steps stopped them "
+            "on their visit and on their retry later in the round: php/myisam/single round 1.") in tables.rounds_sentence(View(run))
+
+
+def test_a_stopped_cell_is_retried_once_after_its_rounds_last_cell_then_not_measured(tmp_path):
+    runner = Runner(RunContext.of(("php", "servlet"), engines=("myisam",), workloads=("single",), rounds=2),
+                    "retries", tmp_path, say=lambda text: None)
+    runner.visits = [Visit(PHP, 1), Visit(SERVLET, 1), Visit(SERVLET, 2), Visit(PHP, 2)]
+    cell = spoiled_by_the_hypervisor(runner.files)
+    runner.retry_later(Visit(PHP, 1), cell)
+    assert runner.visits == [Visit(PHP, 1), Visit(SERVLET, 1), Visit(PHP, 1), Visit(SERVLET, 2), Visit(PHP, 2)]
+    assert cell.awaiting_retry
+    cell.stopped_by_disturbance("stopped again on its retry")
+    runner.retry_later(Visit(PHP, 1), cell)
+    assert len(runner.visits) == 5 and not cell.awaiting_retry
+    row = Cell(runner.files, PHP).summary()  # as saved
+    assert row.status == TOO_DISTURBED and row.saturation_rps is None and "on its retry" in row.note
