@@ -4,7 +4,7 @@ the behaviour its `class` names (stack/servers.py).
 
 All state lives under var/.  `make up`, `make down` and the sweep's recovery all go through here.
 """
-from stack import registry, servers, settings, topology
+from stack import cgroup, registry, servers, settings, topology
 from stack.database_access import write_app_config
 from stack.server import LabError, Server
 from stack.settings import VAR
@@ -74,9 +74,11 @@ def up(only=(), pinned=False):
 
 
 def down():
-    """Stop every server (on one host of TOPOLOGY=ssh: that host's), then remove the lab's
-    namespaces (whichever TOPOLOGY is asked now: the namespaces of an earlier netns run go too)."""
+    """Stop every server (on one host of TOPOLOGY=ssh: that host's), then remove the servers' cgroup
+    and the lab's namespaces (whichever TOPOLOGY is asked now: the namespaces of an earlier netns
+    run go too)."""
     notes = [SERVERS[name].stop() for name in reversed(chosen(host=settings.knob("LAB_ON_HOST")))]
+    cgroup.remove()
     every_namespace = topology.Topology("netns", "", topology.prefix_for(VAR))
     return notes + [note for note in [topology.remove(every_namespace)] if note]
 

@@ -11,7 +11,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from stack import registry, settings, topology
+from stack import cgroup, registry, settings, topology
 from stack.files import write_atomically
 from stack.settings import LOG, ROOT, RUN, VAR
 
@@ -253,9 +253,10 @@ def is_zombie(pid):
 
 
 def detached(command, log, env=None, cpus=None, namespace=None):
-    """Start a server in the background, pinned to cpus, in its host's network namespace if it has one."""
+    """Start a server in the background, pinned to cpus, in the servers' cgroup, in its host's
+    network namespace if it has one."""
     LOG.mkdir(parents=True, exist_ok=True)
-    command = topology.run_in(namespace, pinned(command, cpus))
+    command = topology.run_in(namespace, cgroup.entered(pinned(command, cpus)))
     with open(log, "ab") as out:
         return subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True, env=env)

@@ -42,8 +42,8 @@ class Watch:
 class HostWatch:
     """One host's step monitors (monitors.host_monitors), run by its agent. What only a load client
     means, the free ports and TIME_WAIT sockets before the step, is left to the client's monitors
-    from a server's host, and kept under a load client host's name from one; so is each host's
-    interrupt time per CPU."""
+    from a server's host, and kept under a load client host's name from one; so are each host's
+    interrupt times and canary readings per CPU."""
 
     CLIENT_ONLY = ("time_wait_before", "free_local_ports_before")
 
@@ -71,7 +71,7 @@ class HostWatch:
 
     def own(self, name):
         """Whether a figure keeps the host's name (it means something only per host)."""
-        return name.startswith(("irq_", "softirq_")) or (self.load_client and name in self.CLIENT_ONLY)
+        return name.startswith(("irq_", "softirq_", "canary_cpu")) or (self.load_client and name in self.CLIENT_ONLY)
 
 
 def step_monitors(pinning, over_ssh):

@@ -7,6 +7,7 @@ import threading
 import time
 
 from harness.measure import jit, network
+from harness.measure.canary import CanaryMonitor
 from harness.measure.mariadb_status import QUERY, parse_status, status_deltas
 from harness.measure.pool_log import pool_columns
 from harness.measure.processes import all_processes, cpu_seconds, lab_pids, process_times, zombie_children
@@ -187,7 +188,7 @@ class JvmMonitor:
 # Figures that several hosts' monitors each report (TOPOLOGY=ssh): what other work and the kernel's
 # threads used is summed over the hosts, as are the TCP counters (each host has its own stack), and
 # stolen time is the most any lab CPU lost, on whichever host.
-SUMMED = {"other_cpu_s", "kernel_threads_cpu_s", *network.COUNTERS.values()}
+SUMMED = {"other_cpu_s", "kernel_threads_cpu_s", "canary_busy", *network.COUNTERS.values()}
 MOST = {"steal_max_s"}
 
 
@@ -213,9 +214,11 @@ SERVER_MONITORS = {"mariadb-status": MariaDBMonitor, "pool": lambda server: Pool
 
 def host_monitors(host, cpus):
     """The monitors of one host's servers, watching `cpus` there (host None: every server, here):
+    the speed canary on those CPUs (first: it reads before the others start and after they end),
     every server's CPU and memory, other work and the TCP counters, and what each server's
-    declaration names."""
+    declaration names. A load client host has no servers and no canary."""
     servers = registry.servers_on(host)
-    return [ServerSampler(servers), OtherWorkMonitor(cpus), network.NetworkMonitor(),
+    speed = [CanaryMonitor(cpus)] if servers else []
+    return [*speed, ServerSampler(servers), OtherWorkMonitor(cpus), network.NetworkMonitor(),
             *(SERVER_MONITORS[monitor](name) for name in servers for monitor in registry.server_monitors(name))]
 

@@ -1,10 +1,14 @@
 """The saturation table of a run, beside the 2006 study's figures: summary.tsv and summary.md rows,
 and the report's title and table pages. Pure: a run's records in, rows and lines out."""
+import statistics
+
+from harness.judge import speed
 from harness.judge.bottleneck import bottleneck
 from harness.report.comparisons import comparison_lines, differences_lines
 from harness.report.papers import paper_lines
 from harness.report.series import ratio_interval_text, ratio_text, short_interval, throughput_text
 from harness.report.sizes import size_lines
+from harness.results.calibration import calibration
 from harness.results.records import TOO_DISTURBED
 from harness.results.rounds import control_noise, round_spread
 from harness.results.store import cell_text, read_tsv
@@ -102,7 +106,7 @@ def summary_markdown(view, rows):
              f"{manifest.host['cores']} cores, {manifest.host['memory_gib']} GiB; "
              f"hosts on {manifest.topology_text}; {options['mode']} plan, {options['duration_s']:g} s steps, "
              f"precision {options['precision']:.0%}.", "",
-             rounds_sentence(view), "",
+             rounds_sentence(view), "", *calibration_lines(view),
              "Throughput is the highest reply rate among passing steps (req/s), the median over the rounds, "
              "with each round's figure and the median's distribution-free interval (its confidence beside it: "
              "three rounds give [min, max] at 75 %, 95 % needs six); the other columns are from the round "
@@ -167,7 +171,23 @@ def rounds_sentence(view):
                  f"±{spread.median_half_width:.0%} at the median cell of {spread.cells} and "
                  f"±{spread.widest_half_width:.0%} at the widest ({spread.widest}); at the median cell's "
                  f"spread, ±{spread.target:.0%} would take {spread.rounds_for_target} rounds.")
+        adjusted = round_spread(view.cells, adjusted=True)
+        if adjusted:
+            text += (f" Divided by the machine's speed at saturation (the speed canary's), the rounds' figures would "
+                     f"spread ±{adjusted.median_half_width:.0%} at the median cell and ±{adjusted.widest_half_width:.0%} "
+                     f"at the widest ({adjusted.widest}). The intervals use the figures as measured: a figure is "
+                     "never rescaled, and how far the canary's speed predicts the servers' is in docs/method.md.")
     return text
+
+
+def calibration_lines(view):
+    """How far the speed canary predicted what a reply cost the servers in this run (results/calibration.py)."""
+    found = calibration(view.run.saturation)
+    if found.r is None:
+        return []
+    return [f"Speed canary against the servers' cost: over {found.cells} cells' rounds ({len(found.points)} points), "
+            f"the machine's slowness at saturation and the servers' CPU ms per reply (each over its cell's median) "
+            f"correlate with r = {found.r:.2f}.", ""]
 
 
 def rounds_with_interval(row):
@@ -201,7 +221,7 @@ def title_lines(view):
             f"plan: {options['mode']}, {options['duration_s']:g} s steps, precision {options['precision']:.0%}, "
             f"at most {options['max_steps']} steps a cell; {warmup_text(options)}",
             f"verdict: {', '.join(f'{key} {value}' for key, value in options['thresholds'].items())}",
-            rounds_line(view), disturbance_line(view), "", "versions:"]
+            rounds_line(view), disturbance_line(view), speed_line(view), "", "versions:"]
     body += [f"  {name:<16} {version}" for name, version in data["versions"].items()]
     body += ["", "settings:"]
     settings = list(data["settings"].items())
@@ -240,6 +260,27 @@ def disturbance_line(view):
     return (f"disturbance: {disturbed} step(s) redone because other work shared the CPUs (other > "
             f"{options['max_other_pct']:g} % of a CPU or steal > {options['max_steal_pct']:g} %); "
             f"before the run: {quiet.get('disturbed') or 'quiet'}")
+
+
+def speed_line(view):
+    """The speed canary: each lab CPU's reference time, the spread of the steps' speeds, how many
+    steps it found slower (redone), and the cells measured on a slower machine."""
+    min_speed = view.manifest.options.get("min_speed")
+    if min_speed is None:
+        return "speed canary: not run (a run from before it existed)"
+    references = speed.references(view.run.canary)
+    speeds = sorted(step.figures["machine_speed"] for steps in view.run.steps.values() for step in steps
+                    if "machine_speed" in step.figures)
+    slower_cells = [str(row.visit) for row in view.run.saturation if "slower machine" in row.note]
+    text = ("speed canary: reference " + (", ".join(f"{key} {ms:g} ms" for key, ms in sorted(references.items()))
+                                          or "none"))
+    if speeds:
+        text += f"; steps' speed {speeds[0]:.2f} to {speeds[-1]:.2f} of it, median {statistics.median(speeds):.2f}"
+        text += (f"; {sum(each < min_speed for each in speeds)} step(s) under {min_speed:g} redone" if min_speed
+                 else " (recorded, not judged: min_speed 0)")
+    if slower_cells:
+        text += f"; measured on a slower machine: {', '.join(slower_cells)}"
+    return text
 
 
 def table_lines(view, rows):

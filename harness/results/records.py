@@ -124,6 +124,8 @@ class CellState:
     not_measured: dict = None
     # How often disturbed steps stopped the cell (it is retried once, later in its round).
     disturbed_stops: int = 0
+    # Set when the machine stayed slower than its reference past slow_wait_s: {"from_step", "speed", "reason"}.
+    slower_machine: dict = None
 
     @classmethod
     def from_json(cls, data):
@@ -156,6 +158,9 @@ class CellSummary:
     p50_ms_saturation: float = None
     p99_ms_saturation: float = None
     replica: int = 1
+    # The machine's speed at saturation (the step's canary speed) and what a reply cost the servers then.
+    machine_speed_saturation: float = None
+    server_cpu_ms_per_reply_saturation: float = None
 
     def __post_init__(self):
         coerce_numbers(self)
@@ -207,6 +212,9 @@ def summarize(key, steps, restarts, round_=1, unmeasured=None, replica=1):
     row.p50_ms_saturation, row.p99_ms_saturation = best.figures.get("p50_ms"), best.figures.get("p99_ms")
     row.server_cpu_s_saturation = round(best.server_total("_cpu_s"), 2)
     row.server_rss_mb_saturation = round(best.server_total(RSS_SUFFIX), 1)
+    row.machine_speed_saturation = best.figures.get("machine_speed")
+    if best.figures.get("replies"):
+        row.server_cpu_ms_per_reply_saturation = round(1000 * best.server_total("_cpu_s") / best.figures["replies"], 3)
     if overload is not None and (ceiling is None or overload < ceiling):
         row.status, row.overload_offered = LOCATED, overload
     elif ceiling is not None:

@@ -115,12 +115,23 @@ class RoundSpread:
     rounds_for_target: int
 
 
-def round_spread(cells, target=0.10):
-    """The RoundSpread of cell_figures' cells; None when no cell has two rounds (the median cell is
-    the lower middle one for an even count, as a cell's representative round is)."""
-    spreads = sorted((figures.geometric.half_width, key, list(figures.figures.values()))
-                     for key, figures in cells.items()
-                     if figures.geometric is not None and figures.geometric.half_width is not None)
+def speed_adjusted(figures):
+    """A cell's round figures each divided by its saturation step's canary speed: what the round would
+    have read on a machine at its reference speed. Empty unless every round with a figure has a speed."""
+    rows = [row for row in figures.rows if row.saturation_rps]
+    if not rows or not all(row.machine_speed_saturation for row in rows):
+        return []
+    return [row.saturation_rps / row.machine_speed_saturation for row in rows]
+
+
+def round_spread(cells, target=0.10, adjusted=False):
+    """The RoundSpread of cell_figures' cells, over their rounds' figures (adjusted: divided by the
+    machine's speed, speed_adjusted); None when no cell has two rounds (the median cell is the lower
+    middle one for an even count, as a cell's representative round is)."""
+    per_cell = {key: speed_adjusted(figures) if adjusted else list(figures.figures.values())
+                for key, figures in cells.items()}
+    spreads = sorted((geometric_interval(values).half_width, key, values)
+                     for key, values in per_cell.items() if len(values) > 1)
     if not spreads:
         return None
     median_width, _, median_figures = spreads[(len(spreads) - 1) // 2]

@@ -5,7 +5,7 @@ owner (no round column: round 1)."""
 import csv
 import io
 import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from harness.measure.httperf_output import FIGURES
@@ -139,6 +139,11 @@ class RunFiles:
         return self.directory / "saturation.tsv"
 
     @property
+    def canary(self):
+        """The run's speed canary readings per CPU (harness/results/speed.py), a JSON object."""
+        return self.directory / "canary.json"
+
+    @property
     def jvm_warmups(self):
         """The JVM warm-ups of the run (harness/run/jvm_warmup.py), a JSON list of records."""
         return self.directory / "jvm-warmups.json"
@@ -164,6 +169,7 @@ class Run:
     manifest: Manifest
     saturation: list   # CellSummary per finished measurement (cell, round, repeat), in sweep order
     steps: dict        # Visit -> [Step]
+    canary: dict = field(default_factory=dict)  # the speed canary's readings per CPU (canary.json)
 
 
 def load_run(directory):
@@ -174,7 +180,8 @@ def load_run(directory):
     if not saturation:
         raise ResultsError(f"{directory} has no saturation.tsv rows yet: no cell has finished")
     steps = {row.visit: read_steps(files.cell_steps(row.key, row.round, row.replica)) for row in saturation}
-    return Run(files.directory, Manifest.read(files.manifest), saturation, steps)
+    canary = json.loads(files.canary.read_text()) if files.canary.exists() else {}
+    return Run(files.directory, Manifest.read(files.manifest), saturation, steps, canary)
 
 
 def latest_run(results_dir):

@@ -83,5 +83,10 @@ class Cell:
         if self.awaiting_retry:
             # Steps cut short by disturbance are no figure, not even a lower bound.
             unmeasured = {"status": TOO_DISTURBED, "note": "stopped by disturbance; to be retried later in its round"}
-        return summarize(self.key, self.steps, self.state.restarts, self.state.round,
-                         (unmeasured["status"], unmeasured["note"]) if unmeasured else None, self.state.replica)
+        row = summarize(self.key, self.steps, self.state.restarts, self.state.round,
+                        (unmeasured["status"], unmeasured["note"]) if unmeasured else None, self.state.replica)
+        slower = self.state.slower_machine
+        if slower:
+            row.note = "; ".join(filter(None, [row.note, f"measured on a slower machine from step {slower['from_step']} "
+                                                         f"on ({slower['reason']})"]))
+        return row

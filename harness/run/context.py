@@ -110,12 +110,15 @@ class Gate:
 
 @dataclass(frozen=True)
 class Disturbance:
-    """When other work disturbed a step (judged by harness/judge/disturbance.py), how often such a
-    step is redone, and how long a cell it stopped waits for a quiet machine before its retry."""
+    """When other work or a slower machine disturbed a step (harness/judge/disturbance.py and
+    speed.py), how often such a step is redone, and how long the run waits for a quiet machine (a
+    stopped cell's retry) or one back to speed (after a slower step)."""
     max_steal_pct: float = DEFAULTS["max_steal_pct"]
     max_other_pct: float = DEFAULTS["max_other_pct"]
     max_redos: int = DEFAULTS["max_redos"]
     quiet_wait_s: float = DEFAULTS["quiet_wait_s"]
+    min_speed: float = DEFAULTS["min_speed"]
+    slow_wait_s: float = DEFAULTS["slow_wait_s"]
 
     @property
     def limits(self):

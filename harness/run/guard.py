@@ -8,11 +8,17 @@ overloaded step cannot degrade the steps after it."""
 import time
 
 from harness.hosts import servers
+from harness.hosts.watch import watching
+from harness.judge.speed import slowdown
 from harness.measure import load
 from harness.results.records import BASELINE, PASS
 from harness.run import step
 from harness.run.probe import warm_up
 from stack import lifecycle
+
+
+# How often the canary is read again while the machine runs slower (wait_for_speed).
+SPEED_RECHECK_S = 5
 
 
 def settled(reply_ms, baseline_ms, factor, floor_ms):
@@ -31,10 +37,11 @@ def gate_reference(steps):
 
 
 class Guard:
-    def __init__(self, context, say):
+    def __init__(self, context, say, speed):
         self.context = context
         self.gate = context.gate
         self.say = say
+        self.speed = speed  # the run's canary readings (harness/results/speed.py)
 
     def ready(self, cell):
         """True when the cell's target answers (recovering it when it does not)."""
@@ -69,6 +76,33 @@ class Guard:
             time.sleep(gate.gate_pause_s)
         self.restart(cell, [cell.server], dead=[], why=f"did not settle within {gate.gate_wait_s:g} s")
         return load.answers(cell.request, timeout_s=10)
+
+    def wait_for_speed(self, cell, taken):
+        """After a step the canary found slower: the canary again every SPEED_RECHECK_S until every
+        CPU is back to speed, for at most slow_wait_s. A slowdown that lasts longer marks the cell
+        as measured on a slower machine: its steps go on, their speed recorded, not redone for it."""
+        limits = self.context.disturbance
+        if cell.state.slower_machine or taken.figures.get("machine_speed", 1.0) >= limits.min_speed:
+            return
+        started = time.monotonic()
+        while True:
+            with watching(self.context) as watch:
+                pass
+            step_speeds = self.speed.speeds(watch.figures)
+            self.speed.add(watch.figures)
+            slower = slowdown(step_speeds, limits.min_speed)
+            if not slower or time.monotonic() - started >= limits.slow_wait_s:
+                break
+            time.sleep(SPEED_RECHECK_S)
+        waited = f"{time.monotonic() - started:.0f} s"
+        if not slower:
+            cell.event(f"after step {len(cell.steps)}: the machine back to speed within {waited}")
+            return
+        cell.update(slower_machine={"from_step": len(cell.steps) + 1, "speed": min(step_speeds.values()),
+                                    "reason": slower})
+        cell.event(f"after step {len(cell.steps)}: {slower} still after {waited}; the cell is measured on the slower "
+                   f"machine, its speed recorded in each step")
+        self.say(f"{cell.key}: {slower} for over {limits.slow_wait_s:g} s; measuring on the slower machine")
 
     def recover(self, cell):
         """Wait for the target to answer again; restart what is gone or silent. A server whose main

@@ -60,6 +60,9 @@ def parser(description):
     arguments.add_argument("--max-steal-pct", type=number(float, 0), default=None,
                            help=SWEEP["options_about"]["max_steal_pct"] + " (tests whose subject is not "
                                 "disturbance set it high, as a stealing host must not stop their cells)")
+    arguments.add_argument("--min-speed", type=number(float, 0, 1), default=None,
+                           help=SWEEP["options_about"]["min_speed"] + " (tests whose subject is not the machine's "
+                                "speed set it to 0)")
     arguments.add_argument("--seed", type=number(int, 0), default=None, help="the seed of the rounds' random order "
                            "(default: drawn at random and kept in the manifest; a resumed run keeps its own)")
     arguments.add_argument("--sizes", type=listed, default=None,
@@ -126,7 +129,8 @@ def from_argv(argv, description):
     values.update({key: value for key, value in (("duration_s", args.duration), ("precision", args.precision),
                                                  ("rounds", args.rounds), ("clients", args.clients),
                                                  ("max_other_pct", args.max_other_pct),
-                                                 ("max_steal_pct", args.max_steal_pct)) if value is not None})
+                                                 ("max_steal_pct", args.max_steal_pct),
+                                                 ("min_speed", args.min_speed)) if value is not None})
     try:
         hosts = topology.current()
     except ValueError as error:

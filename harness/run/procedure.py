@@ -56,13 +56,14 @@ def measure_cell(cell, context, guard, progress, earlier=()):
     plan = plan_for(context.plan, cell.key.workload, estimate, earlier)
 
     def attempt(rate, role, duration_s):
-        taken = take_step(cell, rate, context, role, duration_s)
+        taken = take_step(cell, rate, context, guard.speed, role, duration_s)
         progress(cell, taken)
         if taken.verdict != PASS:
             # Before a disturbed step's redo too: it may have overloaded the server, and a redo at
             # once measured the aftermath (a test over ssh: 867 of 1,284 req/s disturbed, then
             # its redo got 82 requests through, where a settled server passed 1,105).
             guard.settle(cell)
+            guard.wait_for_speed(cell, taken)
         return taken
 
     def step(rate, role="", duration_s=None):

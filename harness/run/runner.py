@@ -9,7 +9,9 @@ import time
 from harness.hosts import inventory, servers
 from harness.hosts.watch import watching
 from harness.measure import processes
+from harness.judge.speed import MIN_READINGS
 from harness.results.manifest import Manifest, servers_pinning_text, written
+from harness.results.speed import SpeedHistory
 from harness.results.store import RESULTS, RunFiles, read_cell_state, read_summaries, write_atomically, write_summaries
 from harness.run import jvm_warmup
 from harness.results.records import TOO_DISTURBED
@@ -25,6 +27,8 @@ from stack import database_access, lifecycle, registry, settings
 # Knobs a server's start records that do not shape it: the sweep's own CPUs (it pins the servers
 # itself), which host of TOPOLOGY=ssh the remote lab was, and where the load comes from.
 NOT_THE_SERVERS = ("CLIENT_CPUS", "SERVER_CPUS", "DB_CPUS", "LAB_ON_HOST", "CLIENT_HOSTS")
+# The short watches that give each lab CPU its first canary readings (two each: before and after).
+CALIBRATION_CHECKS = 5
 
 
 def say_now(text):
@@ -37,7 +41,8 @@ class Runner:
         self.files = RunFiles((results_dir or RESULTS) / run_id)
         self.context = self.resumed_seed(context)
         self.say = say
-        self.guard = Guard(self.context, self.say)
+        self.speed = SpeedHistory(self.files.canary)
+        self.guard = Guard(self.context, self.say, self.speed)
         self.step_walls, self.cell_walls = [], {}  # cell_walls: round -> seconds per measured cell
         self.cells_left = 0
         self.jvm_warmup_s = 0.0  # the latest round's JVM warm-ups: each round left will take about as long
@@ -107,6 +112,16 @@ class Runner:
             time.sleep(3)
         cell.event("retry after a stop by disturbance: " + (f"still not quiet ({shared}), measured anyway" if shared
                                                             else "the machine is quiet"))
+
+    def calibrate_speed(self):
+        """Before the first step: canary readings on every lab CPU until each has a reference speed
+        (a resumed run has its own already), at most CALIBRATION_CHECKS short watches."""
+        for _ in range(CALIBRATION_CHECKS):
+            if self.speed.references() and all(len(times) >= MIN_READINGS for times in self.speed.times.values()):
+                return
+            with watching(self.context) as watch:
+                time.sleep(0.1)
+            self.speed.add(watch.figures)
 
     def warn_of_other_knobs(self):
         """The servers run with the knobs they were started with; say so when today's differ."""
@@ -188,6 +203,7 @@ class Runner:
         processes.pin_harness(context.pinning.client_cpus)
         servers.pin_servers(context.pinning)
         self.quiet = self.check_quiet()
+        self.calibrate_speed()
         self.topology = servers.described_topology(context.topology)
         for warning in servers.time_wait_warnings(self.topology):
             self.say(warning)

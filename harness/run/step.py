@@ -3,6 +3,7 @@ rate for one cell, watched by the step monitors, its raw output saved, its figur
 into a `Step` record."""
 from harness.hosts import load_clients
 from harness.hosts.watch import watching
+from harness.judge import speed
 from harness.judge.verdict import failed_requests, issue_rate, judge
 from harness.measure import clients, load, ports
 from harness.measure.httperf_output import IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
@@ -76,9 +77,19 @@ def gate_check(cell, rate, context, number):
     return reply_time_ms(figures) if figures else None
 
 
-def take_step(cell, rate, context, role="", duration_s=None):
+def machine_speed(watch, speed_history, cell, min_speed):
+    """({"machine_speed": the slowest CPU's} or {}, why the machine was slower or None): the step's
+    canary readings against the run's reference speeds, which they then join. A cell measured on a
+    slower machine (guard.wait_for_speed) has its speed recorded, not judged."""
+    step_speeds = speed_history.speeds(watch.figures)
+    speed_history.add(watch.figures)
+    figures = {"machine_speed": min(step_speeds.values())} if step_speeds else {}
+    return figures, None if cell.state.slower_machine else speed.slowdown(step_speeds, min_speed)
+
+
+def take_step(cell, rate, context, speed_history, role="", duration_s=None):
     """One step of the cell at `rate` for `duration_s` (the plan's step length unless given), judged
-    and recorded."""
+    and recorded; its canary readings judged against, and kept in, the run's `speed_history`."""
     number = len(cell.steps) + 1
     timeout_s = load.step_timeout(rate, profile_for(cell.key.workload).timeout_s, context.plan.fd_budget)
     num_conns = context.plan.requests(rate, duration_s)
@@ -98,13 +109,14 @@ def take_step(cell, rate, context, role="", duration_s=None):
         figures.update({f"p{round(quantile * 100)}_ms": value for quantile, value in spread.items()})
     # A lost load client host leaves no summary to judge: the step is redone, like a disturbed one.
     lost, shared = load_clients.lost_hosts(output for _, _, output, _, _ in runs), watch.disturbed()
-    if lost or (shared and figures is not None):
-        why = "; ".join(filter(None, (lost, shared)))
+    speed_figures, slower = machine_speed(watch, speed_history, cell, context.disturbance.min_speed)
+    if lost or ((shared or slower) and figures is not None):
+        why = "; ".join(filter(None, (lost, shared, slower)))
         verdict, reason = DISTURBED, f"{why}; not judged (would have been: {verdict}, {reason})"
     step = Step(step=number, round=cell.state.round, role=role, offered_rate=rate, timeout_s=timeout_s,
                 num_conns=num_conns, verdict=verdict, reason=reason, killed=killed, wall_s=round(watch.wall_s, 2),
                 port_wait_s=port_wait, raw=raw,
                 issue_rate=round(issue_rate(figures, timeout_s), 2) if figures else None,
-                figures={**(figures or {}), **watch.figures})
+                figures={**(figures or {}), **watch.figures, **speed_figures})
     cell.record(step)
     return step

@@ -20,7 +20,7 @@ from harness.run.context import DEFAULTS, RunContext
 from harness.run.planner import LinearPlan
 from harness.run.runner import Runner
 from harness.run.schedule import schedule
-from stack import lab, registry
+from stack import cgroup, lab, registry
 from stack.settings import ROOT
 from tests import margins
 from tests.integration.conftest import fetch
@@ -28,11 +28,12 @@ from tests.integration.conftest import fetch
 
 def options(app, workload="single", **changes):
     """Two low-rate steps (100 then 200 req/s for single rows: no warm-up, so no probe, and no JVM
-    warm-up) with a 5 s recovery wait. Disturbance is judged only where it is the test's subject (the CPU hog): a
-    restart's helper processes or a stealing host must not turn a fault test's steps into redos."""
+    warm-up) with a 5 s recovery wait. Disturbance is judged only where it is the test's subject (the CPU hog, the
+    CPU quota): a restart's helper processes, a stealing host or a slower one must not turn a fault test's steps
+    into redos."""
     values = dict(apps=(app,), engines=("myisam",), workloads=(workload,), duration_s=3, precision=0.5,
                   warmup_cap_s=0, jvm_warmup_cap_s=0, max_steps=2, recovery_wait_s=5, client_cpus="none",
-                  server_cpus="none", rounds=1, aa_control="", max_steal_pct=100, max_other_pct=100)
+                  server_cpus="none", rounds=1, aa_control="", max_steal_pct=100, max_other_pct=100, min_speed=0)
     values.update(changes)
     return RunContext.of(**values)
 
@@ -225,6 +226,37 @@ def test_a_cell_that_disturbance_stops_is_retried_after_its_round_once_the_machi
     assert any("retry after a stop by disturbance: the machine is quiet" in event for event in state["events"])
     [summary] = rows(tmp_path / "retry" / "saturation.tsv")
     assert (summary["status"], summary["saturation_offered"], summary["disturbed_steps"]) == ("plan-limit", "200.0", "2")
+
+
+@pytest.mark.timing
+def test_servers_slowed_by_a_cpu_quota_make_the_canary_flag_the_step_which_is_redone_at_speed(
+        stack, tmp_path, during_first_step):
+    """A CPU that runs slower for the servers, as a busy neighbour makes it: their cgroup held to a
+    tenth of a CPU from 1 s into the first step for 5 s. The canary, in the same cgroup, flags the
+    step for its own reason; the step is redone once the machine is back to speed, and the cell's
+    figure is an unthrottled run's."""
+    def throttle():
+        cgroup.cpu_quota(0.1)
+        lifted = threading.Timer(5, cgroup.cpu_quota, (None,))
+        lifted.start()
+        return {"lifted": lifted}
+    outcome = during_first_step(throttle)
+    sweep(options("php", max_redos=2, min_speed=DEFAULTS["min_speed"], slow_wait_s=30), "slowed", tmp_path)
+    outcome["lifted"].join()
+    sweep(options("php"), "unthrottled", tmp_path)
+    steps, state = cell(tmp_path / "slowed", "php")
+    throttled, *after = steps
+    assert throttled["verdict"] == DISTURBED and "machine slower: CPU" in throttled["reason"], throttled["reason"]
+    # The quota held the canary to a tenth of a CPU: its readings after the step took many times the reference.
+    margins.at_most("the throttled step's machine speed", float(throttled["machine_speed"]), 0.5)
+    assert any("back to speed" in event for event in state["events"]) and "slower_machine" not in state
+    # Redone at speed: the machine's own blips may flag a redo too (it is redone again), never the quota's.
+    assert [(step["offered_rate"], step["verdict"]) for step in after if step["verdict"] != DISTURBED] == [
+        ("100.0", PASS), ("200.0", PASS)], [step["reason"] for step in after]
+    assert all(float(step["machine_speed"]) > 0.5 for step in after)
+    slowed, unthrottled = (float(rows(tmp_path / run / "saturation.tsv")[0]["saturation_rps"])
+                           for run in ("slowed", "unthrottled"))
+    margins.at_most("the slowed cell's figure against an unthrottled run's (ratio - 1)", abs(slowed / unthrottled - 1), 0.05)
 
 
 def test_the_gate_records_slow_replies_after_a_failed_step_and_waits_for_them_to_settle(
