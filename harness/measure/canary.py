@@ -22,7 +22,7 @@ from stack.settings import ROOT
 CANARY = ROOT / "target" / "canary"
 REPS = 5
 # How long a reading waits for the machine's runnable work to end, and how often it looks.
-IDLE_WAIT_S, IDLE_POLL_S = 2.0, 0.02
+IDLE_WAIT_S, IDLE_POLL_S = 2.0, 0.005
 
 
 def reading_name(cpu, when):

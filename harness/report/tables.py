@@ -2,7 +2,6 @@
 and the report's title and table pages. Pure: a run's records in, rows and lines out."""
 import statistics
 
-from harness.judge import speed
 from harness.judge.bottleneck import bottleneck
 from harness.report.comparisons import comparison_lines, differences_lines
 from harness.report.papers import paper_lines
@@ -11,6 +10,7 @@ from harness.report.sizes import size_lines
 from harness.results.calibration import calibration
 from harness.results.records import TOO_DISTURBED
 from harness.results.rounds import control_noise, round_spread
+from harness.results.speed import references as canary_references
 from harness.results.store import cell_text, read_tsv
 from stack.registry import NO_ENGINE, comparisons, engine_title, workload_title
 from stack.settings import ROOT
@@ -268,7 +268,7 @@ def speed_line(view):
     min_speed = view.manifest.options.get("min_speed")
     if min_speed is None:
         return "speed canary: not run (a run from before it existed)"
-    references = speed.references(view.run.canary)
+    references = canary_references(view.run.canary)
     speeds = sorted(step.figures["machine_speed"] for steps in view.run.steps.values() for step in steps
                     if "machine_speed" in step.figures)
     slower_cells = [str(row.visit) for row in view.run.saturation if "slower machine" in row.note]

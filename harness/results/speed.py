@@ -1,25 +1,59 @@
-"""The run's speed canary readings, kept per CPU in the run's folder (canary.json) so that a resumed
-run keeps its reference speeds: judge/speed.py reads them."""
-import json
+"""The speed canary's readings in the results: which of a step's figures are readings, each lab
+CPU's reference over a run, and the run's readings kept per CPU in its folder (canary.json), so that
+a resumed run keeps its references. Judged in harness/judge/speed.py.
 
-from harness.judge import speed
+A reading is the canary's time on one lab CPU just before or just after a step (over ssh, on a
+host's CPU: the figure's name starts with the host). A CPU's reference is a high quantile of its
+speed over the run so far, REFERENCE_QUANTILE of its times: no single lucky reading sets it, and a
+slow stretch does not lower it."""
+import json
+import re
+
 from stack.files import write_atomically
+
+READING = re.compile(r"^(?:(?P<host>[a-z0-9]+)_)?canary_cpu(?P<cpu>\d+)_(?:before|after)_ms$")
+REFERENCE_QUANTILE = 0.1  # of the times: the speed that 90 % of the readings fall below
+MIN_READINGS = 5  # a CPU is judged once its reference rests on this many readings
+
+
+def readings(figures):
+    """{CPU ("CPU1", or "web CPU1" over ssh): [its readings in ms]} among a step's figures."""
+    found = {}
+    for name, value in figures.items():
+        match = READING.match(name)
+        if match and value:
+            key = f"{match['host']} CPU{match['cpu']}" if match["host"] else f"CPU{match['cpu']}"
+            found.setdefault(key, []).append(value)
+    return found
+
+
+def reference_ms(times):
+    """The REFERENCE_QUANTILE of a CPU's times (the lower of the two readings around it)."""
+    ordered = sorted(times)
+    return ordered[int(REFERENCE_QUANTILE * (len(ordered) - 1))]
+
+
+def references(history):
+    """{CPU: reference ms} from the run's readings so far ({CPU: [ms]}), for the CPUs with enough."""
+    return {key: reference_ms(times) for key, times in history.items() if len(times) >= MIN_READINGS}
 
 
 class SpeedHistory:
+    """The run's readings per CPU, kept in `path` after every addition."""
+
     def __init__(self, path):
         self.path = path
         self.times = json.loads(path.read_text()) if path.exists() else {}
 
     def add(self, figures):
         """Keep a step's (or a check's) canary readings."""
-        for key, times in speed.readings(figures).items():
+        for key, times in readings(figures).items():
             self.times.setdefault(key, []).extend(times)
         write_atomically(self.path, json.dumps(self.times) + "\n")
 
     def references(self):
-        return speed.references(self.times)
+        return references(self.times)
 
-    def speeds(self, figures):
-        """{CPU: speed} of a step's readings against the run's references so far."""
-        return speed.speeds(figures, self.references())
+    def calibrated(self):
+        """Whether every CPU read so far has its reference."""
+        return bool(self.times) and all(len(times) >= MIN_READINGS for times in self.times.values())

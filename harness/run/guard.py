@@ -9,7 +9,7 @@ import time
 
 from harness.hosts import servers
 from harness.hosts.watch import watching
-from harness.judge.speed import slowdown
+from harness.judge.speed import slowdown, speeds
 from harness.measure import load
 from harness.results.records import BASELINE, PASS
 from harness.run import step
@@ -88,7 +88,7 @@ class Guard:
         while True:
             with watching(self.context) as watch:
                 pass
-            step_speeds = self.speed.speeds(watch.figures)
+            step_speeds = speeds(watch.figures, self.speed.references())
             self.speed.add(watch.figures)
             slower = slowdown(step_speeds, limits.min_speed)
             if not slower or time.monotonic() - started >= limits.slow_wait_s:

@@ -9,7 +9,6 @@ import time
 from harness.hosts import inventory, servers
 from harness.hosts.watch import watching
 from harness.measure import processes
-from harness.judge.speed import MIN_READINGS
 from harness.results.manifest import Manifest, servers_pinning_text, written
 from harness.results.speed import SpeedHistory
 from harness.results.store import RESULTS, RunFiles, read_cell_state, read_summaries, write_atomically, write_summaries
@@ -117,7 +116,7 @@ class Runner:
         """Before the first step: canary readings on every lab CPU until each has a reference speed
         (a resumed run has its own already), at most CALIBRATION_CHECKS short watches."""
         for _ in range(CALIBRATION_CHECKS):
-            if self.speed.references() and all(len(times) >= MIN_READINGS for times in self.speed.times.values()):
+            if self.speed.calibrated():
                 return
             with watching(self.context) as watch:
                 time.sleep(0.1)

@@ -81,7 +81,7 @@ def machine_speed(watch, speed_history, cell, min_speed):
     """({"machine_speed": the slowest CPU's} or {}, why the machine was slower or None): the step's
     canary readings against the run's reference speeds, which they then join. A cell measured on a
     slower machine (guard.wait_for_speed) has its speed recorded, not judged."""
-    step_speeds = speed_history.speeds(watch.figures)
+    step_speeds = speed.speeds(watch.figures, speed_history.references())
     speed_history.add(watch.figures)
     figures = {"machine_speed": min(step_speeds.values())} if step_speeds else {}
     return figures, None if cell.state.slower_machine else speed.slowdown(step_speeds, min_speed)

@@ -228,6 +228,9 @@ def test_a_cell_that_disturbance_stops_is_retried_after_its_round_once_the_machi
     assert (summary["status"], summary["saturation_offered"], summary["disturbed_steps"]) == ("plan-limit", "200.0", "2")
 
 
+SLOWER = 0.85  # the threshold issue 32 proposed; runs judge the speed only when min_speed is set
+
+
 @pytest.mark.timing
 def test_servers_slowed_by_a_cpu_quota_make_the_canary_flag_the_step_which_is_redone_at_speed(
         stack, tmp_path, during_first_step):
@@ -241,7 +244,7 @@ def test_servers_slowed_by_a_cpu_quota_make_the_canary_flag_the_step_which_is_re
         lifted.start()
         return {"lifted": lifted}
     outcome = during_first_step(throttle)
-    sweep(options("php", max_redos=2, min_speed=DEFAULTS["min_speed"], slow_wait_s=30), "slowed", tmp_path)
+    sweep(options("php", max_redos=2, min_speed=SLOWER, slow_wait_s=30), "slowed", tmp_path)
     outcome["lifted"].join()
     sweep(options("php"), "unthrottled", tmp_path)
     steps, state = cell(tmp_path / "slowed", "php")
