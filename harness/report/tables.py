@@ -155,6 +155,7 @@ def rounds_sentence(view):
             "between rounds.")
     if view.rounds < 2:
         text += " With one round no figure has an interval and no difference between apps can be called real."
+    text += added_rounds_text(view.manifest.data.get("added_rounds"))
     if noise:
         key, ratio = noise
         text += (f" A/A control: {key} measured twice a round; second / first = {ratio_interval_text(ratio)}, "
@@ -188,6 +189,23 @@ def calibration_lines(view):
     return [f"Speed canary against the servers' cost: over {found.cells} cells' rounds ({len(found.points)} points), "
             f"the machine's slowness at saturation and the servers' CPU ms per reply (each over its cell's median) "
             f"correlate with r = {found.r:.2f}.", ""]
+
+
+def added_rounds_text(added):
+    """ROUNDS=auto in words: the method, the cells that took added rounds and why, the cap."""
+    if not added:
+        return ""
+    more = {cell: each for cell, each in added["cells"].items() if each["rounds"] > added["first_rounds"]}
+    text = (f" ROUNDS=auto: after {added['first_rounds']} rounds, Stein's two-stage procedure gave each cell the rounds "
+            f"its first rounds' spread needs for a geometric interval within ±{added['target']:.0%}, and its "
+            f"intervals (and its pairs') take their spread from those first rounds alone, so that looking at them "
+            f"does not spoil the confidence")
+    text += (": " + "; ".join(f"{cell} {each['rounds']} rounds (first rounds "
+                              f"{', '.join(f'{value:g}' for value in each['first_figures'])})" for cell, each in more.items())
+             if more else ": no cell needed more")
+    if added.get("stopped_at_cap_after_round"):
+        text += f"; the time cap stopped the added rounds after round {added['stopped_at_cap_after_round']}"
+    return text + "."
 
 
 def rounds_with_interval(row):

@@ -28,6 +28,8 @@ SCHEMA = {
     "git": "commit and whether the tree had uncommitted changes",
     "registry": "the registry of targets as used (apps, titles, requests)",
     "quiet_check": "before any load: what else used the lab's CPUs for 2 s (see harness/judge/disturbance.py)",
+    "added_rounds": "ROUNDS=auto: per cell its rounds in all (Stein's procedure) and its first rounds' spread, and "
+                    "whether the time cap stopped the added rounds; null without ROUNDS=auto",
 }
 
 

@@ -10,7 +10,7 @@ for the cell beside other cells, and its status, reply times and bottleneck are 
 from dataclasses import dataclass
 from itertools import combinations
 
-from harness.results.stats import geometric_interval, median_interval, ratio_interval, rounds_for
+from harness.results.stats import geometric_interval, median_interval, ratio_interval, rounds_for, stein_interval
 
 
 @dataclass
@@ -20,6 +20,7 @@ class CellFigures:
     median: object = None       # Interval over the rounds' figures; None when no round has one
     geometric: object = None
     lower_bound: bool = False   # the median is only a lower bound
+    first: int = None           # ROUNDS=auto: the first stage's rounds (Stein's intervals), else None
 
     @property
     def key(self):
@@ -31,25 +32,39 @@ class CellFigures:
         return {row.round: row.saturation_rps for row in self.rows if row.saturation_rps}
 
 
+def auto_first(run):
+    """The first stage of a ROUNDS=auto run (its rounds before any were added), else None."""
+    options = run.manifest.options
+    return options.get("rounds") if options.get("auto_rounds") else None
+
+
 def cell_figures(run):
     """{CellKey: CellFigures} in the order the cells were first measured."""
     cells = {}
     for row in run.saturation:
         if row.replica == 1:
             cells.setdefault(row.key, []).append(row)
-    return {key: figures_of(sorted(rows, key=lambda row: row.round)) for key, rows in cells.items()}
+    return {key: figures_of(sorted(rows, key=lambda row: row.round), auto_first(run)) for key, rows in cells.items()}
 
 
-def figures_of(rows):
+def stage_interval(values_by_round, first):
+    """The geometric interval of values in round order {round: value}; Stein's over the rounds up to
+    `first` when ROUNDS=auto added rounds after them (and at least two of them have a value)."""
+    values = [values_by_round[number] for number in sorted(values_by_round)]
+    stage = sum(1 for number in values_by_round if first and number <= first)
+    return stein_interval(values, stage) if stage >= 2 else geometric_interval(values)
+
+
+def figures_of(rows, first=None):
     measured = sorted((row for row in rows if row.saturation_rps), key=lambda row: row.saturation_rps)
     if not measured:
-        return CellFigures(rows, rows[0], lower_bound=rows[0].lower_bound)
+        return CellFigures(rows, rows[0], lower_bound=rows[0].lower_bound, first=first)
     values = [row.saturation_rps for row in measured]
     # A round that is only a lower bound can move the median up when it sits at or below the middle
     # (both middles for an even count); one above the middle cannot move it.
     lower_bound = any(row.lower_bound for row in measured[:len(measured) // 2 + 1])
-    return CellFigures(rows, measured[(len(measured) - 1) // 2], median_interval(values), geometric_interval(values),
-                       lower_bound)
+    return CellFigures(rows, measured[(len(measured) - 1) // 2], median_interval(values),
+                       stage_interval({row.round: row.saturation_rps for row in measured}, first), lower_bound, first)
 
 
 @dataclass(frozen=True)
@@ -83,8 +98,14 @@ def pair_ratios(cells, app_order):
             shared = sorted(set(mine) & set(theirs))
             if shared:
                 pairs.append(PairRatio(engine, workload, app, other, len(shared),
-                                       ratio_interval([(mine[number], theirs[number]) for number in shared])))
+                                       paired_interval(mine, theirs, shared, by_app[app].first)))
     return pairs
+
+
+def paired_interval(mine, theirs, shared, first):
+    """The interval of mine / theirs over the shared rounds: Stein's with ROUNDS=auto's first stage."""
+    stage = sum(1 for number in shared if first and number <= first)
+    return ratio_interval([(mine[number], theirs[number]) for number in shared], first=stage if stage >= 2 else None)
 
 
 def control_noise(run):
@@ -99,8 +120,8 @@ def control_noise(run):
     shared = sorted(set(repeats) & set(firsts))
     if not shared:
         return None
-    return key, ratio_interval([(repeats[number].saturation_rps, firsts[number].saturation_rps)
-                                for number in shared])
+    return key, paired_interval({number: row.saturation_rps for number, row in repeats.items()},
+                                {number: row.saturation_rps for number, row in firsts.items()}, shared, auto_first(run))
 
 
 @dataclass(frozen=True)

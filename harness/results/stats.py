@@ -70,9 +70,39 @@ def geometric_interval(values, confidence=CONFIDENCE):
     return Interval(math.exp(centre), math.exp(centre - spread), math.exp(centre + spread), confidence)
 
 
-def ratio_interval(pairs, confidence=CONFIDENCE):
-    """The geometric mean of a/b over (a, b) pairs measured in the same round, with its interval."""
-    return geometric_interval([a / b for a, b in pairs], confidence)
+def ratio_interval(pairs, confidence=CONFIDENCE, first=None):
+    """The geometric mean of a/b over (a, b) pairs measured in the same round, with its interval
+    (first: Stein's, stein_interval, when the rounds were added by ROUNDS=auto)."""
+    ratios = [a / b for a, b in pairs]
+    return stein_interval(ratios, first, confidence) if first else geometric_interval(ratios, confidence)
+
+
+# ROUNDS=auto: Stein's two-stage procedure (C. Stein, "A two-sample test for a linear hypothesis
+# whose power is independent of the variance", Ann. Math. Statist. 16, 1945). The first `first`
+# rounds alone decide how many rounds a cell gets in all; the interval then takes its spread from
+# those first rounds only, with their degrees of freedom, and its centre from every round. Because
+# the count depends on the first rounds alone, looking at them does not spoil the confidence, as
+# "add rounds until the interval is narrow enough" would.
+
+def stein_rounds(first_values, target, most, confidence=CONFIDENCE):
+    """How many rounds in all Stein's procedure gives a cell whose first rounds read first_values, for
+    a geometric interval within +-target (0.10: the ends within 10 % of the estimate): at least as
+    many as it has, at most `most`."""
+    first = len(first_values)
+    spread = statistics.stdev(math.log(value) for value in first_values)
+    t = scipy_stats.t.ppf((1 + confidence) / 2, first - 1)
+    return min(most, max(first, math.ceil((t * spread / math.log(1 + target)) ** 2)))
+
+
+def stein_interval(values, first, confidence=CONFIDENCE):
+    """The geometric mean of all `values` and Stein's interval: the log-scale spread of the first
+    `first` values alone, with their first - 1 degrees of freedom, over the square root of all."""
+    if len(values) <= first:
+        return geometric_interval(values, confidence)
+    logs = [math.log(value) for value in values]
+    centre = statistics.fmean(logs)
+    width = scipy_stats.t.ppf((1 + confidence) / 2, first - 1) * statistics.stdev(logs[:first]) / math.sqrt(len(logs))
+    return Interval(math.exp(centre), math.exp(centre - width), math.exp(centre + width), confidence)
 
 
 def rounds_for(values, relative_half_width, confidence=CONFIDENCE):

@@ -75,7 +75,10 @@ class Plan:
     precision: float = DEFAULTS["precision"]
     max_steps: int = DEFAULTS["max_steps"]
     max_confirm_steps: int = DEFAULTS["max_confirm_steps"]
-    rounds: int = DEFAULTS["rounds"]
+    rounds: int = DEFAULTS["rounds"]  # with auto_rounds, the first stage's
+    auto_rounds: bool = DEFAULTS["auto_rounds"]
+    auto_max_rounds: int = DEFAULTS["auto_max_rounds"]
+    auto_cap_min: float = DEFAULTS["auto_cap_min"]
     min_requests_per_step: int = DEFAULTS["min_requests_per_step"]
     baseline_share: float = DEFAULTS["baseline_share"]
     fd_budget: int = DEFAULTS["fd_budget"]

@@ -38,6 +38,16 @@ class OneLineErrors(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} ({self.prog} --help lists the options)\n")
 
 
+def rounds_count(text):
+    """--rounds: a number of rounds (1 or more), or "auto" (ROUNDS=auto: sweep.json's auto_rounds)."""
+    if text == "auto":
+        return text
+    try:
+        return number(int, 1)(text)
+    except argparse.ArgumentTypeError as error:
+        raise argparse.ArgumentTypeError(f"{error}, or auto") from None
+
+
 def parser(description):
     arguments = OneLineErrors(description=description)
     arguments.add_argument("--set", dest="app_set", default=None, choices=list(registry.sets()),
@@ -52,7 +62,9 @@ def parser(description):
                            help=SWEEP["options_about"]["duration_s"])
     arguments.add_argument("--precision", type=number(float, 0, 1, low_included=False), default=None,
                            help=SWEEP["options_about"]["precision"])
-    arguments.add_argument("--rounds", type=number(int, 1), default=None, help=SWEEP["options_about"]["rounds"])
+    arguments.add_argument("--rounds", type=rounds_count, default=None, help=SWEEP["options_about"]["rounds"])
+    arguments.add_argument("--auto-cap-min", type=number(float, 0, low_included=False), default=None,
+                           help=SWEEP["options_about"]["auto_cap_min"])
     arguments.add_argument("--clients", type=number(int, 1), default=None, help=SWEEP["options_about"]["clients"])
     arguments.add_argument("--max-other-pct", type=number(float, 0), default=None,
                            help=SWEEP["options_about"]["max_other_pct"] + " (hosts that share one machine, as "
@@ -128,9 +140,13 @@ def from_argv(argv, description):
         values["rounds"] = DEFAULTS["other_set_rounds"]
     values.update({key: value for key, value in (("duration_s", args.duration), ("precision", args.precision),
                                                  ("rounds", args.rounds), ("clients", args.clients),
+                                                 ("auto_cap_min", args.auto_cap_min),
                                                  ("max_other_pct", args.max_other_pct),
                                                  ("max_steal_pct", args.max_steal_pct),
                                                  ("min_speed", args.min_speed)) if value is not None})
+    if values.get("rounds") == "auto":
+        # Stein's first stage: the default rounds, whatever a preset or a set would run.
+        values.update(rounds=DEFAULTS["rounds"], auto_rounds=True)
     try:
         hosts = topology.current()
     except ValueError as error:

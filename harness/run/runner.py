@@ -19,7 +19,7 @@ from harness.run.guard import Guard
 from harness.run.context import PROFILES, SIZE_SWEEP, SWEEP
 from harness.run.procedure import measure_cell
 from harness.run.progress import describe, estimate_eta, step_line
-from harness.run.schedule import schedule
+from harness.run.schedule import auto_extension, schedule, starts_an_added_round
 from stack import database_access, lifecycle, registry, settings
 
 
@@ -28,6 +28,8 @@ from stack import database_access, lifecycle, registry, settings
 NOT_THE_SERVERS = ("CLIENT_CPUS", "SERVER_CPUS", "DB_CPUS", "LAB_ON_HOST", "CLIENT_HOSTS")
 # The short watches that give each lab CPU its first canary readings (two each: before and after).
 CALIBRATION_CHECKS = 5
+# ROUNDS=auto: how narrow each cell's geometric interval is to be (its ends within 10 % of the estimate).
+AUTO_TARGET = 0.10
 
 
 def say_now(text):
@@ -48,6 +50,7 @@ class Runner:
         self.last_step_end = None
         self.quiet = None
         self.topology = None
+        self.added = None  # ROUNDS=auto: what the first stage added (added_rounds), once it is done
 
     def resumed_seed(self, context):
         """A resumed run keeps the seed it started with, so its rounds keep their order."""
@@ -76,7 +79,8 @@ class Runner:
             host=inventory.host(),
             git=inventory.git_state(),
             registry=registry.REGISTRY,
-            quiet_check=self.quiet)
+            quiet_check=self.quiet,
+            added_rounds=self.added)
         if finished:
             manifest["finished"] = now()
         write_atomically(path, json.dumps(manifest, indent=2, default=str) + "\n")
@@ -91,6 +95,35 @@ class Runner:
             self.say(f"warning: the machine is not quiet before the run: {shared}; steps it disturbs "
                      f"are redone, but a quiet machine gives figures sooner")
         return {"seconds": seconds, "disturbed": shared, "figures": watch.figures}
+
+    def add_rounds(self, summaries):
+        """ROUNDS=auto, once the first stage is done: the rounds Stein's procedure gives each cell
+        from its first rounds' spread, each added round a fresh random order over only the cells
+        that need it (harness/run/schedule.py)."""
+        plan, selection = self.context.plan, self.context.selection
+        if not plan.auto_rounds or self.added is not None:
+            return
+        self.added, visits = auto_extension(summaries, selection.cells, plan.rounds, AUTO_TARGET, plan.auto_max_rounds,
+                                            plan.seed, selection.control)
+        self.visits += visits
+        self.write_manifest()
+        more = {cell: each["rounds"] for cell, each in self.added["cells"].items() if each["rounds"] > plan.rounds}
+        self.say(f"ROUNDS=auto: after {plan.rounds} rounds, " + (
+            "; ".join(f"{cell} {rounds} rounds in all" for cell, rounds in more.items()) + f" (for +-{AUTO_TARGET:.0%}, "
+            f"at most {plan.auto_max_rounds}, until {plan.auto_cap_min:g} min of sweep)" if more
+            else f"every cell's interval is within +-{AUTO_TARGET:.0%}: no round added"))
+
+    def past_the_cap(self, visit, before):
+        """Whether ROUNDS=auto's time cap stops the run before this visit (`before`: the visits before
+        it): at an added round's start, once the sweep has run auto_cap_min in this invocation."""
+        plan = self.context.plan
+        minutes = (time.monotonic() - self.sweep_started) / 60
+        if not (plan.auto_rounds and starts_an_added_round(visit, before, plan.rounds) and minutes >= plan.auto_cap_min):
+            return False
+        self.added["stopped_at_cap_after_round"] = visit.round - 1
+        self.say(f"ROUNDS=auto: {minutes:.0f} min of sweep reached the cap of {plan.auto_cap_min:g} min; "
+                 f"round {visit.round} and after not run")
+        return True
 
     def retry_later(self, visit, cell):
         """A cell that disturbed steps stopped is measured once more, after the last cell of its round
@@ -147,14 +180,23 @@ class Runner:
         measured = [number for number in sorted(self.cell_walls) if number <= round_]
         return self.cell_walls[measured[-1]] if measured else []
 
+    def round_cells(self, round_):
+        """The cells a round visits: every cell, or in a round ROUNDS=auto added those that need it."""
+        return list(dict.fromkeys(each.key for each in self.visits if each.round == round_))
+
+    def rounds_text(self):
+        plan = self.context.plan
+        return f"{plan.rounds}+auto" if plan.auto_rounds else f"{plan.rounds}"
+
     def begin_round(self, visit, cell):
-        """Before a round's first measurement (round 2 on): restart every server, unless a resumed
-        round has begun already."""
+        """Before a round's first measurement (round 2 on): restart the servers its cells need, unless
+        a resumed round has begun already."""
         if visit.round == 1 or any(self.files.cell_state(each.key, each.round, each.replica).exists()
                                    for each in self.visits if each.round == visit.round):
             return
-        self.say(f"round {visit.round}/{self.context.plan.rounds}: restarting the servers for a fresh process layout")
-        for name in lifecycle.SERVERS:
+        needed = {need for key in self.round_cells(visit.round) for need in lifecycle.with_needs(registry.server_of(key.app))}
+        self.say(f"round {visit.round}/{self.rounds_text()}: restarting the servers for a fresh process layout")
+        for name in [name for name in lifecycle.SERVERS if name in needed]:
             try:
                 message = servers.server(name).restart(self.context.pinning.cpus_of(name))
             except lifecycle.LabError as error:
@@ -170,12 +212,12 @@ class Runner:
             return
         path = self.files.jvm_warmups
         records = json.loads(path.read_text()) if path.exists() else []
-        for name, cells in jvm_warmup.servers_of(self.context.selection.cells).items():
+        for name, cells in jvm_warmup.servers_of(self.round_cells(round_)).items():
             pid = servers.server(name).pid()
             done = {(record["round"], record["server"], record["pid"]) for record in records}
             if pid is None or (round_, name, pid) in done:
                 continue
-            self.say(f"round {round_}/{self.context.plan.rounds}: warming {name} for its {len(cells)} cells until "
+            self.say(f"round {round_}/{self.rounds_text()}: warming {name} for its {len(cells)} cells until "
                      f"its compiler is quiet (at most {warmup.jvm_warmup_cap_s:g} s)")
             record = jvm_warmup.warm_jvm(name, cells, warmup, self.context.pinning, self.files.directory)
             if record:
@@ -211,14 +253,16 @@ class Runner:
         summaries = {row.visit: row for row in read_summaries(self.files.saturation)}
         selection, plan, pinning = context.selection, context.plan, context.pinning
         self.visits = schedule(selection.cells, plan.rounds, plan.seed, selection.control)
-        self.say(f"sweep {self.run_id}: {len(selection.cells)} cells x {plan.rounds} round(s)"
+        self.say(f"sweep {self.run_id}: {len(selection.cells)} cells x {self.rounds_text()} round(s)"
                  f"{f', {selection.control} measured twice a round (A/A control)' if selection.control else ''}, "
                  f"seed {plan.seed}, mode {plan.mode}, {plan.duration_s:g} s steps, precision "
                  f"{plan.precision:.0%}; httperf on CPUs {pinning.client_cpus}, "
                  f"{servers_pinning_text(pinning.server_cpus, pinning.db_cpus)}; results in {self.files.directory}")
-        index = 0
+        index, self.sweep_started = 0, time.monotonic()
         while index < len(self.visits):
             visit, index = self.visits[index], index + 1
+            if self.past_the_cap(visit, self.visits[:index - 1]):
+                break
             self.index = index
             self.cells_left = len(self.visits) - self.index
             cell = Cell(self.files, visit.key, visit.round, visit.replica)
@@ -246,6 +290,8 @@ class Runner:
             write_summaries(self.files.saturation, [summaries[each] for each in dict.fromkeys(self.visits)
                                                     if each in summaries])
             self.say(f"== {visit}: {describe(summaries[visit])}")
+            if index == len(self.visits):
+                self.add_rounds(summaries)
         self.write_manifest(finished=True)
         self.say(f"sweep {self.run_id} finished: {self.files.saturation}")
         return [summaries[visit] for visit in dict.fromkeys(self.visits)]

@@ -10,6 +10,7 @@ its two figures differ is the noise floor against which app differences are judg
 import random
 
 from harness.results.records import Visit
+from harness.results.stats import stein_rounds
 
 
 def blocks_of(cells):
@@ -39,3 +40,33 @@ def round_order(cells, round_, seed, control=None):
 def schedule(cells, rounds, seed, control=None):
     """Every round's visits, round after round."""
     return [visit for round_ in range(1, rounds + 1) for visit in round_order(cells, round_, seed, control)]
+
+
+def added_rounds(first_figures, first, target, most, seed, control=None):
+    """ROUNDS=auto's rounds after the first `first`: Stein's procedure (results/stats.py) gives each
+    cell its rounds in all from its first rounds' figures ({cell: [figures]}; a cell with fewer than
+    two has none added), and round r visits, in a fresh random order, only the cells that need r
+    rounds or more. ({cell: rounds in all}, the added rounds' visits)."""
+    needs = {key: max(first, stein_rounds(values, target, most)) if len(values) >= 2 else first
+             for key, values in first_figures.items()}
+    visits = []
+    for round_ in range(first + 1, max(needs.values(), default=first) + 1):
+        cells = [key for key, rounds in needs.items() if rounds >= round_]
+        visits += round_order(cells, round_, seed, control)
+    return needs, visits
+
+
+def auto_extension(summaries, cells, first, target, most, seed, control=None):
+    """ROUNDS=auto once its first `first` rounds are done: (the manifest's record of it, the added
+    rounds' visits), from the rows measured so far ({Visit: CellSummary})."""
+    figures = {key: [row.saturation_rps for visit, row in sorted(summaries.items(), key=lambda item: item[0].round)
+                     if visit.key == key and visit.replica == 1 and visit.round <= first and row.saturation_rps]
+               for key in cells}
+    needs, visits = added_rounds(figures, first, target, most, seed, control)
+    return ({"target": target, "first_rounds": first, "stopped_at_cap_after_round": None,
+             "cells": {str(key): {"rounds": needs[key], "first_figures": figures[key]} for key in needs}}, visits)
+
+
+def starts_an_added_round(visit, before, first):
+    """Whether `visit` opens a round after the first `first` (`before`: the run's visits before it)."""
+    return visit.round > first and all(each.round < visit.round for each in before)
