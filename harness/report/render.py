@@ -4,8 +4,9 @@
 
 Into results/<run>/plots/: for a size sweep, sizes-<engine>.pdf (throughput and reply time against
 the payload's row count); a PDF per cell, per workload x engine (the apps overlaid), per app x
-workload (MyISAM against InnoDB), summary.pdf (saturation bars, a page per workload) and report.pdf
-(all of them behind a title page and the saturation table); into results/<run>/: summary.md and
+workload (MyISAM against InnoDB), summary.pdf (saturation bars, a page per workload), canary.pdf
+(the speed canary against the servers' cost, with two rounds or more) and report.pdf (all of them
+behind a title page and the saturation table); into results/<run>/: summary.md and
 summary.tsv. Every plotted point is a row of a cell's steps.tsv; the data files in plots/data/ keep
 the name of the raw httperf output each point comes from.
 """
@@ -20,6 +21,7 @@ from harness.report.sizes import size_series_text, sized_rows
 from harness.report.tables import (SUMMARY_COLUMNS, study_figures, summary_markdown, summary_rows,
                                    table_lines, title_lines)
 from harness.report.view import ENGINE_DASH, View
+from harness.results.calibration import calibration
 from harness.results.store import RESULTS, ResultsError, latest_run, load_run, tsv_text
 from stack.registry import engine_title, workload_title
 from stack.settings import ROOT
@@ -149,6 +151,25 @@ def size_pages(view, rows, out, data):
     return pages
 
 
+def canary_page(view, out, data):
+    """The speed canary against the servers' cost, cell by cell (results/calibration.py); none without
+    two rounds of a cell with the canary's speed."""
+    found = calibration(view.run.saturation)
+    if found.r is None:
+        return []
+    apps = [app for app in view.apps if any(key.app == app for key, *_ in found.points)]
+    variables = {"output": out / "canary.pdf", "n": len(apps),
+                 "heading": f"The speed canary against the servers' cost: r = {found.r:.2f} over {found.cells} cells' "
+                            f"rounds ({len(found.points)} points)"}
+    for index, app in enumerate(apps, start=1):
+        series = data / f"canary-{app}.tsv"
+        series.write_text("".join(f"{slowness:.4f}\t{cost:.4f}\t{round_}\n"
+                                  for key, round_, slowness, cost in found.points if key.app == app))
+        variables.update({f"file{index}": series, f"title{index}": view.title(app), f"colour{index}": view.colour(app)})
+    gnuplot("canary.gp", **variables)
+    return [variables["output"]]
+
+
 def measurement_title(view, visit, count):
     if count == 1:
         return view.title(visit.key.app)
@@ -171,9 +192,10 @@ def make_report(run_dir):
     summary = bars_page(view, rows, out / "summary.pdf", data)
     sizes = size_pages(view, rows, out, data)
     figures = figure_pages(view, out, data)
+    canary = canary_page(view, out, data)
     report = out / "report.pdf"
     subprocess.run(["pdfunite", str(pages["title"]), str(pages["table"]), *map(str, sizes), str(summary),
-                    *map(str, figures), str(report)], check=True, capture_output=True)
+                    *map(str, figures), *map(str, canary), str(report)], check=True, capture_output=True)
     return report
 
 
