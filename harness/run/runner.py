@@ -10,10 +10,10 @@ from harness.hosts import inventory, servers
 from harness.hosts.watch import watching
 from harness.measure import processes
 from harness.results.manifest import Manifest, servers_pinning_text, written
+from harness.results.records import TOO_DISTURBED
 from harness.results.speed import SpeedHistory
 from harness.results.store import RESULTS, RunFiles, read_cell_state, read_summaries, write_atomically, write_summaries
 from harness.run import jvm_warmup
-from harness.results.records import TOO_DISTURBED
 from harness.run.cell import Cell, now
 from harness.run.guard import Guard
 from harness.run.context import PROFILES, SIZE_SWEEP, SWEEP
@@ -51,6 +51,8 @@ class Runner:
         self.quiet = None
         self.topology = None
         self.added = None  # ROUNDS=auto: what the first stage added (added_rounds), once it is done
+        plan, selection = self.context.plan, self.context.selection
+        self.visits = schedule(selection.cells, plan.rounds, plan.seed, selection.control)
 
     def resumed_seed(self, context):
         """A resumed run keeps the seed it started with, so its rounds keep their order."""
@@ -252,7 +254,6 @@ class Runner:
         self.warn_of_other_knobs()
         summaries = {row.visit: row for row in read_summaries(self.files.saturation)}
         selection, plan, pinning = context.selection, context.plan, context.pinning
-        self.visits = schedule(selection.cells, plan.rounds, plan.seed, selection.control)
         self.say(f"sweep {self.run_id}: {len(selection.cells)} cells x {self.rounds_text()} round(s)"
                  f"{f', {selection.control} measured twice a round (A/A control)' if selection.control else ''}, "
                  f"seed {plan.seed}, mode {plan.mode}, {plan.duration_s:g} s steps, precision "

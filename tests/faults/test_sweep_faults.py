@@ -228,7 +228,9 @@ def test_a_cell_that_disturbance_stops_is_retried_after_its_round_once_the_machi
     assert (summary["status"], summary["saturation_offered"], summary["disturbed_steps"]) == ("plan-limit", "200.0", "2")
 
 
-SLOWER = 0.85  # the threshold issue 32 proposed; runs judge the speed only when min_speed is set
+# Runs judge the speed only when min_speed is set. The quota reads about 0.06 of the reference, this
+# host's own readings as low as 0.59 (docs/method.md, the canary's calibration): between the two.
+SLOWER = 0.4
 
 
 @pytest.mark.timing
@@ -251,12 +253,10 @@ def test_servers_slowed_by_a_cpu_quota_make_the_canary_flag_the_step_which_is_re
     throttled, *after = steps
     assert throttled["verdict"] == DISTURBED and "machine slower: CPU" in throttled["reason"], throttled["reason"]
     # The quota held the canary to a tenth of a CPU: its readings after the step took many times the reference.
-    margins.at_most("the throttled step's machine speed", float(throttled["machine_speed"]), 0.5)
-    assert any("back to speed" in event for event in state["events"]) and "slower_machine" not in state
-    # Redone at speed: the machine's own blips may flag a redo too (it is redone again), never the quota's.
-    assert [(step["offered_rate"], step["verdict"]) for step in after if step["verdict"] != DISTURBED] == [
-        ("100.0", PASS), ("200.0", PASS)], [step["reason"] for step in after]
-    assert all(float(step["machine_speed"]) > 0.5 for step in after)
+    margins.at_most("the throttled step's machine speed", float(throttled["machine_speed"]), 0.2)
+    assert "after step 1: the machine back to speed" in " ".join(state["events"]) and "slower_machine" not in state
+    assert [(step["offered_rate"], step["verdict"]) for step in after] == [("100.0", PASS), ("200.0", PASS)], \
+        [step["reason"] for step in after]
     slowed, unthrottled = (float(rows(tmp_path / run / "saturation.tsv")[0]["saturation_rps"])
                            for run in ("slowed", "unthrottled"))
     margins.at_most("the slowed cell's figure against an unthrottled run's (ratio - 1)", abs(slowed / unthrottled - 1), 0.05)
