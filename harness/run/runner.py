@@ -263,6 +263,7 @@ class Runner:
         while index < len(self.visits):
             visit, index = self.visits[index], index + 1
             if self.past_the_cap(visit, self.visits[:index - 1]):
+                del self.visits[index - 1:]  # the rounds the cap stopped are not the run's
                 break
             self.index = index
             self.cells_left = len(self.visits) - self.index
