@@ -9,7 +9,6 @@ import time
 
 from harness.hosts import servers
 from harness.hosts.watch import watching
-from harness.judge.speed import slowdown, speeds
 from harness.measure import load
 from harness.results.records import BASELINE, PASS
 from harness.run import step
@@ -88,9 +87,7 @@ class Guard:
         while True:
             with watching(self.context) as watch:
                 pass
-            step_speeds = speeds(watch.figures, self.speed.references())
-            self.speed.add(watch.figures)
-            slower = slowdown(step_speeds, limits.min_speed)
+            step_speeds, slower = step.judged_speed(watch.figures, self.speed, limits.min_speed)
             if not slower or time.monotonic() - started >= limits.slow_wait_s:
                 break
             time.sleep(SPEED_RECHECK_S)

@@ -77,14 +77,20 @@ def gate_check(cell, rate, context, number):
     return reply_time_ms(figures) if figures else None
 
 
+def judged_speed(figures, speed_history, min_speed):
+    """({CPU: speed}, why the machine was slower or None): a watch's canary readings against the run's
+    reference speeds, which they then join."""
+    step_speeds = speed.speeds(figures, speed_history.references())
+    speed_history.add(figures)
+    return step_speeds, speed.slowdown(step_speeds, min_speed)
+
+
 def machine_speed(watch, speed_history, cell, min_speed):
-    """({"machine_speed": the slowest CPU's} or {}, why the machine was slower or None): the step's
-    canary readings against the run's reference speeds, which they then join. A cell measured on a
-    slower machine (guard.wait_for_speed) has its speed recorded, not judged."""
-    step_speeds = speed.speeds(watch.figures, speed_history.references())
-    speed_history.add(watch.figures)
+    """({"machine_speed": the slowest CPU's} or {}, why the machine was slower or None) of a step. A
+    cell measured on a slower machine (guard.wait_for_speed) has its speed recorded, not judged."""
+    step_speeds, slower = judged_speed(watch.figures, speed_history, min_speed)
     figures = {"machine_speed": min(step_speeds.values())} if step_speeds else {}
-    return figures, None if cell.state.slower_machine else speed.slowdown(step_speeds, min_speed)
+    return figures, None if cell.state.slower_machine else slower
 
 
 def take_step(cell, rate, context, speed_history, role="", duration_s=None):

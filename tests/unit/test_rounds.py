@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from harness.report import tables
+from harness.report import tables, trust
 from harness.report.view import View
 from harness.results.records import BASELINE, DISTURBED, PASS, TOO_DISTURBED, CellKey, Step, Visit
 from harness.results.rounds import cell_figures, control_noise, pair_ratios, round_spread
@@ -131,7 +131,7 @@ def test_a_cell_stopped_by_disturbance_is_no_figure_not_even_a_lower_bound(tmp_p
     (pair,) = pair_ratios(cell_figures(run), ["php", "servlet"])
     assert pair.rounds == 1
     assert ("Left out of every figure, interval, ratio and the A/A control, because disturbed steps stopped them "
-            "on their visit and on their retry later in the round: php/myisam/single round 1.") in tables.rounds_sentence(View(run))
+            "on their visit and on their retry later in the round: php/myisam/single round 1.") in trust.rounds_sentence(View(run))
 
 
 def test_a_stopped_cell_is_retried_once_after_its_rounds_last_cell_then_not_measured(tmp_path):
