@@ -52,7 +52,7 @@ def parser(description):
     arguments = OneLineErrors(description=description)
     arguments.add_argument("--set", dest="app_set", default=None, choices=list(registry.sets()),
                            help=f"a named selection of apps: {', '.join(registry.sets())} (default "
-                                f"{registry.DEFAULT_SET}; other sets run {DEFAULTS['other_set_rounds']} round(s) unless --rounds says otherwise)")
+                                f"{registry.DEFAULT_SET}, {DEFAULTS['default_set_rounds']} rounds; other sets run {DEFAULTS['other_set_rounds']} round(s) unless --rounds says otherwise)")
     arguments.add_argument("--apps", type=listed, default=None, help="these apps of the set only")
     arguments.add_argument("--engines", type=listed, default=None,
                            help="default: " + ", ".join(registry.engines()))
@@ -138,6 +138,8 @@ def from_argv(argv, description):
     values = {key: value for preset in presets for key, value in SWEEP["presets"][preset].items()}
     if args.app_set not in (None, registry.DEFAULT_SET):
         values["rounds"] = DEFAULTS["other_set_rounds"]
+    elif "rounds" not in values:
+        values["rounds"] = DEFAULTS["default_set_rounds"]
     values.update({key: value for key, value in (("duration_s", args.duration), ("precision", args.precision),
                                                  ("rounds", args.rounds), ("clients", args.clients),
                                                  ("auto_cap_min", args.auto_cap_min),

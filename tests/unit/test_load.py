@@ -67,6 +67,8 @@ def test_options_come_from_sweep_json_and_the_command_line_overrides_them(monkey
     assert (chosen.plan.rounds, chosen.selection.control) == (1, None), "the quick preset: one round, no A/A control"
     explicit, _, _ = options.from_argv(["--seed", "7", "--rounds", "5"], "test")
     assert (explicit.plan.seed, explicit.plan.rounds) == (7, 5) and default.plan.seed > 0, "a seed is drawn when none is given"
+    assert default.plan.auto_rounds, "the default set's default run adds rounds where the noise is (default_set_rounds)"
+    assert not explicit.plan.auto_rounds and not chosen.plan.auto_rounds, "a number of rounds, told or preset, is fixed"
     limits, _, _ = options.from_argv(["--max-other-pct", "100", "--max-steal-pct", "50"], "test")
     assert (limits.disturbance.max_other_pct, limits.disturbance.max_steal_pct) == (100, 50)
     assert (default.disturbance.max_other_pct, default.disturbance.max_steal_pct) == (options.DEFAULTS["max_other_pct"],
