@@ -8,7 +8,9 @@
 # Each data file holds three blocks: 0 = judged steps (pass or fail, joined in order of offered rate),
 # 1 = steps not judged: client-bound or disturbed (drawn apart, never joined), 2 = the saturation point.
 # Columns: offered req/s, reply req/s, reply time ms (mean), verdict, raw httperf output, p50 ms,
-# p99 ms (from httperf's connection-lifetime histogram; NaN in runs recorded before it).
+# p99 ms (from httperf's connection-lifetime histogram; NaN in runs recorded before it), response ms
+# (httperf's response time, to the first byte: the 2006 study's "response time"; the mean reply time
+# adds the transfer to the last byte).
 
 set terminal pdfcairo enhanced color font "Sans,9" size 11in,4.6in
 set output output
@@ -44,7 +46,9 @@ plot for [i=1:n] series(i) index 0 using 1:3 with linespoints lc rgb colour(i) d
      for [i=1:n] series(i) index 2 using 1:3 with points lc rgb colour(i) pt 13 ps 1.6 notitle, \
      for [i=1:n] series(i) index 0 using 1:6 with points lc rgb colour(i) pt 2 ps 0.5 notitle, \
      for [i=1:n] series(i) index 0 using 1:7 with points lc rgb colour(i) pt 8 ps 0.6 notitle, \
+     for [i=1:n] series(i) index 0 using 1:8 with lines lc rgb colour(i) dt 3 lw 1 notitle, \
      keyentry with points lc rgb "black" pt 7 ps 0.5 title "mean", \
+     keyentry with lines lc rgb "black" dt 3 lw 1 title "response: to the first byte (the 2006 study's)", \
      keyentry with points lc rgb "black" pt 2 ps 0.5 title "p50 (1 ms bins)", \
      keyentry with points lc rgb "black" pt 8 ps 0.6 title "p99 (1 ms bins)"
 unset multiplot

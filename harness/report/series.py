@@ -4,15 +4,15 @@ from stack.registry import engine_title
 
 
 def points(steps):
-    """(judged, not_judged): (offered, reply rate, reply time, verdict, raw, p50, p99) per step with
-    a reply rate, in order of offered rate; client-bound and disturbed steps are not judged. Killed steps
+    """(judged, not_judged): (offered, reply rate, reply time, verdict, raw, p50, p99, response time)
+    per step with a reply rate, in order of offered rate; client-bound and disturbed steps are not judged. Killed steps
     printed nothing and have no point."""
     judged, client_bound = [], []
     for step in steps:
         if step.offered_rate is None or step.reply_rate is None:
             continue
         point = (step.offered_rate, step.reply_rate, step.reply_time_ms, step.verdict, step.raw or "",
-                 step.figures.get("p50_ms"), step.figures.get("p99_ms"))
+                 step.figures.get("p50_ms"), step.figures.get("p99_ms"), step.response_ms)
         (client_bound if step.verdict in (CLIENT_LIMITED, DISTURBED) else judged).append(point)
     return sorted(judged), sorted(client_bound)
 
@@ -35,12 +35,13 @@ def series_text(summary, steps):
         return "NaN" if value is None else f"{value:g}"
 
     def line(point):
-        offered, reply, reply_ms, verdict, raw, p50, p99 = point
-        return f"{offered:g}\t{reply:g}\t{number(reply_ms)}\t{verdict}\t{raw}\t{number(p50)}\t{number(p99)}"
+        offered, reply, reply_ms, verdict, raw, p50, p99, response_ms = point
+        return (f"{offered:g}\t{reply:g}\t{number(reply_ms)}\t{verdict}\t{raw}\t{number(p50)}\t{number(p99)}"
+                f"\t{number(response_ms)}")
     text = ("# offered_rps\treply_rps\treply_ms\tverdict\traw httperf output (in the cell's folder)"
-            "\tp50_ms\tp99_ms\n")
+            "\tp50_ms\tp99_ms\tresponse_ms\n")
     # An empty block would stop gnuplot; a row of NaN keeps the block and draws nothing.
-    return text + "\n\n\n".join("\n".join(map(line, block)) if block else "NaN\tNaN\tNaN\t-\t-\tNaN\tNaN"
+    return text + "\n\n\n".join("\n".join(map(line, block)) if block else "NaN\tNaN\tNaN\t-\t-\tNaN\tNaN\tNaN"
                                 for block in blocks) + "\n"
 
 

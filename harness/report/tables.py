@@ -15,10 +15,11 @@ SUMMARY_COLUMNS = ["workload", "engine", "app", "status", "saturation_rps", "low
                    "round_figures", "median_low", "median_high", "median_confidence", "gmean_rps",
                    "gmean_low", "gmean_high",
                    "saturation_offered", "overload_offered", "reply_ms_low", "reply_ms_saturation",
+                   "response_ms_low", "transfer_ms_low", "response_ms_saturation", "transfer_ms_saturation",
                    "p50_ms_saturation", "p99_ms_saturation", "server_cpu_pct_saturation",
                    "server_rss_mb_saturation", "ratio_to_fastest", "constant_baseline_fraction",
                    "static_baseline_fraction", "bottleneck", "bottleneck_why", "study_2006_rps",
-                   "study_2006_reply_ms_low"]
+                   "study_2006_response_ms_low"]
 
 
 def study_figures(study_rows=None):
@@ -68,6 +69,8 @@ def summary_rows(view, study):
                     "overload_offered": cell_text(row.overload_offered),
                     "reply_ms_low": cell_text(row.reply_ms_low),
                     "reply_ms_saturation": cell_text(row.reply_ms_saturation),
+                    **{name: cell_text(getattr(row, name)) for name in ("response_ms_low", "transfer_ms_low",
+                                                                       "response_ms_saturation", "transfer_ms_saturation")},
                     "p50_ms_saturation": cell_text(row.p50_ms_saturation),
                     "p99_ms_saturation": cell_text(row.p99_ms_saturation),
                     "server_cpu_pct_saturation": "" if cpu is None else round(100 * cpu / duration),
@@ -75,7 +78,7 @@ def summary_rows(view, study):
                     "ratio_to_fastest": "" if not median or not fastest else round(median / fastest, 2),
                     "bottleneck": limit, "bottleneck_why": why,
                     "study_2006_rps": old.get("saturation_rps", ""),
-                    "study_2006_reply_ms_low": old.get("response_ms_low", ""),
+                    "study_2006_response_ms_low": old.get("response_ms_low", ""),
                 })
     return with_baseline_fractions(rows, view.manifest.baselines_of)
 
@@ -107,7 +110,9 @@ def summary_markdown(view, rows):
              "three rounds give [min, max] at 75 %, 95 % needs six); the other columns are from the round "
              "whose figure is the median. \">=\" marks a lower bound "
              "(the client or the plan ran out before the server failed). Reply times are request sent to "
-             "last byte, at the lowest passing rate and at saturation; p50 / p99 are the percentiles of connect-to-close "
+             "last byte, at the lowest passing rate and at saturation, with httperf's two parts in brackets: "
+             "response (to the first byte) + transfer (on to the last). The 2006 study's response times are "
+             "the first part alone, so they stand beside ours in a column of their own; p50 / p99 are the percentiles of connect-to-close "
              "times in httperf's 1 ms bins (failed requests count as lasting the whole timeout). CPU is the servers' CPU time over the "
              "saturation step, in % of one core; RSS their summed peak. The bottleneck is what ran out first, "
              "named from the saturation step and the failing step above it (harness/judge/bottleneck.py). The 2006 study ran on a 2x Pentium 4 "
@@ -119,15 +124,17 @@ def summary_markdown(view, rows):
                 continue
             lines += [f"## {workload_title(workload)}, {engine_title(engine)}", "",
                       "| app | throughput (req/s) | rounds: interval | ratio to fastest | of its server's baseline: "
-                      "constant row / static file | 2006 (req/s) | reply ms low | "
-                      "reply ms at saturation | p50 / p99 ms at saturation | overload at (req/s offered) | "
-                      "server CPU % | server RSS MB | bottleneck |",
-                      "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+                      "constant row / static file | 2006 (req/s) | response ms low: ours / 2006 | "
+                      "reply ms low (response + transfer) | reply ms at saturation (response + transfer) | "
+                      "p50 / p99 ms at saturation | overload at (req/s offered) | server CPU % | server RSS MB | "
+                      "bottleneck |",
+                      "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
             for row in group:
                 lines.append(f"| {view.title(row['app'])} | {throughput_text(row)} | {rounds_with_interval(row)} | "
                              f"{row['ratio_to_fastest']} | {baseline_text(row)} | "
-                             f"{row['study_2006_rps'] or '-'} | {row['reply_ms_low']} | "
-                             f"{row['reply_ms_saturation']} | {spread_text(row)} | {row['overload_offered'] or '-'} | "
+                             f"{row['study_2006_rps'] or '-'} | {row['response_ms_low'] or '-'} / "
+                             f"{row['study_2006_response_ms_low'] or '-'} | {reply_parts_text(row, 'low')} | "
+                             f"{reply_parts_text(row, 'saturation')} | {spread_text(row)} | {row['overload_offered'] or '-'} | "
                              f"{row['server_cpu_pct_saturation']} | {row['server_rss_mb_saturation']} | "
                              f"{bottleneck_text(row)} |")
             lines.append("")
@@ -135,6 +142,13 @@ def summary_markdown(view, rows):
                      + [line for set_name, declared in comparisons().items()
                         for line in comparison_lines(view, rows, set_name, declared)]
                      + differences_lines(view))
+
+
+def reply_parts_text(row, where):
+    """A summary row's reply time with httperf's two parts, e.g. "4.6 (4.1 + 0.5)"; the total alone
+    for a run recorded before the parts were kept."""
+    total, response, transfer = (row[f"{part}_ms_{where}"] for part in ("reply", "response", "transfer"))
+    return f"{total} ({response} + {transfer})" if response != "" and transfer != "" else f"{total}"
 
 
 def baseline_text(row):
@@ -196,19 +210,21 @@ def warmup_text(options):
 
 def table_lines(view, rows):
     header = (f"{'workload':<10} {'engine':<7} {'app':<15} {'req/s':>11} {'interval':>19} {'ratio':>6} {'2006':>5} "
-              f"{'ms low':>8} {'ms sat':>8} {'overload':>9} {'CPU %':>6} {'RSS MB':>8}  {'status':<12} bottleneck")
+              f"{'ms low':>8} {'ms sat':>8} {'resp low':>8} {'2006':>6} {'overload':>9} {'CPU %':>6} {'RSS MB':>8}  {'status':<12} bottleneck")
     body = [header, "-" * len(header)]
     for row in rows:
         body.append(f"{row['workload']:<10} {row['engine']:<7} {row['app']:<15} {throughput_text(row):>11} "
                     f"{short_interval(row):>19} "
                     f"{row['ratio_to_fastest']!s:>6} {row['study_2006_rps'] or '-':>5} {row['reply_ms_low']!s:>8} "
-                    f"{row['reply_ms_saturation']!s:>8} {row['overload_offered'] or '-':>9} "
+                    f"{row['reply_ms_saturation']!s:>8} {row['response_ms_low'] or '-':>8} "
+                    f"{row['study_2006_response_ms_low'] or '-':>6} {row['overload_offered'] or '-':>9} "
                     f"{row['server_cpu_pct_saturation']!s:>6} {row['server_rss_mb_saturation']!s:>8}  {row['status']:<12} "
                     f"{row['bottleneck'] or '-'}")
     body += ["", "req/s: highest reply rate of a passing step, median over the rounds (>= lower bound: client or plan",
              "limit, not the server). interval: the median's order-statistic interval (3 rounds: min to max, 75 %).",
              "ratio: to the fastest app of the same workload and engine. 2006: the study's figure (other hardware).",
-             "ms low / ms sat: reply time at the lowest passing rate / at saturation. overload: lowest failing",
+             "ms low / ms sat: reply time (to the last byte) at the lowest passing rate / at saturation. resp low:",
+             "its response part (to the first byte), the 2006 study's response time beside it. overload: lowest failing",
              "offered rate above saturation. CPU %: servers' CPU over the saturation step, % of one core.",
              "bottleneck: what ran out first (summary.md says from what): the servers' CPU, the database, the",
              "pool, a listen queue, the client; \"unexplained\" when none of these did."]

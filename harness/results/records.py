@@ -95,6 +95,16 @@ class Step:
         return reply_time_ms(self.figures)
 
     @property
+    def response_ms(self):
+        """httperf's response time: request sent to the reply's first byte (the 2006 study's
+        "response time"); the reply time adds the transfer to the last byte."""
+        return self.figures.get("response_time_ms")
+
+    @property
+    def transfer_ms(self):
+        return self.figures.get("transfer_time_ms")
+
+    @property
     def servers(self):
         """The lab servers sampled during the step: those with a peak memory figure (the harness's
         own figures, such as other processes' CPU, have none)."""
@@ -161,6 +171,12 @@ class CellSummary:
     # The machine's speed at saturation (the step's canary speed) and what a reply cost the servers then.
     machine_speed_saturation: float = None
     server_cpu_ms_per_reply_saturation: float = None
+    # The reply times' two parts as httperf prints them: to the first byte (response) and on to the
+    # last (transfer), at the lowest passing rate and at saturation.
+    response_ms_low: float = None
+    transfer_ms_low: float = None
+    response_ms_saturation: float = None
+    transfer_ms_saturation: float = None
 
     def __post_init__(self):
         coerce_numbers(self)
@@ -209,6 +225,8 @@ def summarize(key, steps, restarts, round_=1, unmeasured=None, replica=1):
     ceiling = min((rate for rate, verdict in latest.items() if verdict == CLIENT_LIMITED and rate > top), default=None)
     row.saturation_rps, row.saturation_offered = round(best.reply_rate, 2), top
     row.reply_ms_low, row.reply_ms_saturation = lowest.reply_time_ms, best.reply_time_ms
+    row.response_ms_low, row.transfer_ms_low = lowest.response_ms, lowest.transfer_ms
+    row.response_ms_saturation, row.transfer_ms_saturation = best.response_ms, best.transfer_ms
     row.p50_ms_saturation, row.p99_ms_saturation = best.figures.get("p50_ms"), best.figures.get("p99_ms")
     row.server_cpu_s_saturation = round(best.server_total("_cpu_s"), 2)
     row.server_rss_mb_saturation = round(best.server_total(RSS_SUFFIX), 1)

@@ -81,7 +81,7 @@ def test_summary_rows_carry_the_sweep_figures_the_2006_figures_and_the_ratio_to_
             assert row["ratio_to_fastest"] == round(float(row["saturation_rps"]) / float(fastest["saturation_rps"]), 2)
     php_single_myisam = rows[0]
     assert (php_single_myisam["app"], php_single_myisam["saturation_rps"]) == ("php", "1566.0")
-    assert (php_single_myisam["study_2006_rps"], php_single_myisam["study_2006_reply_ms_low"]) == ("480", "10.3")
+    assert (php_single_myisam["study_2006_rps"], php_single_myisam["study_2006_response_ms_low"]) == ("480", "10.3")
     assert rows[-1]["study_2006_rps"] == "-"
 
 
@@ -105,6 +105,27 @@ def test_lower_bounds_read_as_lower_bounds_everywhere(view):
     located, bounds, _ = series.bars_text(bounded, rows, bound["workload"]).split("\n\n\n")
     assert [line.split("\t")[3] for line in bounds.splitlines()] == [series.throughput_text(bound)]
     assert series.throughput_text(bound) not in located
+
+
+def test_reply_times_show_httperfs_response_and_transfer_and_the_study_s_response_beside_ours(view):
+    # full6's saturation.tsv predates the parts: summarize its recorded steps again, as a sweep does now.
+    from harness.results.records import summarize
+    saturation = [summarize(row.key, view.run.steps[row.visit], row.restarts) for row in view.run.saturation]
+    resummarized = View(dataclasses.replace(view.run, saturation=saturation))
+    rows = tables.summary_rows(resummarized, tables.study_figures())
+    php = next(row for row in rows if (row["app"], row["engine"], row["workload"]) == ("php", "myisam", "single"))
+    php_steps = view.run.steps[next(row.visit for row in saturation if row.key == CellKey("php", "myisam", "single"))]
+    lowest = min((step for step in php_steps if step.verdict == "pass"), key=lambda step: step.offered_rate)
+    assert (php["response_ms_low"], php["transfer_ms_low"]) == (str(lowest.response_ms), str(lowest.transfer_ms))
+    large = next(row for row in rows if (row["app"], row["engine"], row["workload"]) == ("php", "myisam", "large"))
+    assert float(large["transfer_ms_low"]) > 0, "a 16,000-row page takes time to transfer"
+    markdown = tables.summary_markdown(resummarized, rows)
+    assert (f"| {php['response_ms_low']} / 10.3 | {php['reply_ms_low']} ({php['response_ms_low']} + "
+            f"{php['transfer_ms_low']}) |") in markdown
+    assert tables.reply_parts_text({**php, "response_ms_low": "", "transfer_ms_low": ""}, "low") == php["reply_ms_low"]
+    text = series.series_text(next(row for row in saturation if row.key == CellKey("php", "myisam", "single")), php_steps)
+    plotted = [line.split("\t") for line in text.splitlines()[1:] if not line.startswith("NaN") and line]
+    assert all(float(columns[7]) <= float(columns[2]) for columns in plotted), "the response is part of the reply time"
 
 
 def test_bars_group_the_apps_by_engine_in_registry_order(view, rows):

@@ -34,7 +34,14 @@ def test_the_recorded_run_summarizes_to_the_saturation_table_it_wrote():
             assert summary.server_cpu_ms_per_reply_saturation == round(
                 1000 * best.server_total("_cpu_s") / best.figures["replies"], 3)
         assert summary.machine_speed_saturation is None
-        assert dataclasses.replace(summary, server_cpu_ms_per_reply_saturation=None) == row
+        # The reply time is httperf's two parts, which that run's summary did not keep apart.
+        for reply, response, transfer in ((summary.reply_ms_low, summary.response_ms_low, summary.transfer_ms_low),
+                                          (summary.reply_ms_saturation, summary.response_ms_saturation,
+                                           summary.transfer_ms_saturation)):
+            assert reply is None or reply == round(response + transfer, 1)
+        assert dataclasses.replace(summary, server_cpu_ms_per_reply_saturation=None, response_ms_low=None,
+                                   transfer_ms_low=None, response_ms_saturation=None,
+                                   transfer_ms_saturation=None) == row
 
 
 def test_saturation_is_the_best_passing_reply_rate_and_overload_the_lowest_failure_above():
@@ -44,6 +51,7 @@ def test_saturation_is_the_best_passing_reply_rate_and_overload_the_lowest_failu
     assert row.status == LOCATED
     assert (row.saturation_rps, row.saturation_offered, row.overload_offered) == (237.1, 238, 260)
     assert (row.reply_ms_low, row.reply_ms_saturation) == (2.5, 9.5)
+    assert (row.response_ms_low, row.transfer_ms_low, row.response_ms_saturation) == (2.0, 0.5, 9.0)
     # The servers' own figures only: other processes' and kernel threads' CPU are not theirs.
     assert (row.server_cpu_s_saturation, row.server_rss_mb_saturation, row.restarts) == (2.0, 150.0, 1)
 
