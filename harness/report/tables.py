@@ -104,7 +104,7 @@ def summary_markdown(view, rows):
              f"{manifest.host['cores']} cores, {manifest.host['memory_gib']} GiB; "
              f"hosts on {manifest.topology_text}; {options['mode']} plan, {options['duration_s']:g} s steps, "
              f"precision {options['precision']:.0%}.", "",
-             rounds_sentence(view), "", *calibration_lines(view),
+             rounds_sentence(view), "", *study_method_lines(options), *calibration_lines(view),
              "Throughput is the highest reply rate among passing steps (req/s), the median over the rounds, "
              "with each round's figure and the median's distribution-free interval (its confidence beside it: "
              "three rounds give [min, max] at 75 %, 95 % needs six); the other columns are from the round "
@@ -142,6 +142,22 @@ def summary_markdown(view, rows):
                      + [line for set_name, declared in comparisons().items()
                         for line in comparison_lines(view, rows, set_name, declared)]
                      + differences_lines(view))
+
+
+def study_method_lines(options):
+    """A STUDY=1 run's method in words (the 2006 study's, sweep.json's presets.study); else none."""
+    if "study" not in options.get("presets", []):
+        return []
+    thresholds = options.get("thresholds", {})
+    rates = (f"{options['linear_rates']} rates from {options['linear_low']:.0%} to {options['linear_high']:.0%} of "
+             f"run {options.get('reference_run') or '?'}'s figure for each cell" if options.get("linear_rates")
+             else "rates raised linearly from the study's first rate")
+    return [f"The 2006 study's method (STUDY=1): {options['duration_s']:g} s steps at {rates}; httperf --timeout "
+            f"{options['step_timeout_s']:g} s, shortened where rate x timeout would pass {options['fd_budget']} "
+            f"open descriptors (such steps say so in steps.tsv); each cell stopped at the first rate whose reply rate "
+            f"fell below {thresholds.get('min_reply_ratio', 0.95):.0%} of the offered rate, the study's reading "
+            "(errors not judged apart: a timed-out request is no reply). Its figure is the best reply rate below "
+            "that rate.", ""]
 
 
 def reply_parts_text(row, where):

@@ -4,7 +4,7 @@ profiles; the knobs give the CPU lists and the topology, read here and nowhere e
 the command line (options.py) overrides them. Every knob keeps the one name it has in sweep.json and
 in the manifest."""
 import json
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 
 from harness.judge.disturbance import Limits
 from harness.judge.verdict import Thresholds
@@ -84,10 +84,22 @@ class Plan:
     fd_budget: int = DEFAULTS["fd_budget"]
     clients: int = DEFAULTS["clients"]
     seed: int = 0
+    step_timeout_s: float = DEFAULTS["step_timeout_s"]
+    linear_rates: int = DEFAULTS["linear_rates"]
+    linear_low: float = DEFAULTS["linear_low"]
+    linear_high: float = DEFAULTS["linear_high"]
+    linear_stop_after: int = DEFAULTS["linear_stop_after"]
+    reference_run: str = DEFAULTS["reference_run"]
+    # {cell name: the reference run's figure}: what the linear rates bracketed, kept with the run.
+    reference_figures: dict = field(default_factory=dict)
 
     def requests(self, rate, duration_s=None):
         """How many requests a step at `rate` sends: its length's worth, never fewer than the floor."""
         return max(self.min_requests_per_step, round(rate * (duration_s or self.duration_s)))
+
+    def timeout_for(self, profile):
+        """httperf's --timeout before fd_budget shortens it: the plan's own, else the workload's."""
+        return self.step_timeout_s or profile.timeout_s
 
 
 @dataclass(frozen=True)

@@ -123,7 +123,7 @@ def oha_run(cell, rate, watched):
     # grew Apache's prefork pool again, and oha would otherwise measure that pool, not the server the
     # sweep measured.
     recycled = servers.server(cell.server).recycle()
-    timeout_s = load.step_timeout(rate, profile.timeout_s, context.plan.fd_budget)
+    timeout_s = load.step_timeout(rate, context.plan.timeout_for(profile), context.plan.fd_budget)
     planned = context.plan.requests(rate)
     descriptors = resource.getrlimit(resource.RLIMIT_NOFILE)[0] - 100
     database = cell.directory / "raw" / "oha-requests.sqlite"

@@ -3,11 +3,15 @@ and what it accepts) and turned into the run's context (context.py), over sweep.
 presets. Nothing here is a literal of its own."""
 import argparse
 import random
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
+from harness.judge.verdict import Thresholds
 from harness.results.store import RESULTS
+from harness.run import study
 from harness.run.context import DEFAULTS, SIZE_SWEEP, SWEEP, RunContext
+from harness.run.study import STUDY_PRESET
 from stack import registry, topology
 
 
@@ -48,6 +52,14 @@ def rounds_count(text):
         raise argparse.ArgumentTypeError(f"{error}, or auto") from None
 
 
+def linear_rates(text):
+    """--linear-rates: 0 (the study's ramp) or a count of 2 or more."""
+    count = number(int, 0)(text)
+    if count == 1:
+        raise argparse.ArgumentTypeError("1 rate brackets nothing: give 0 (the study's ramp) or 2 or more")
+    return count
+
+
 def parser(description):
     arguments = OneLineErrors(description=description)
     arguments.add_argument("--set", dest="app_set", default=None, choices=list(registry.sets()),
@@ -57,7 +69,8 @@ def parser(description):
     arguments.add_argument("--engines", type=listed, default=None,
                            help="default: " + ", ".join(registry.engines()))
     arguments.add_argument("--workloads", type=listed, default=tuple(registry.workloads()))
-    arguments.add_argument("--mode", choices=("adaptive", "linear"), default=DEFAULTS["mode"])
+    arguments.add_argument("--mode", choices=("adaptive", "linear"), default=None,
+                           help=f"default {DEFAULTS['mode']} (STUDY=1: linear)")
     arguments.add_argument("--duration", type=number(float, 0, low_included=False), default=None,
                            help=SWEEP["options_about"]["duration_s"])
     arguments.add_argument("--precision", type=number(float, 0, 1, low_included=False), default=None,
@@ -86,6 +99,9 @@ def parser(description):
     arguments.add_argument("--run", default=None, help="run id (re-use one to resume it)")
     arguments.add_argument("--quick", action="store_true", help="the quick preset of sweep.json: "
                            + ", ".join(f"{key}={value}" for key, value in SWEEP["presets"]["quick"].items()))
+    arguments.add_argument("--study", action="store_true", help=SWEEP["presets_about"])
+    arguments.add_argument("--linear-rates", type=linear_rates, default=None, help=SWEEP["options_about"]["linear_rates"])
+    arguments.add_argument("--reference", default=None, help=SWEEP["options_about"]["reference_run"])
     arguments.add_argument("--results", type=Path, default=RESULTS,
                            help="the results folder (default: results/)")
     return arguments
@@ -134,8 +150,12 @@ def from_argv(argv, description):
     if unknown:
         raise SystemExit(f"unknown workloads {', '.join(unknown)}; the registry has "
                          f"{', '.join(registry.workloads())}, and {registry.SIZE_WORKLOAD}-N (--sizes)")
-    presets = ("quick",) if args.quick else ()
+    if args.quick and args.study:
+        raise SystemExit("QUICK=1 and STUDY=1 are two methods: choose one")
+    presets = ("quick",) * args.quick + (STUDY_PRESET,) * args.study
     values = {key: value for preset in presets for key, value in SWEEP["presets"][preset].items()}
+    thresholds = Thresholds(**values.pop("thresholds", {}))
+    preset_mode = values.pop("mode", DEFAULTS["mode"])
     if args.app_set not in (None, registry.DEFAULT_SET):
         values["rounds"] = DEFAULTS["other_set_rounds"]
     elif "rounds" not in values:
@@ -145,7 +165,9 @@ def from_argv(argv, description):
                                                  ("auto_cap_min", args.auto_cap_min),
                                                  ("max_other_pct", args.max_other_pct),
                                                  ("max_steal_pct", args.max_steal_pct),
-                                                 ("min_speed", args.min_speed)) if value is not None})
+                                                 ("min_speed", args.min_speed),
+                                                 ("linear_rates", args.linear_rates),
+                                                 ("reference_run", args.reference)) if value is not None})
     if values.get("rounds") == "auto":
         # Stein's first stage: the default rounds, whatever a preset or a set would run.
         values.update(rounds=DEFAULTS["rounds"], auto_rounds=True)
@@ -156,9 +178,13 @@ def from_argv(argv, description):
     if hosts.load_clients and not args.clients:
         values["clients"] = len(hosts.load_clients)  # one httperf on each load client host
     values["seed"] = random.SystemRandom().randrange(1, 10**6) if args.seed is None else args.seed
-    context = RunContext.of(apps, engines=engines, workloads=workloads, mode=args.mode,
+    context = RunContext.of(apps, engines=engines, workloads=workloads, mode=args.mode or preset_mode,
                             app_set=args.app_set or registry.DEFAULT_SET, presets=presets, topology=hosts,
-                            **values)
+                            thresholds=thresholds, **values)
     run_id = args.run or (datetime.now().strftime("%Y%m%d-%H%M%S") + ("-sizes" if args.sizes else "")
-                          + ("-quick" if args.quick else ""))
+                          + "".join(f"-{preset}" for preset in presets))
+    if context.plan.mode == "linear" and context.plan.linear_rates:
+        reference_run, figures = study.kept_or_found(args.results, run_id, context.selection.cells,
+                                                     context.plan.reference_run)
+        context = replace(context, plan=replace(context.plan, reference_run=reference_run, reference_figures=figures))
     return context, run_id, args.results

@@ -32,6 +32,14 @@ class LinearPlan:
         self.start, self.step, self.maximum = start, step, maximum
         self.stop_after_failures = stop_after_failures
 
+    @classmethod
+    def bracketing(cls, figure, count, low, high, stop_after_failures=2):
+        """`count` rates evenly from low x figure to high x figure (STUDY=1, around the figure a run
+        of the default method found): the maximum sits half a step past the last, so rounding the
+        rates never drops it."""
+        step = (high - low) * figure / (count - 1)
+        return cls(low * figure, step, high * figure + step / 2, stop_after_failures)
+
     def next_rate(self, history):
         failures = sum(1 for _, verdict in history if verdict in (FAIL, CLIENT_LIMITED))
         if failures >= self.stop_after_failures:

@@ -17,14 +17,19 @@ def expected_figure(estimate, earlier):
     return expected_capacity(earlier, estimate, PLAN["round_probe_scale_max"]) if earlier else estimate
 
 
-def plan_for(plan, workload, estimate, earlier=()):
-    """The cell's plan: linear; or adaptive, near what the earlier rounds found when there are any
-    (`earlier`: their (figure, probe) pairs), else near the probe's `estimate`, else blind from the
-    profile's start. With several rounds no step is repeated: the rounds are the repeats, and a
-    figure is their median, so no single step decides it."""
+def plan_for(plan, workload, estimate, earlier=(), reference=None):
+    """The cell's plan: linear, bracketing the `reference` run's figure for the cell when the plan
+    asks for it (linear_rates), else the study's ramp from the profile's first rate; or adaptive,
+    near what the earlier rounds found when there are any (`earlier`: their (figure, probe) pairs),
+    else near the probe's `estimate`, else blind from the profile's start. With several rounds no
+    step is repeated: the rounds are the repeats, and a figure is their median, so no single step
+    decides it."""
     profile = profile_for(workload)
+    if plan.mode == "linear" and plan.linear_rates and reference:
+        return LinearPlan.bracketing(reference, plan.linear_rates, plan.linear_low, plan.linear_high,
+                                     plan.linear_stop_after)
     if plan.mode == "linear":
-        return LinearPlan(profile.linear_step, profile.linear_step, profile.linear_max)
+        return LinearPlan(profile.linear_step, profile.linear_step, profile.linear_max, plan.linear_stop_after)
     confirm_steps = plan.max_confirm_steps if plan.rounds == 1 else PLAN["round_confirm_steps"]
     if earlier:
         return AdaptivePlan(start=max(0.5, PLAN["round_start_share"] * expected_figure(estimate, earlier)),
@@ -53,7 +58,8 @@ def measure_cell(cell, context, guard, progress, earlier=()):
             return
         cell.update(verification=verdict)
     estimate = probe(cell, context.warmup, context.plan.mode, context.pinning.client_cpus)
-    plan = plan_for(context.plan, cell.key.workload, estimate, earlier)
+    plan = plan_for(context.plan, cell.key.workload, estimate, earlier,
+                    reference=context.plan.reference_figures.get(str(cell.key)))
 
     def attempt(rate, role, duration_s):
         taken = take_step(cell, rate, context, guard.speed, role, duration_s)

@@ -97,7 +97,8 @@ def take_step(cell, rate, context, speed_history, role="", duration_s=None):
     """One step of the cell at `rate` for `duration_s` (the plan's step length unless given), judged
     and recorded; its canary readings judged against, and kept in, the run's `speed_history`."""
     number = len(cell.steps) + 1
-    timeout_s = load.step_timeout(rate, profile_for(cell.key.workload).timeout_s, context.plan.fd_budget)
+    longest = context.plan.timeout_for(profile_for(cell.key.workload))
+    timeout_s = load.step_timeout(rate, longest, context.plan.fd_budget)
     num_conns = context.plan.requests(rate, duration_s)
     port_wait = ports.wait_for_ports(num_conns, loopback=ports.on_loopback(cell.request.host))
     raw = f"raw/step-{number:02d}-rate-{rate:g}.txt"
@@ -109,6 +110,8 @@ def take_step(cell, rate, context, speed_history, role="", duration_s=None):
     lagging = client_bound(runs, timeout_s, context.thresholds) if figures else None
     if lagging:
         verdict, reason = CLIENT_LIMITED, lagging
+    if context.plan.step_timeout_s and timeout_s < longest:  # the study's 60 s, where the budget allows
+        reason += f"; timeout {timeout_s:g} s, not {longest:g}: rate x timeout kept within fd_budget"
     if figures:
         failed = failed_requests(figures, num_conns)
         spread = percentiles(histogram, failed, timeout_s * 1000)

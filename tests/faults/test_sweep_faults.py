@@ -265,7 +265,7 @@ def test_servers_slowed_by_a_cpu_quota_make_the_canary_flag_the_step_which_is_re
 def test_the_gate_records_slow_replies_after_a_failed_step_and_waits_for_them_to_settle(
         stack, tmp_path, monkeypatch):
     plans = iter([LinearPlan(start=5000, step=5000, maximum=5000)])  # far past the servlet's capacity
-    monkeypatch.setattr(procedure, "plan_for", lambda chosen, workload, estimate, earlier=None: next(plans))
+    monkeypatch.setattr(procedure, "plan_for", lambda chosen, workload, estimate, earlier=None, reference=None: next(plans))
     original, stalls = step_module.gate_check, []
 
     def stalled_once(cell, rate, chosen, number):
@@ -349,7 +349,7 @@ def test_soap_large_far_past_saturation_leaves_tomcat_up_for_the_next_cell(stack
     overload = LinearPlan(start=25, step=25, maximum=25)
     plans = iter([overload])
     original = procedure.plan_for
-    monkeypatch.setattr(procedure, "plan_for", lambda chosen, workload, estimate, earlier=None:
+    monkeypatch.setattr(procedure, "plan_for", lambda chosen, workload, estimate, earlier=None, reference=None:
                         next(plans, None) or original(chosen, workload, estimate, earlier))
     chosen = options("soap", "large", apps=("soap", "pooled-servlet"), duration_s=6, max_steps=3)
     soap_first = next(seed for seed in range(100) if schedule(chosen.selection.cells, 1, seed)[0].key.app == "soap")
