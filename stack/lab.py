@@ -13,6 +13,25 @@ TABLES = ("people_myisam", "people_innodb")
 ROWS = 16000
 COLUMNS = "id, playerID, nameFirst, nameLast, birthYear, birthMonth, birthDay, weight, height, bats, throws"
 COLUMN_NAMES = [name.strip() for name in COLUMNS.split(",")]
+# DB_SCHEMA: which of the twin tables keep sql/schema.sql's primary key on id. keyed: both (the
+# study's 6.1, "'id' is the primary key"); unkeyed: neither (its 6.1.5, "no indexes, primary keys");
+# innodb-unkeyed: MyISAM keyed, InnoDB not, the reading its InnoDB plateau would follow from
+# (docs/study-attributions.md). Without a key, a lookup by id reads the whole table.
+SCHEMAS = {"keyed": TABLES, "unkeyed": (), "innodb-unkeyed": ("people_myisam",)}
+
+
+def schema():
+    """The DB_SCHEMA knob, checked."""
+    name = settings.knob("DB_SCHEMA")
+    if name not in SCHEMAS:
+        raise LabError(f"DB_SCHEMA={name!r}: it must be one of {', '.join(SCHEMAS)}")
+    return name
+
+
+def dropped_keys_sql(name):
+    """The statements that take the primary key off the tables schema `name` leaves unkeyed."""
+    return "".join(f"ALTER TABLE {settings.DB_NAME}.{table} DROP PRIMARY KEY;\n"
+                   for table in TABLES if table not in SCHEMAS[name])
 
 
 def expected_checksum():
@@ -21,10 +40,12 @@ def expected_checksum():
 
 
 def table_checksums(db):
-    """SHA-256 over every row of each table in id order, columns tab-separated, rows newline-separated."""
+    """Per table: its row count, SHA-256 over every row in id order (columns tab-separated, rows
+    newline-separated), and how many index columns it has (0 without a key)."""
     queries = "SET SESSION group_concat_max_len = 67108864;\n" + "".join(
-        f"SELECT COUNT(*), SHA2(GROUP_CONCAT(CONCAT_WS('\\t', {COLUMNS}) ORDER BY id SEPARATOR '\\n'), 256) "
-        f"FROM lab.{table};\n" for table in TABLES)
+        f"SELECT COUNT(*), SHA2(GROUP_CONCAT(CONCAT_WS('\\t', {COLUMNS}) ORDER BY id SEPARATOR '\\n'), 256), "
+        f"(SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = '{settings.DB_NAME}' "
+        f"AND TABLE_NAME = '{table}') FROM {settings.DB_NAME}.{table};\n" for table in TABLES)
     lines = db.sql(queries).split("\n")
     return {table: tuple(line.split("\t")) for table, line in zip(TABLES, lines)}
 
@@ -66,22 +87,26 @@ def data_problems(read_checksums):
     """The imported data's problems, from the checksums `read_checksums()` gives (here, or through a
     host's agent); a database that cannot be read is a problem too."""
     try:
+        name = schema()
         checksums = read_checksums()
     except LabError as error:
         return [str(error)]
-    return checksum_problems(checksums)
+    return checksum_problems(checksums, expected_checksum(), name)
 
 
-def checksum_problems(checksums):
-    """Pure: what the tables' counts and digests ({table: (count, sha256)}) say is wrong with the
-    imported data; an empty list when both hold the 16,000 rows of sql/people.tsv."""
-    expected = expected_checksum()
+def checksum_problems(checksums, expected, schema_name="keyed"):
+    """Pure: what the tables' counts, digests and index columns ({table: (count, sha256, keys)}) say
+    is wrong with the imported data against `expected` (sql/people.tsv's digest) and schema
+    `schema_name`; an empty list when both hold the 16,000 rows, keyed as the schema says."""
     problems = []
-    for table, (count, digest) in checksums.items():
+    for table, (count, digest, keys) in checksums.items():
         if int(count) != ROWS:
             problems.append(f"{table} holds {count} rows, expected {ROWS}")
         elif digest != expected:
             problems.append(f"{table} content differs from sql/people.tsv (sha256 {digest})")
+        elif (int(keys) > 0) != (table in SCHEMAS[schema_name]):
+            problems.append(f"{table} has {'a' if int(keys) else 'no'} primary key; DB_SCHEMA={schema_name} "
+                            f"wants {'one' if table in SCHEMAS[schema_name] else 'none'} (make import DB_SCHEMA={schema_name})")
     return problems
 
 
@@ -110,18 +135,22 @@ def import_data(if_needed=False):
     db = lifecycle.SERVERS[registry.DATABASE_SERVER]
     if not db.pid():
         raise LabError("import: MariaDB is not running; run `make up` first")
-    password = settings.db_password()
+    password, name = settings.db_password(), schema()
     if if_needed and not verify(db):
         db.sql(grant_statements(password))
-        return ["import: data already in place (16,000 identical rows in both tables)"]
+        return [f"import: data already in place (16,000 identical rows in both tables, DB_SCHEMA={name})"]
     db.sql((ROOT / "sql" / "schema.sql").read_text())
     db.sql((ROOT / "sql" / "load.sql").read_text())
+    if dropped_keys_sql(name):
+        db.sql(dropped_keys_sql(name))
     db.sql(grant_statements(password))
     problems = verify(db)
     if problems:
         raise LabError("import: verification FAILED:\n  " + "\n  ".join(problems))
+    keyed = ", ".join(SCHEMAS[name]) or "neither table"
     return [f"import: {ROWS} rows in each of {', '.join(TABLES)}; identical content, "
-            f"sha256 {expected_checksum()[:16]}…; account {settings.DB_USER} has SELECT on lab.* only"]
+            f"sha256 {expected_checksum()[:16]}…; DB_SCHEMA={name}: the primary key on id in {keyed}; "
+            f"account {settings.DB_USER} has SELECT on lab.* only"]
 
 
 def local_commands(argv):

@@ -84,6 +84,8 @@ def pinned(command, cpus):
 class Server:
     """A server's behaviour; what it is (its host, port knob, the servers it needs, how it is
     recycled) is its declaration in the registry's `servers` section."""
+    # Knobs a running server was started under that a new value cannot change without a restart.
+    start_knobs = ("TOPOLOGY",)
 
     def __init__(self, name):
         self.name = name
@@ -169,10 +171,12 @@ class Server:
         return http_answers(self.address, self.port)
 
     def start(self, cpus=None):
-        running_in = (self.started_with() or {}).get("TOPOLOGY", "loopback")
-        if self.pid() and running_in != settings.knob("TOPOLOGY"):
-            raise LabError(f"{self.name}: running (pid {self.pid()}) in TOPOLOGY={running_in}, not "
-                           f"{settings.knob('TOPOLOGY')}; run `make down` first")
+        started = self.started_with() or {}
+        for name in self.start_knobs if self.pid() else ():
+            running_with = started.get(name, settings.DEFAULTS[name])  # absent: started before the knob
+            if running_with != settings.knob(name):
+                raise LabError(f"{self.name}: running (pid {self.pid()}) with {name}={running_with}, not "
+                               f"{settings.knob(name)}; run `make down` first")
         if self.pid():
             if self.wait_until_answers(settings.int_knob("START_TIMEOUT")):
                 return f"{self.name}: already running (pid {self.pid()}) on {self.endpoint}"

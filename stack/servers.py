@@ -18,6 +18,7 @@ from stack.settings import LOG, ROOT, RUN, VAR
 
 class MariaDB(Server):
     binary_marker = "mariadbd"
+    start_knobs = ("TOPOLOGY", "DB_PROFILE")
     datadir = VAR / "lib" / "mariadb"
     socket_path = RUN / "mariadb.sock"
     config = RUN / "my.cnf"
@@ -29,6 +30,7 @@ class MariaDB(Server):
             "PIDFILE": self.pidfile, "LOG": self.log, "ADDRESS": self.address, "PORT": self.port,
             "MAX_CONNECTIONS": max_connections(), "BACK_LOG": settings.int_knob("MARIADB_BACK_LOG"),
             "INNODB_BUFFER_POOL": settings.knob("INNODB_BUFFER_POOL"),
+            "PROFILE_SETTINGS": self.profile_settings(),
         }, self.config)
         if not (self.datadir / "mysql").is_dir():
             self.datadir.mkdir(parents=True, exist_ok=True)
@@ -39,6 +41,18 @@ class MariaDB(Server):
             if result.returncode:
                 shutil.rmtree(self.datadir, ignore_errors=True)
                 raise LabError(f"mariadb: mariadb-install-db failed:\n{result.stdout}{result.stderr}")
+
+    @staticmethod
+    def profile_settings():
+        """DB_PROFILE's lines for my.cnf: none for "current", stack/conf/mariadb-<profile>.cnf else."""
+        profile = settings.knob("DB_PROFILE")
+        if profile == "current":
+            return ""
+        chosen = ROOT / "stack" / "conf" / f"mariadb-{profile}.cnf"
+        if not chosen.is_file():
+            known = sorted(path.stem.removeprefix("mariadb-") for path in chosen.parent.glob("mariadb-*.cnf"))
+            raise LabError(f"DB_PROFILE={profile!r}: it must be current or one of {', '.join(known)}")
+        return chosen.read_text()
 
     def launch(self, cpus):
         return self.detached(["mariadbd", f"--defaults-file={self.config}"], cpus)

@@ -104,6 +104,11 @@ DEFAULTS = {
     "POOL_SIZE": str((os.cpu_count() or 2) * 2 + 1),
     "POOL_TIMEOUT_MS": "5000",
     "INNODB_BUFFER_POOL": "256M",
+    # MariaDB's settings: current (the lab's, above) or era (MySQL 5.0's defaults where they still
+    # exist, stack/conf/mariadb-era.cnf). The tables' keys at import: keyed, unkeyed or
+    # innodb-unkeyed (stack/lab.py's SCHEMAS). Both test the 2006 study's InnoDB plateau.
+    "DB_PROFILE": "current",
+    "DB_SCHEMA": "keyed",
     # Who Apache's workers run as when the lab is started by root (httpd refuses root workers).
     "APACHE_USER": "www-data",
     # CPU lists for taskset: servers and load generator kept apart; "none" = no pinning. The web

@@ -1,0 +1,52 @@
+"""The twin tables' keys (DB_SCHEMA) and MariaDB's settings (DB_PROFILE), chosen to test the 2006
+study's InnoDB plateau: what the data check says, pure."""
+import pytest
+
+from stack import lab
+from stack.lifecycle import LabError
+from stack.servers import MariaDB
+
+DIGEST = "d" * 64
+
+
+def checked(keys_myisam, keys_innodb, schema):
+    return lab.checksum_problems({"people_myisam": ("16000", DIGEST, str(keys_myisam)),
+                                  "people_innodb": ("16000", DIGEST, str(keys_innodb))}, DIGEST, schema)
+
+
+def test_each_schema_wants_the_primary_key_on_its_own_tables_and_says_how_to_get_it():
+    assert checked(1, 1, "keyed") == [] and checked(0, 0, "unkeyed") == [] and checked(1, 0, "innodb-unkeyed") == []
+    assert checked(1, 1, "unkeyed") == [
+        "people_myisam has a primary key; DB_SCHEMA=unkeyed wants none (make import DB_SCHEMA=unkeyed)",
+        "people_innodb has a primary key; DB_SCHEMA=unkeyed wants none (make import DB_SCHEMA=unkeyed)"]
+    assert checked(1, 1, "innodb-unkeyed") == [
+        "people_innodb has a primary key; DB_SCHEMA=innodb-unkeyed wants none (make import DB_SCHEMA=innodb-unkeyed)"]
+    assert checked(0, 0, "keyed")[0].startswith("people_myisam has no primary key; DB_SCHEMA=keyed wants one")
+
+
+def test_wrong_rows_are_told_before_keys():
+    problems = lab.checksum_problems({"people_myisam": ("15999", DIGEST, "1"), "people_innodb": ("16000", "e" * 64, "0")},
+                                     DIGEST, "keyed")
+    assert problems == ["people_myisam holds 15999 rows, expected 16000",
+                        f"people_innodb content differs from sql/people.tsv (sha256 {'e' * 64})"]
+
+
+def test_the_import_drops_only_the_keys_the_schema_leaves_out(monkeypatch):
+    assert lab.dropped_keys_sql("keyed") == ""
+    assert lab.dropped_keys_sql("innodb-unkeyed") == "ALTER TABLE lab.people_innodb DROP PRIMARY KEY;\n"
+    assert lab.dropped_keys_sql("unkeyed").count("DROP PRIMARY KEY") == 2
+    monkeypatch.setenv("DB_SCHEMA", "no-index")
+    with pytest.raises(LabError, match="DB_SCHEMA='no-index': it must be one of keyed, unkeyed, innodb-unkeyed"):
+        lab.schema()
+    assert lab.data_problems(lambda: pytest.fail("the data is not read under an unknown schema")) == [
+        "DB_SCHEMA='no-index': it must be one of keyed, unkeyed, innodb-unkeyed"]
+
+
+def test_the_era_profile_adds_mysql_5_0s_defaults_and_an_unknown_profile_is_refused(monkeypatch):
+    assert MariaDB.profile_settings() == ""
+    monkeypatch.setenv("DB_PROFILE", "era")
+    era = MariaDB.profile_settings()
+    assert "innodb_buffer_pool_size    = 8M" in era and "thread_cache_size          = 0" in era
+    monkeypatch.setenv("DB_PROFILE", "1999")
+    with pytest.raises(LabError, match="DB_PROFILE='1999': it must be current or one of era"):
+        MariaDB.profile_settings()
