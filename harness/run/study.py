@@ -16,7 +16,8 @@ def run_figures(run):
 
 
 def of_the_default_method(run):
-    return run.manifest.options.get("mode") == "adaptive" and STUDY_PRESET not in run.manifest.options.get("presets", [])
+    """A run of the adaptive plan without a preset (QUICK=1's coarse figures are no reference)."""
+    return run.manifest.options.get("mode") == "adaptive" and not run.manifest.options.get("presets")
 
 
 def reference_figures(results_dir, cells, run_id=""):
