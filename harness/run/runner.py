@@ -14,12 +14,13 @@ from harness.results.records import TOO_DISTURBED
 from harness.results.speed import SpeedHistory
 from harness.results.store import RESULTS, RunFiles, read_cell_state, read_summaries, write_atomically, write_summaries
 from harness.run import jvm_warmup
+from harness.run.auto_rounds import AutoRounds
 from harness.run.cell import Cell, now
 from harness.run.guard import Guard
 from harness.run.context import PROFILES, SIZE_SWEEP, SWEEP
 from harness.run.procedure import measure_cell
 from harness.run.progress import describe, estimate_eta, step_line
-from harness.run.schedule import auto_extension, schedule, starts_an_added_round
+from harness.run.schedule import schedule
 from stack import database_access, lifecycle, registry, settings
 
 
@@ -28,8 +29,6 @@ from stack import database_access, lifecycle, registry, settings
 NOT_THE_SERVERS = ("CLIENT_CPUS", "SERVER_CPUS", "DB_CPUS", "LAB_ON_HOST", "CLIENT_HOSTS")
 # The short watches that give each lab CPU its first canary readings (two each: before and after).
 CALIBRATION_CHECKS = 5
-# ROUNDS=auto: how narrow each cell's geometric interval is to be (its ends within 10 % of the estimate).
-AUTO_TARGET = 0.10
 
 
 def say_now(text):
@@ -50,8 +49,8 @@ class Runner:
         self.last_step_end = None
         self.quiet = None
         self.topology = None
-        self.added = None  # ROUNDS=auto: what the first stage added (added_rounds), once it is done
         plan, selection = self.context.plan, self.context.selection
+        self.auto = AutoRounds(plan, selection, self.say)
         self.visits = schedule(selection.cells, plan.rounds, plan.seed, selection.control)
 
     def resumed_seed(self, context):
@@ -82,7 +81,7 @@ class Runner:
             git=inventory.git_state(),
             registry=registry.REGISTRY,
             quiet_check=self.quiet,
-            added_rounds=self.added)
+            added_rounds=self.auto.added)
         if finished:
             manifest["finished"] = now()
         write_atomically(path, json.dumps(manifest, indent=2, default=str) + "\n")
@@ -97,35 +96,6 @@ class Runner:
             self.say(f"warning: the machine is not quiet before the run: {shared}; steps it disturbs "
                      f"are redone, but a quiet machine gives figures sooner")
         return {"seconds": seconds, "disturbed": shared, "figures": watch.figures}
-
-    def add_rounds(self, summaries):
-        """ROUNDS=auto, once the first stage is done: the rounds Stein's procedure gives each cell
-        from its first rounds' spread, each added round a fresh random order over only the cells
-        that need it (harness/run/schedule.py)."""
-        plan, selection = self.context.plan, self.context.selection
-        if not plan.auto_rounds or self.added is not None:
-            return
-        self.added, visits = auto_extension(summaries, selection.cells, plan.rounds, AUTO_TARGET, plan.auto_max_rounds,
-                                            plan.seed, selection.control)
-        self.visits += visits
-        self.write_manifest()
-        more = {cell: each["rounds"] for cell, each in self.added["cells"].items() if each["rounds"] > plan.rounds}
-        self.say(f"ROUNDS=auto: after {plan.rounds} rounds, " + (
-            "; ".join(f"{cell} {rounds} rounds in all" for cell, rounds in more.items()) + f" (for +-{AUTO_TARGET:.0%}, "
-            f"at most {plan.auto_max_rounds}, until {plan.auto_cap_min:g} min of sweep)" if more
-            else f"every cell's interval is within +-{AUTO_TARGET:.0%}: no round added"))
-
-    def past_the_cap(self, visit, before):
-        """Whether ROUNDS=auto's time cap stops the run before this visit (`before`: the visits before
-        it): at an added round's start, once the sweep has run auto_cap_min in this invocation."""
-        plan = self.context.plan
-        minutes = (time.monotonic() - self.sweep_started) / 60
-        if not (plan.auto_rounds and starts_an_added_round(visit, before, plan.rounds) and minutes >= plan.auto_cap_min):
-            return False
-        self.added["stopped_at_cap_after_round"] = visit.round - 1
-        self.say(f"ROUNDS=auto: {minutes:.0f} min of sweep reached the cap of {plan.auto_cap_min:g} min; "
-                 f"round {visit.round} and after not run")
-        return True
 
     def retry_later(self, visit, cell):
         """A cell that disturbed steps stopped is measured once more, after the last cell of its round
@@ -259,10 +229,11 @@ class Runner:
                  f"seed {plan.seed}, mode {plan.mode}, {plan.duration_s:g} s steps, precision "
                  f"{plan.precision:.0%}; httperf on CPUs {pinning.client_cpus}, "
                  f"{servers_pinning_text(pinning.server_cpus, pinning.db_cpus)}; results in {self.files.directory}")
-        index, self.sweep_started = 0, time.monotonic()
+        index = 0
+        self.auto.start()
         while index < len(self.visits):
             visit, index = self.visits[index], index + 1
-            if self.past_the_cap(visit, self.visits[:index - 1]):
+            if self.auto.stops_before(visit, self.visits[:index - 1], self.round_cells(visit.round), self.jvm_warmup_s):
                 del self.visits[index - 1:]  # the rounds the cap stopped are not the run's
                 break
             self.index = index
@@ -288,12 +259,14 @@ class Runner:
                 self.retry_later(visit, cell)
             if len(self.step_walls) > steps_before:
                 self.cell_walls.setdefault(visit.round, []).append(time.monotonic() - started)
+                self.auto.measured(visit.key, time.monotonic() - started)
             summaries[visit] = cell.summary()
             write_summaries(self.files.saturation, [summaries[each] for each in dict.fromkeys(self.visits)
                                                     if each in summaries])
             self.say(f"== {visit}: {describe(summaries[visit])}")
-            if index == len(self.visits):
-                self.add_rounds(summaries)
+            if index == len(self.visits) and (added := self.auto.extension(summaries)):
+                self.visits += added
+                self.write_manifest()
         self.write_manifest(finished=True)
         self.say(f"sweep {self.run_id} finished: {self.files.saturation}")
         return [summaries[visit] for visit in dict.fromkeys(self.visits)]

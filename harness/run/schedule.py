@@ -8,6 +8,7 @@ first measurement: how far
 its two figures differ is the noise floor against which app differences are judged.
 """
 import random
+import statistics
 
 from harness.results.records import Visit
 from harness.results.stats import stein_rounds
@@ -70,3 +71,12 @@ def auto_extension(summaries, cells, first, target, most, seed, control=None):
 def starts_an_added_round(visit, before, first):
     """Whether `visit` opens a round after the first `first` (`before`: the run's visits before it)."""
     return visit.round > first and all(each.round < visit.round for each in before)
+
+
+def round_minutes(cells, walls, warmup_s=0.0):
+    """What a round of these cells should take, in minutes: each cell's median wall so far
+    ({cell: [seconds]}; a cell with none, the median over all), and one warm-up of `warmup_s`."""
+    every = sorted(seconds for each in walls.values() for seconds in each)
+    if not every:
+        return warmup_s / 60
+    return (sum(statistics.median(walls.get(key) or every) for key in cells) + warmup_s) / 60

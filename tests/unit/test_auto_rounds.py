@@ -9,7 +9,9 @@ import pytest
 from harness.results.records import CellKey, CellSummary, Visit
 from harness.results.stats import geometric_interval, ratio_interval, stein_interval, stein_rounds
 from harness.run import options
-from harness.run.schedule import added_rounds, auto_extension, starts_an_added_round
+from harness.run.auto_rounds import AutoRounds
+from harness.run.context import Plan, Selection
+from harness.run.schedule import added_rounds, auto_extension, round_minutes, starts_an_added_round
 
 TIGHT, WIDE = CellKey("servlet", "myisam", "single"), CellKey("php", "innodb", "rows")
 
@@ -89,3 +91,37 @@ def test_rounds_are_a_count_or_auto_and_anything_else_is_refused_in_words(tmp_pa
         with pytest.raises(SystemExit):
             options.from_argv(["--apps", "php", *bad, "--results", str(tmp_path)], "")
         assert said in capsys.readouterr().err
+
+
+def test_a_round_takes_its_cells_median_walls_and_one_warm_up():
+    walls = {TIGHT: [60.0, 90.0, 70.0], WIDE: [300.0]}
+    assert round_minutes([TIGHT, WIDE], walls, warmup_s=30) == pytest.approx((70 + 300 + 30) / 60)
+    other = CellKey("soap", "myisam", "single")
+    assert round_minutes([other], walls) == pytest.approx(80 / 60), "a cell never timed: the median over all"
+    assert round_minutes([TIGHT], {}, warmup_s=60) == 1
+
+
+def test_the_cap_starts_no_added_round_that_would_end_past_it():
+    """Under the first rule (no added round starts once the sweep has run the cap) a round that began
+    just under the cap ran past it (EPOCH_NOTE); now an added round starts only when it fits."""
+    large = CellKey("php", "innodb", "large")
+    now, said = [0.0], []
+    plan = Plan(rounds=3, auto_rounds=True, auto_cap_min=60)
+    selection = Selection(apps=("php", "servlet"), engines=("myisam", "innodb"), workloads=("single", "large"))
+    auto = AutoRounds(plan, selection, said.append, clock=lambda: now[0])
+    summaries = {Visit(key, round_): CellSummary(key.app, key.engine, key.workload, "located", saturation_rps=figure,
+                                                 round=round_)
+                 for key, figures in ((TIGHT, [1403.62, 1465.5, 1420.0]), (large, [15.0, 21.0, 24.8]))
+                 for round_, figure in enumerate(figures, 1)}
+    assert [visit.round for visit in auto.extension(summaries)] == list(range(4, 13))
+    assert auto.extension(summaries) == [], "added once"
+    auto.measured(large, 240.0)
+    first_stage = [Visit(key, round_) for round_ in (1, 2, 3) for key in (TIGHT, large)]
+    now[0] = 50 * 60  # 50 min in: round 4 (large alone, 4 min, and a 60 s warm-up) ends at 55
+    assert not auto.stops_before(Visit(large, 4), first_stage, [large], warmup_s=60)
+    now[0] = 56 * 60  # 56 min in: round 5 would end at 61
+    assert auto.stops_before(Visit(large, 5), first_stage + [Visit(large, 4)], [large], warmup_s=60)
+    assert auto.added["stopped_at_cap_after_round"] == 4
+    assert said[-1] == ("ROUNDS=auto: 56 min of sweep and round 5's expected 5 min would pass the cap of 60 min; "
+                        "round 5 and after not run")
+    assert not auto.stops_before(Visit(large, 3), first_stage[:5], [large], warmup_s=60), "the first stage is never capped"
