@@ -141,8 +141,9 @@ def import_data(if_needed=False):
         return [f"import: data already in place (16,000 identical rows in both tables, DB_SCHEMA={name})"]
     db.sql((ROOT / "sql" / "schema.sql").read_text())
     db.sql((ROOT / "sql" / "load.sql").read_text())
-    if dropped_keys_sql(name):
-        db.sql(dropped_keys_sql(name))
+    dropped = dropped_keys_sql(name)
+    if dropped:
+        db.sql(dropped)
     db.sql(grant_statements(password))
     problems = verify(db)
     if problems:
