@@ -11,7 +11,6 @@ from harness.judge.verdict import Thresholds
 from harness.results.store import RESULTS
 from harness.run import study
 from harness.run.context import DEFAULTS, SIZE_SWEEP, SWEEP, RunContext
-from harness.run.study import STUDY_PRESET
 from stack import registry, topology
 
 
@@ -152,7 +151,7 @@ def from_argv(argv, description):
                          f"{', '.join(registry.workloads())}, and {registry.SIZE_WORKLOAD}-N (--sizes)")
     if args.quick and args.study:
         raise SystemExit("QUICK=1 and STUDY=1 are two methods: choose one")
-    presets = ("quick",) * args.quick + (STUDY_PRESET,) * args.study
+    presets = ("quick",) * args.quick + (study.STUDY_PRESET,) * args.study
     values = {key: value for preset in presets for key, value in SWEEP["presets"][preset].items()}
     thresholds = Thresholds(**values.pop("thresholds", {}))
     preset_mode = values.pop("mode", DEFAULTS["mode"])
