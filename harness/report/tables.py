@@ -103,7 +103,8 @@ def summary_markdown(view, rows):
              f"{manifest.started or '?'} to {manifest.finished or 'unfinished'}; "
              f"{manifest.host['cores']} cores, {manifest.host['memory_gib']} GiB; "
              f"hosts on {manifest.topology_text}; {options['mode']} plan, {options['duration_s']:g} s steps, "
-             f"precision {options['precision']:.0%}.", "",
+             f"precision {options['precision']:.0%}" + (f"; {manifest.database_text}." if manifest.database_text
+                                                         else "."), "",
              rounds_sentence(view), "", *study_method_lines(options), *calibration_lines(view),
              "Throughput is the highest reply rate among passing steps (req/s), the median over the rounds, "
              "with each round's figure and the median's distribution-free interval (its confidence beside it: "
@@ -156,8 +157,10 @@ def study_method_lines(options):
             f"{options['step_timeout_s']:g} s, shortened where rate x timeout would pass {options['fd_budget']} "
             f"open descriptors (such steps say so in steps.tsv); each cell stopped at the first rate whose reply rate "
             f"fell below {thresholds.get('min_reply_ratio', 0.95):.0%} of the offered rate, the study's reading "
-            "(errors not judged apart: a timed-out request is no reply). Its figure is the best reply rate below "
-            "that rate.", ""]
+            "(errors not judged apart: a timed-out request is no reply), or whose replies were more than "
+            f"{thresholds.get('max_non2xx_ratio', 0.01):.0%} not 2xx, the lab's rule in every run (httperf's reply "
+            "rate, which the study read, counts an error page as a reply). Its figure is the best reply rate "
+            "below that rate.", ""]
 
 
 def reply_parts_text(row, where):

@@ -4,7 +4,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from stack.settings import cpu_numbers
+from stack.settings import DEFAULTS, cpu_numbers
 
 # 1: runs before the format had an owner (no format_version, no round, no servers); 2: this one.
 FORMAT_VERSION = 2
@@ -102,6 +102,16 @@ class Manifest:
         if not lists or None in lists:
             return self.host["cores"]
         return len(set().union(*lists))
+
+    @property
+    def database_text(self):
+        """The InnoDB plateau's test beds in words ("DB_SCHEMA=innodb-unkeyed"), "" for the default tables
+        and settings: a table's headings name the workload by the contract's words, "by primary key"."""
+        settings = self.data.get("settings", {})
+        changed = [f"{knob}={settings[knob]}" for knob in ("DB_SCHEMA", "DB_PROFILE")
+                   if settings.get(knob, DEFAULTS[knob]) != DEFAULTS[knob]]
+        return (f"the database not as by default: {', '.join(changed)} (docs/apps.md; a lookup by id on a "
+                "table without its key reads all 16,000 rows)") if changed else ""
 
     @property
     def servers_pinning_text(self):

@@ -102,6 +102,8 @@ def test_lower_bounds_read_as_lower_bounds_everywhere(view):
     markdown = tables.summary_markdown(bounded, rows)
     assert f"| {series.throughput_text(bound)} |" in markdown
     assert markdown.count("\n## ") == 4
+    assert f"precision {bounded.manifest.options['precision']:.0%}.\n" in markdown and "DB_SCHEMA" not in markdown, \
+        "the default tables need no word"
     located, bounds, _ = series.bars_text(bounded, rows, bound["workload"]).split("\n\n\n")
     assert [line.split("\t")[3] for line in bounds.splitlines()] == [series.throughput_text(bound)]
     assert series.throughput_text(bound) not in located

@@ -50,3 +50,11 @@ def test_the_era_profile_adds_mysql_5_0s_defaults_and_an_unknown_profile_is_refu
     monkeypatch.setenv("DB_PROFILE", "1999")
     with pytest.raises(LabError, match="DB_PROFILE='1999': it must be current or one of era"):
         MariaDB.profile_settings()
+
+
+def test_a_run_on_a_test_bed_says_so_where_its_tables_are_titled_by_primary_key():
+    from harness.results.manifest import Manifest
+    bed = Manifest({"settings": {"DB_SCHEMA": "innodb-unkeyed", "DB_PROFILE": "era"}})
+    assert bed.database_text.startswith("the database not as by default: DB_SCHEMA=innodb-unkeyed, DB_PROFILE=era")
+    assert Manifest({"settings": {"DB_SCHEMA": "keyed", "DB_PROFILE": "current"}}).database_text == ""
+    assert Manifest({"settings": {}}).database_text == "", "a run recorded before the knobs used the default tables"
