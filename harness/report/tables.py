@@ -1,6 +1,9 @@
 """The saturation table of a run, beside the 2006 study's figures: summary.tsv and summary.md rows,
 and the report's title and table pages. Pure: a run's records in, rows and lines out."""
+from dataclasses import asdict
+
 from harness.judge.bottleneck import bottleneck
+from harness.judge.verdict import Thresholds
 from harness.report.comparisons import comparison_lines, differences_lines
 from harness.report.papers import paper_lines
 from harness.report.series import ratio_text, short_interval, throughput_text
@@ -103,8 +106,7 @@ def summary_markdown(view, rows):
              f"{manifest.started or '?'} to {manifest.finished or 'unfinished'}; "
              f"{manifest.host['cores']} cores, {manifest.host['memory_gib']} GiB; "
              f"hosts on {manifest.topology_text}; {options['mode']} plan, {options['duration_s']:g} s steps, "
-             f"precision {options['precision']:.0%}" + (f"; {manifest.database_text}." if manifest.database_text
-                                                         else "."), "",
+             + "; ".join(filter(None, [f"precision {options['precision']:.0%}", manifest.database_text])) + ".", "",
              rounds_sentence(view), "", *study_method_lines(options), *calibration_lines(view),
              "Throughput is the highest reply rate among passing steps (req/s), the median over the rounds, "
              "with each round's figure and the median's distribution-free interval (its confidence beside it: "
@@ -149,16 +151,16 @@ def study_method_lines(options):
     """A STUDY=1 run's method in words (the 2006 study's, sweep.json's presets.study); else none."""
     if "study" not in options.get("presets", []):
         return []
-    thresholds = options.get("thresholds", {})
+    thresholds = {**asdict(Thresholds()), **options.get("thresholds", {})}
     rates = (f"{options['linear_rates']} rates from {options['linear_low']:.0%} to {options['linear_high']:.0%} of "
              f"run {options.get('reference_run') or '?'}'s figure for each cell" if options.get("linear_rates")
              else "rates raised linearly from the study's first rate")
     return [f"The 2006 study's method (STUDY=1): {options['duration_s']:g} s steps at {rates}; httperf --timeout "
             f"{options['step_timeout_s']:g} s, shortened where rate x timeout would pass {options['fd_budget']} "
             f"open descriptors (such steps say so in steps.tsv); each cell stopped at the first rate whose reply rate "
-            f"fell below {thresholds.get('min_reply_ratio', 0.95):.0%} of the offered rate, the study's reading "
+            f"fell below {thresholds['min_reply_ratio']:.0%} of the offered rate, the study's reading "
             "(errors not judged apart: a timed-out request is no reply), or whose replies were more than "
-            f"{thresholds.get('max_non2xx_ratio', 0.01):.0%} not 2xx, the lab's rule in every run (httperf's reply "
+            f"{thresholds['max_non2xx_ratio']:.0%} not 2xx, the lab's rule in every run (httperf's reply "
             "rate, which the study read, counts an error page as a reply). Its figure is the best reply rate "
             "below that rate.", ""]
 
