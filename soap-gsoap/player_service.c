@@ -5,6 +5,7 @@
  * statements) that the workers borrow for one call.
  *
  *   player-service --bind ADDR --port N --config FILE --pidfile FILE --threads N --connections N
+ *                  --wsdl FILE --backlog N --max-depth N
  *
  * FILE is the lab's app settings (db.host, db.port, db.name, db.user, db.password), as the Java
  * apps read them. Logs go to stderr.
@@ -595,12 +596,13 @@ int main(int argc, char **argv)
 {
     const char *bind = option(argc, argv, "--bind"), *pidfile = option(argc, argv, "--pidfile");
     int port = atoi(option(argc, argv, "--port")), threads = atoi(option(argc, argv, "--threads"));
+    int max_depth = atoi(option(argc, argv, "--max-depth"));
     char address[300];
     struct soap *soap;
     FILE *pid;
 
     pool.size = atoi(option(argc, argv, "--connections"));
-    if (threads < 1 || pool.size < 1 || port < 1 || read_settings(option(argc, argv, "--config"))) {
+    if (threads < 1 || pool.size < 1 || port < 1 || max_depth < 1 || read_settings(option(argc, argv, "--config"))) {
         say("bad options or settings file");
         return 2;
     }
@@ -630,6 +632,11 @@ int main(int argc, char **argv)
     soap->fserveloop = end_request;
     post_header = soap->fposthdr;
     soap->fposthdr = anonymous_header;
+    soap->maxlevel = (unsigned)max_depth;
+    /* gSOAP polls the socket before it sends a fault and gives up when the client has shut down
+     * its sending side (which HTTP/1.1 allows): such a client got no answer at all. Without the
+     * poll, the fault is written as any answer is, and a client that is really gone fails the write. */
+    soap->fpoll = NULL;
     if (!soap_valid_socket(soap_bind(soap, bind, port, atoi(option(argc, argv, "--backlog"))))) {
         soap_print_fault(soap, stderr);
         return 1;

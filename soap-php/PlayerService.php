@@ -85,6 +85,21 @@ function refusal(string $envelope): ?string
     return in_array($operation->localName, OPERATIONS, true) ? null : MALFORMED;
 }
 
+/**
+ * SoapServer answers an envelope its decoder cannot read (an element where text belongs, a value
+ * that is not its type's) with a Server fault "SOAP-ERROR: Encoding: ..." and a fatal error that
+ * ends the script; the contract calls that the caller's fault. The output buffer's callback still
+ * runs then, and rewrites only such a fault.
+ */
+function as_client_fault(string $answer): string
+{
+    if (http_response_code() !== 500) {
+        return $answer;
+    }
+    return preg_replace('#<faultcode>([\w-]+):Server</faultcode><faultstring>SOAP-ERROR: [^<]*</faultstring>#',
+        '<faultcode>$1:Client</faultcode><faultstring>' . MALFORMED . '</faultstring>', $answer, 1);
+}
+
 /** GET ?wsdl: the contract's WSDL with this service's address; GET serves nothing else. */
 function serve_wsdl(): void
 {
@@ -110,6 +125,7 @@ if (in_array($_SERVER['REQUEST_METHOD'], ['GET', 'HEAD'], true)) {
     $envelope = file_get_contents('php://input');
     $reason = refusal($envelope);
     if ($reason === null) {
+        ob_start('as_client_fault');
         $server->handle($envelope);
     } else {
         $server->fault('Client', $reason);

@@ -168,6 +168,11 @@ def workload_specs(app_name):
                        "body": envelope} for workload, envelope in shared["envelopes"].items()}
 
 
+def soap_max_element_depth():
+    """The deepest envelope every SOAP engine parses; deeper ones are malformed (contract/README.md)."""
+    return REGISTRY["soap_requests"]["max_element_depth"]
+
+
 def workloads_of(app_name, chosen):
     """The chosen workloads the app serves (a baseline serves the single-row page only)."""
     return tuple(workload for workload in chosen if parse_workload(workload)[0] in workload_specs(app_name))

@@ -11,7 +11,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from stack import settings
+from stack import registry, settings
 from stack.database_access import db_settings, max_connections
 from stack.server import LabError, Server, cmdline, parent_of, read_pid, render
 from stack.settings import LOG, ROOT, RUN, VAR
@@ -262,9 +262,18 @@ class Tomcat(Server):
                    CATALINA_OPTS=" ".join([
                        f"-Xms{heap}", f"-Xmx{heap}", settings.knob("TOMCAT_GC"),
                        "-XX:+ExitOnOutOfMemoryError", "-Djava.awt.headless=true",
-                       f"-Dlab.config={settings.APP_CONFIG}"]))
+                       f"-Dlab.config={settings.APP_CONFIG}", *self.xml_depth_limits()]))
         return self.detached([str(settings.tomcat_home() / "bin" / "catalina.sh"), "start"], cpus,
                              log=LOG / "tomcat-launch.log", env=env)
+
+
+    @staticmethod
+    def xml_depth_limits():
+        """The contract's envelope depth in the parsers of the Java engines: JAXP's processing limit
+        (the JDK parser under Axis 1.4, which builds its tree first and spent 13 s of CPU on one
+        20,000-deep envelope) and CXF's own StAX limit (default 100)."""
+        depth = registry.soap_max_element_depth()
+        return [f"-Djdk.xml.maxElementDepth={depth}", f"-Dorg.apache.cxf.stax.maxElementDepth={depth}"]
 
 
 class Gsoap(Server):
@@ -283,4 +292,5 @@ class Gsoap(Server):
                               "--wsdl", str(CONTRACT_ROOT / "PlayerService.wsdl"),
                               "--threads", str(settings.int_knob("GSOAP_THREADS")),
                               "--connections", str(settings.int_knob("POOL_SIZE")),
-                              "--backlog", str(settings.int_knob("GSOAP_BACKLOG"))], cpus)
+                              "--backlog", str(settings.int_knob("GSOAP_BACKLOG")),
+                              "--max-depth", str(registry.soap_max_element_depth())], cpus)

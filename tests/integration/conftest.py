@@ -3,6 +3,7 @@ test fails - unless it was already running before the tests, in which case it is
 TOPOLOGY=netns the tests run from the client host's namespace, as the sweep does."""
 import http.client
 import random
+import socket
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
@@ -59,8 +60,9 @@ class Reply:
     body: str
 
 
-def fetch(port, path, method="GET", body=None, headers=None, timeout=60):
-    """One HTTP exchange with a raw path (so hostile bytes reach the server unaltered)."""
+def fetch(port, path, method="GET", body=None, headers=None, timeout=60, half_close=False):
+    """One HTTP exchange with a raw path (so hostile bytes reach the server unaltered); half_close
+    shuts down the client's sending side once the request is sent, as HTTP/1.1 allows."""
     conn = http.client.HTTPConnection(topology.current().address("web"), port, timeout=timeout)
     try:
         conn.putrequest(method, path, skip_accept_encoding=True)
@@ -70,6 +72,8 @@ def fetch(port, path, method="GET", body=None, headers=None, timeout=60):
         if payload is not None:
             conn.putheader("Content-Length", str(len(payload)))
         conn.endheaders(payload)
+        if half_close:
+            conn.sock.shutdown(socket.SHUT_WR)
         response = conn.getresponse()
         return Reply(response.status, dict(response.getheaders()),
                      response.read().decode("utf-8", errors="replace"))
