@@ -11,6 +11,7 @@
  * apps read them. Logs go to stderr.
  */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -35,6 +36,8 @@
 #define MAX_MESSAGE_BYTES (16L * 1024 * 1024)
 #define POOL_WAIT_SECONDS 5
 #define TEXT_BYTES 257 /* VARCHAR(64) of utf8mb4, and its terminator */
+#define MAX_ITEMS 16000
+#define MAX_LIST_NODES 64
 
 enum query { SINGLE, LARGE, ROWS, QUERIES };
 enum table { MYISAM, INNODB, TABLES };
@@ -384,6 +387,95 @@ int __lab__firstPlayers(struct soap *soap, struct _lab__firstPlayers *request, s
     bind_int(&parameter, &value);
     if (run_query(soap, ROWS, table, &parameter, &response->firstPlayersReturn, &response->__sizefirstPlayersReturn))
         return soap->error;
+    return SOAP_OK;
+}
+
+/* ---- the SOAP papers' operations: no database (contract/README.md, "Echo operations") ------ */
+
+static int items_refused(struct soap *soap, int count)
+{
+    return count < 1 || count > MAX_ITEMS ? soap_sender_fault(soap, "echo takes 1 to 16000 items", NULL) : SOAP_OK;
+}
+
+/* NaN and the infinities are valid xs:double, but PHP cannot write them back: refused everywhere. */
+static int not_finite(struct soap *soap, double number)
+{
+    return isfinite(number) ? SOAP_OK : soap_sender_fault(soap, "numbers must be finite", NULL);
+}
+
+int __lab__echoStructs(struct soap *soap, struct _lab__echoStructs *request, struct _lab__echoStructsResponse *response)
+{
+    if (items_refused(soap, request->__sizeitem))
+        return soap->error;
+    for (int i = 0; i < request->__sizeitem; i++)
+        if (not_finite(soap, request->item[i].varFloat))
+            return soap->error;
+    response->__sizeechoStructsReturn = request->__sizeitem;
+    response->echoStructsReturn = request->item;
+    return SOAP_OK;
+}
+
+int __lab__echoList(struct soap *soap, struct _lab__echoList *request, struct _lab__echoListResponse *response)
+{
+    int nodes = 0;
+    for (struct lab__ListNode *node = request->list; node && nodes <= MAX_LIST_NODES; node = node->next) {
+        nodes++;
+        if (not_finite(soap, node->varFloat))
+            return soap->error;
+    }
+    if (nodes < 1 || nodes > MAX_LIST_NODES)
+        return soap_sender_fault(soap, "list must have 1 to 64 nodes", NULL);
+    response->echoListReturn = request->list;
+    return SOAP_OK;
+}
+
+int __lab__echoInts(struct soap *soap, struct _lab__echoInts *request, struct _lab__echoIntsResponse *response)
+{
+    if (items_refused(soap, request->__sizeitem))
+        return soap->error;
+    response->__sizeechoIntsReturn = request->__sizeitem;
+    response->echoIntsReturn = request->item;
+    return SOAP_OK;
+}
+
+int __lab__echoDoubles(struct soap *soap, struct _lab__echoDoubles *request, struct _lab__echoDoublesResponse *response)
+{
+    if (items_refused(soap, request->__sizeitem))
+        return soap->error;
+    for (int i = 0; i < request->__sizeitem; i++)
+        if (not_finite(soap, request->item[i]))
+            return soap->error;
+    response->__sizeechoDoublesReturn = request->__sizeitem;
+    response->echoDoublesReturn = request->item;
+    return SOAP_OK;
+}
+
+int __lab__echoStrings(struct soap *soap, struct _lab__echoStrings *request, struct _lab__echoStringsResponse *response)
+{
+    if (items_refused(soap, request->__sizeitem))
+        return soap->error;
+    response->__sizeechoStringsReturn = request->__sizeitem;
+    response->echoStringsReturn = request->item;
+    return SOAP_OK;
+}
+
+static int is_symbol(const char *symbol)
+{
+    size_t length = symbol ? strspn(symbol, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") : 0;
+    return length >= 1 && length <= 8 && symbol[length] == '\0';
+}
+
+int __lab__getQuote(struct soap *soap, struct _lab__getQuote *request, struct _lab__getQuoteResponse *response)
+{
+    struct lab__Quote *quote;
+    if (!is_symbol(request->symbol))
+        return soap_sender_fault(soap, "symbol must be 1 to 8 capital letters", NULL);
+    quote = soap_malloc(soap, sizeof *quote);
+    if (!quote)
+        return soap->error;
+    *quote = (struct lab__Quote){request->symbol, "International Business Machines", "2008-06-23T16:00:00Z",
+                                 89.5, 88.25, 90.75, 87.5, 88.0, 1.5, 1.625, 1.5e11, 24.75, 3.5, 8765432};
+    response->getQuoteReturn = quote;
     return SOAP_OK;
 }
 

@@ -7,7 +7,8 @@ require 'lab.php';
 
 const SERVICE_NAMESPACE = 'urn:lab';
 const ENVELOPE_NAMESPACE = 'http://schemas.xmlsoap.org/soap/envelope/';
-const OPERATIONS = ['getPlayer', 'findPlayers', 'firstPlayers'];
+const OPERATIONS = ['getPlayer', 'findPlayers', 'firstPlayers', 'echoStructs', 'echoList', 'echoInts', 'echoDoubles',
+    'echoStrings', 'getQuote'];
 const MALFORMED = 'malformed SOAP request';
 
 /** Each operation takes its wrapper element's children and returns its response wrapper's. */
@@ -27,6 +28,84 @@ final class PlayerService
     public function firstPlayers(stdClass $request): array
     {
         return ['firstPlayersReturn' => answer(fn () => rows_query(parameters_of($request, 'count'))->fetchAll(PDO::FETCH_ASSOC))];
+    }
+
+    public function echoStructs(stdClass $request): array
+    {
+        $items = Echoes::items($request);
+        Echoes::finite(...array_map(fn (stdClass $item) => $item->varFloat, $items));
+        return ['echoStructsReturn' => $items];
+    }
+
+    public function echoList(stdClass $request): array
+    {
+        $nodes = 0;
+        for ($node = $request->list ?? null; $node !== null; $node = $node->next ?? null) {
+            if (++$nodes > Echoes::MAX_LIST_NODES) {
+                break;
+            }
+            Echoes::finite($node->varFloat);
+        }
+        if ($nodes < 1 || $nodes > Echoes::MAX_LIST_NODES) {
+            throw new SoapFault('Client', 'list must have 1 to ' . Echoes::MAX_LIST_NODES . ' nodes');
+        }
+        return ['echoListReturn' => $request->list];
+    }
+
+    public function echoInts(stdClass $request): array
+    {
+        return ['echoIntsReturn' => Echoes::items($request)];
+    }
+
+    public function echoDoubles(stdClass $request): array
+    {
+        $items = Echoes::items($request);
+        Echoes::finite(...$items);
+        return ['echoDoublesReturn' => $items];
+    }
+
+    public function echoStrings(stdClass $request): array
+    {
+        return ['echoStringsReturn' => Echoes::items($request)];
+    }
+
+    public function getQuote(stdClass $request): array
+    {
+        $symbol = $request->symbol ?? '';
+        if (!preg_match('/^[A-Z]{1,8}$/D', $symbol)) {
+            throw new SoapFault('Client', 'symbol must be 1 to 8 capital letters');
+        }
+        return ['getQuoteReturn' => ['symbol' => $symbol] + Echoes::QUOTE];
+    }
+}
+
+/** The echo operations and getQuote: no database; the caps and rules of contract/README.md. */
+final class Echoes
+{
+    const MAX_ITEMS = 16000;
+    const MAX_LIST_NODES = 64;
+    const QUOTE = ['name' => 'International Business Machines', 'lastTradeTimestamp' => '2008-06-23T16:00:00Z',
+        'last' => 89.5, 'open' => 88.25, 'high' => 90.75, 'low' => 87.5, 'prevClose' => 88.0, 'change' => 1.5,
+        'percentageChange' => 1.625, 'marketCap' => 1.5e11, 'peRatio' => 24.75, 'earnings' => 3.5, 'volume' => 8765432];
+
+    /** The request's items (SOAP_SINGLE_ELEMENT_ARRAYS makes one item a list too), within the cap. */
+    static function items(stdClass $request): array
+    {
+        $items = $request->item ?? [];
+        if (count($items) < 1 || count($items) > self::MAX_ITEMS) {
+            throw new SoapFault('Client', 'echo takes 1 to ' . self::MAX_ITEMS . ' items');
+        }
+        return $items;
+    }
+
+    /** PHP would write NaN as NAN, which no xs:double reads: the contract refuses NaN and infinities. */
+    static function finite(float ...$numbers): void
+    {
+        foreach ($numbers as $number) {
+            if (!is_finite($number)) {
+                throw new SoapFault('Client', 'numbers must be finite');
+            }
+        }
     }
 }
 
@@ -120,7 +199,8 @@ if (in_array($_SERVER['REQUEST_METHOD'], ['GET', 'HEAD'], true)) {
     header('Allow: POST');
     error_page(405, 'method not allowed');
 } else {
-    $server = new SoapServer($_SERVER['LAB_WSDL'], ['cache_wsdl' => WSDL_CACHE_BOTH, 'encoding' => 'UTF-8']);
+    $server = new SoapServer($_SERVER['LAB_WSDL'], ['cache_wsdl' => WSDL_CACHE_MEMORY, 'encoding' => 'UTF-8',
+        'features' => SOAP_SINGLE_ELEMENT_ARRAYS]);
     $server->setClass(PlayerService::class);
     $envelope = file_get_contents('php://input');
     $reason = refusal($envelope);

@@ -3,22 +3,39 @@ package lab.axis2;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.logging.Logger;
+import lab.axis2.wire.EchoDoubles;
+import lab.axis2.wire.EchoDoublesResponse;
+import lab.axis2.wire.EchoInts;
+import lab.axis2.wire.EchoIntsResponse;
+import lab.axis2.wire.EchoList;
+import lab.axis2.wire.EchoListResponse;
+import lab.axis2.wire.EchoStrings;
+import lab.axis2.wire.EchoStringsResponse;
+import lab.axis2.wire.EchoStructs;
+import lab.axis2.wire.EchoStructsResponse;
 import lab.axis2.wire.FindPlayers;
 import lab.axis2.wire.FindPlayersResponse;
 import lab.axis2.wire.FirstPlayers;
 import lab.axis2.wire.FirstPlayersResponse;
 import lab.axis2.wire.GetPlayer;
 import lab.axis2.wire.GetPlayerResponse;
+import lab.axis2.wire.GetQuote;
+import lab.axis2.wire.GetQuoteResponse;
+import lab.axis2.wire.Item;
+import lab.axis2.wire.ListNode;
 import lab.axis2.wire.Player;
 import lab.axis2.wire.PlayerServiceSkeletonInterface;
+import lab.axis2.wire.Quote;
 import lab.common.Database;
+import lab.common.Echoes;
 import lab.common.InvalidRequest;
 import lab.common.PlayerQuery;
 
 /**
  * The contract's operations behind the skeleton wsdl2code generated from contract/PlayerService.wsdl
  * (ADB types): a new connection per call (as the Axis 1.4 app), the Java apps' validation and
- * queries; refusals are Client faults with the contract's message.
+ * queries; the echo operations and getQuote under the rules of lab.common.Echoes; refusals are Client
+ * faults with the contract's message.
  */
 public class PlayerServiceImpl implements PlayerServiceSkeletonInterface {
     private static final Logger LOG = Logger.getLogger(PlayerServiceImpl.class.getName());
@@ -44,6 +61,105 @@ public class PlayerServiceImpl implements PlayerServiceSkeletonInterface {
         FirstPlayersResponse response = new FirstPlayersResponse();
         response.setFirstPlayersReturn(players(() -> PlayerQuery.rows(request.getCount(), request.getEngine())));
         return response;
+    }
+
+    @Override
+    public EchoStructsResponse echoStructs(EchoStructs request) {
+        Item[] items = request.getItem();
+        refusing(() -> {
+            Echoes.checkItems(items == null ? 0 : items.length);
+            for (Item item : items) {
+                Echoes.checkFinite(item.getVarFloat());
+            }
+        });
+        EchoStructsResponse response = new EchoStructsResponse();
+        response.setEchoStructsReturn(items);
+        return response;
+    }
+
+    @Override
+    public EchoListResponse echoList(EchoList request) {
+        ListNode list = request.getList();
+        refusing(() -> {
+            int nodes = 0;
+            for (ListNode node = list; node != null && nodes <= Echoes.MAX_LIST_NODES; node = node.getNext()) {
+                nodes++;
+                Echoes.checkFinite(node.getVarFloat());
+            }
+            Echoes.checkListNodes(nodes);
+        });
+        EchoListResponse response = new EchoListResponse();
+        response.setEchoListReturn(list);
+        return response;
+    }
+
+    @Override
+    public EchoIntsResponse echoInts(EchoInts request) {
+        int[] items = request.getItem();
+        refusing(() -> Echoes.checkItems(items == null ? 0 : items.length));
+        EchoIntsResponse response = new EchoIntsResponse();
+        response.setEchoIntsReturn(items);
+        return response;
+    }
+
+    @Override
+    public EchoDoublesResponse echoDoubles(EchoDoubles request) {
+        double[] items = request.getItem();
+        refusing(() -> {
+            Echoes.checkItems(items == null ? 0 : items.length);
+            for (double item : items) {
+                Echoes.checkFinite(item);
+            }
+        });
+        EchoDoublesResponse response = new EchoDoublesResponse();
+        response.setEchoDoublesReturn(items);
+        return response;
+    }
+
+    @Override
+    public EchoStringsResponse echoStrings(EchoStrings request) {
+        String[] items = request.getItem();
+        refusing(() -> Echoes.checkItems(items == null ? 0 : items.length));
+        EchoStringsResponse response = new EchoStringsResponse();
+        response.setEchoStringsReturn(items);
+        return response;
+    }
+
+    @Override
+    public GetQuoteResponse getQuote(GetQuote request) {
+        refusing(() -> Echoes.checkSymbol(request.getSymbol()));
+        double[] prices = Echoes.QUOTE_PRICES;
+        Quote quote = new Quote();
+        quote.setSymbol(request.getSymbol());
+        quote.setName(Echoes.QUOTE_NAME);
+        quote.setLastTradeTimestamp(Echoes.QUOTE_TIMESTAMP);
+        quote.setLast(prices[0]);
+        quote.setOpen(prices[1]);
+        quote.setHigh(prices[2]);
+        quote.setLow(prices[3]);
+        quote.setPrevClose(prices[4]);
+        quote.setChange(prices[5]);
+        quote.setPercentageChange(prices[6]);
+        quote.setMarketCap(prices[7]);
+        quote.setPeRatio(prices[8]);
+        quote.setEarnings(prices[9]);
+        quote.setVolume(Echoes.QUOTE_VOLUME);
+        GetQuoteResponse response = new GetQuoteResponse();
+        response.setGetQuoteReturn(quote);
+        return response;
+    }
+
+    /** The contract's checks of a request. */
+    private interface Checks {
+        void run() throws InvalidRequest;
+    }
+
+    private static void refusing(Checks checks) {
+        try {
+            checks.run();
+        } catch (InvalidRequest e) {
+            throw ContractFault.client(e.getMessage());
+        }
     }
 
     private static Player[] players(PlayerQuery.Maker query) {

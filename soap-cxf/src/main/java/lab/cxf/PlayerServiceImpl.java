@@ -6,15 +6,20 @@ import java.util.List;
 import java.util.logging.Logger;
 import javax.jws.WebService;
 import lab.common.Database;
+import lab.common.Echoes;
 import lab.common.InvalidRequest;
 import lab.common.PlayerQuery;
+import lab.cxf.wire.Item;
+import lab.cxf.wire.ListNode;
 import lab.cxf.wire.Player;
 import lab.cxf.wire.PlayerService;
+import lab.cxf.wire.Quote;
 
 /**
  * The contract's operations behind the interface wsdl2java generated from contract/PlayerService.wsdl:
- * a new connection per call (as the Axis 1.4 app), the Java apps' validation and queries; refusals are
- * Client faults with the contract's message.
+ * a new connection per call (as the Axis 1.4 app), the Java apps' validation and queries; the echo
+ * operations and getQuote under the rules of lab.common.Echoes; refusals are Client faults with the
+ * contract's message.
  */
 @WebService(endpointInterface = "lab.cxf.wire.PlayerService", targetNamespace = "urn:lab",
     serviceName = "PlayerService", portName = "PlayerService",
@@ -37,6 +42,84 @@ public class PlayerServiceImpl implements PlayerService {
     @Override
     public List<Player> firstPlayers(String count, String engine) {
         return players(() -> PlayerQuery.rows(count, engine));
+    }
+
+    @Override
+    public List<Item> echoStructs(List<Item> items) {
+        return echoed(items, item -> Echoes.checkFinite(item.getVarFloat()));
+    }
+
+    @Override
+    public ListNode echoList(ListNode list) {
+        try {
+            int nodes = 0;
+            for (ListNode node = list; node != null && nodes <= Echoes.MAX_LIST_NODES; node = node.getNext()) {
+                nodes++;
+                Echoes.checkFinite(node.getVarFloat());
+            }
+            Echoes.checkListNodes(nodes);
+            return list;
+        } catch (InvalidRequest e) {
+            throw ContractFaults.client(e.getMessage());
+        }
+    }
+
+    @Override
+    public List<Integer> echoInts(List<Integer> items) {
+        return echoed(items, item -> { });
+    }
+
+    @Override
+    public List<Double> echoDoubles(List<Double> items) {
+        return echoed(items, Echoes::checkFinite);
+    }
+
+    @Override
+    public List<String> echoStrings(List<String> items) {
+        return echoed(items, item -> { });
+    }
+
+    @Override
+    public Quote getQuote(String symbol) {
+        try {
+            Echoes.checkSymbol(symbol);
+        } catch (InvalidRequest e) {
+            throw ContractFaults.client(e.getMessage());
+        }
+        double[] prices = Echoes.QUOTE_PRICES;
+        Quote quote = new Quote();
+        quote.setSymbol(symbol);
+        quote.setName(Echoes.QUOTE_NAME);
+        quote.setLastTradeTimestamp(Echoes.QUOTE_TIMESTAMP);
+        quote.setLast(prices[0]);
+        quote.setOpen(prices[1]);
+        quote.setHigh(prices[2]);
+        quote.setLow(prices[3]);
+        quote.setPrevClose(prices[4]);
+        quote.setChange(prices[5]);
+        quote.setPercentageChange(prices[6]);
+        quote.setMarketCap(prices[7]);
+        quote.setPeRatio(prices[8]);
+        quote.setEarnings(prices[9]);
+        quote.setVolume(Echoes.QUOTE_VOLUME);
+        return quote;
+    }
+
+    /** A check on each item. */
+    private interface ItemCheck<T> {
+        void check(T item) throws InvalidRequest;
+    }
+
+    private static <T> List<T> echoed(List<T> items, ItemCheck<T> check) {
+        try {
+            Echoes.checkItems(items.size());
+            for (T item : items) {
+                check.check(item);
+            }
+            return items;
+        } catch (InvalidRequest e) {
+            throw ContractFaults.client(e.getMessage());
+        }
     }
 
     private List<Player> players(PlayerQuery.Maker query) {

@@ -4,11 +4,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import javax.xml.namespace.QName;
 import lab.common.Contract;
 import lab.common.PlayerQuery;
 import org.apache.axis.Constants;
-import org.apache.axis.description.ElementDesc;
 import org.apache.axis.description.TypeDesc;
 
 /** One row of the people table as Axis serializes it: the contract's columns, as bean properties. */
@@ -26,20 +24,17 @@ public class Player {
     private String throwsHand;
 
     /** Axis's bean metadata, so the fields go on the wire (and in the WSDL) in table order. */
-    private static final TypeDesc TYPE_DESC = new TypeDesc(Player.class, true);
+    private static final TypeDesc TYPE_DESC = BeanTypes.describe(Player.class, "Player", columns());
 
-    static {
-        TYPE_DESC.setXmlType(new QName("urn:lab", "Player"));
-        for (String column : Contract.COLUMNS) {
+    private static Object[][] columns() {
+        Object[][] fields = new Object[Contract.COLUMNS.length][];
+        for (int i = 0; i < fields.length; i++) {
+            String column = Contract.COLUMNS[i];
             boolean text = column.equals("playerID") || column.startsWith("name")
                 || column.equals("bats") || column.equals("throws");
-            ElementDesc field = new ElementDesc();
-            field.setFieldName(column);
-            field.setXmlName(new QName("urn:lab", column));
-            field.setXmlType(text ? Constants.XSD_STRING : Constants.XSD_INT);
-            field.setNillable(false);
-            TYPE_DESC.addFieldDesc(field);
+            fields[i] = new Object[] {column, text ? Constants.XSD_STRING : Constants.XSD_INT};
         }
+        return fields;
     }
 
     public Player() {

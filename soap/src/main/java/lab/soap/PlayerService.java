@@ -3,6 +3,7 @@ package lab.soap;
 import java.sql.SQLException;
 import java.util.logging.Logger;
 import lab.common.Database;
+import lab.common.Echoes;
 import lab.common.InvalidRequest;
 import lab.common.PlayerQuery;
 import org.apache.axis.AxisFault;
@@ -10,7 +11,8 @@ import org.apache.axis.AxisFault;
 /**
  * The SOAP face of the contract: getPlayer (single), findPlayers (large) and firstPlayers (rows), a
  * new connection per call. Parameters arrive as text and go through the same validation as the HTML
- * apps; refusals are Client faults with the contract's message and no details.
+ * apps; refusals are Client faults with the contract's message and no details. The SOAP papers'
+ * operations (the echoes and getQuote) read no database, under the rules of lab.common.Echoes.
  */
 public class PlayerService {
     private static final Logger LOG = Logger.getLogger(PlayerService.class.getName());
@@ -39,6 +41,71 @@ public class PlayerService {
     public Player[] firstPlayers(String count, String engine) throws AxisFault {
         try {
             return players(PlayerQuery.rows(count, engine));
+        } catch (InvalidRequest e) {
+            throw Faults.fault(Faults.CLIENT, e.getMessage());
+        }
+    }
+
+    public Item[] echoStructs(Item[] item) throws AxisFault {
+        try {
+            Echoes.checkItems(item == null ? 0 : item.length);
+            for (Item each : item) {
+                Echoes.checkFinite(each.getVarFloat());
+            }
+            return item;
+        } catch (InvalidRequest e) {
+            throw Faults.fault(Faults.CLIENT, e.getMessage());
+        }
+    }
+
+    public ListNode echoList(ListNode list) throws AxisFault {
+        try {
+            int nodes = 0;
+            for (ListNode node = list; node != null && nodes <= Echoes.MAX_LIST_NODES; node = node.getNext()) {
+                nodes++;
+                Echoes.checkFinite(node.getVarFloat());
+            }
+            Echoes.checkListNodes(nodes);
+            return list;
+        } catch (InvalidRequest e) {
+            throw Faults.fault(Faults.CLIENT, e.getMessage());
+        }
+    }
+
+    public int[] echoInts(int[] item) throws AxisFault {
+        checkItems(item == null ? 0 : item.length);
+        return item;
+    }
+
+    public double[] echoDoubles(double[] item) throws AxisFault {
+        checkItems(item == null ? 0 : item.length);
+        try {
+            for (double each : item) {
+                Echoes.checkFinite(each);
+            }
+            return item;
+        } catch (InvalidRequest e) {
+            throw Faults.fault(Faults.CLIENT, e.getMessage());
+        }
+    }
+
+    public String[] echoStrings(String[] item) throws AxisFault {
+        checkItems(item == null ? 0 : item.length);
+        return item;
+    }
+
+    public Quote getQuote(String symbol) throws AxisFault {
+        try {
+            Echoes.checkSymbol(symbol);
+            return new Quote(symbol);
+        } catch (InvalidRequest e) {
+            throw Faults.fault(Faults.CLIENT, e.getMessage());
+        }
+    }
+
+    private static void checkItems(int count) throws AxisFault {
+        try {
+            Echoes.checkItems(count);
         } catch (InvalidRequest e) {
             throw Faults.fault(Faults.CLIENT, e.getMessage());
         }
