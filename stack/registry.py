@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 from xml.sax.saxutils import escape
 
-from stack import settings, topology
+from stack import echoes, settings, topology
 from stack.settings import ROOT
 
 REGISTRY_FILE = ROOT / "contract" / "targets.json"
@@ -95,9 +95,11 @@ def reads_database(app_name):
     return app(app_name)["kind"] != "baseline"
 
 
-def engines_of(app_name, chosen):
-    """The engines an app's cells run on, of those chosen: all of them, or none for a baseline."""
-    return tuple(chosen) if reads_database(app_name) else (NO_ENGINE,)
+def engines_of(app_name, chosen, workload=None):
+    """The engines an app's cells (of a workload) run on, of those chosen: all of them, or none for
+    a baseline or an echo workload."""
+    reads = reads_database(app_name) and not (workload and is_echo(workload))
+    return tuple(chosen) if reads else (NO_ENGINE,)
 
 
 # The payload workload (the first N rows by id), outside the default workloads: the size sweep names
@@ -111,12 +113,25 @@ def sized(count):
     return f"{SIZE_WORKLOAD}-{int(count)}"
 
 
+# The SOAP papers' workloads: "echo-10" sends 10 structs; "quote" takes no count.
+ECHO_WORKLOADS = REGISTRY["echo_workloads"]
+ECHO_PARAMETER = "items"
+
+
 def parse_workload(workload):
-    """(the registry's workload, its fixed parameters): "rows-100" is ("rows", {"count": "100"})."""
+    """(the registry's workload, its fixed parameters): "rows-100" is ("rows", {"count": "100"}),
+    "echo-10" ("echo", {"items": "10"})."""
     base, _, count = workload.partition("-")
     if base == SIZE_WORKLOAD and count.isdigit():
         return base, {SIZE_PARAMETER: count}
+    if base in ECHO_WORKLOADS and base != "quote" and count.isdigit() and int(count) > 0:
+        return base, {ECHO_PARAMETER: count}
     return workload, {}
+
+
+def is_echo(workload):
+    base, fixed = parse_workload(workload)
+    return base == "quote" or ECHO_PARAMETER in fixed
 
 
 def row_count(workload):
@@ -125,9 +140,15 @@ def row_count(workload):
     return int(count) if count else None
 
 
+def item_count(workload):
+    """How many items an echo workload sends; None for the others (and quote)."""
+    count = parse_workload(workload)[1].get(ECHO_PARAMETER)
+    return int(count) if count else None
+
+
 def is_workload(workload):
     base, fixed = parse_workload(workload)
-    return base in REGISTRY["workloads"] or bool(fixed)
+    return base in REGISTRY["workloads"] or bool(fixed) or is_echo(workload)
 
 
 def workloads():
@@ -141,6 +162,10 @@ def workload_title(workload, short=False):
     count = row_count(workload)
     if count is not None:
         return f"first {count:,} row{'s' if count > 1 else ''} by id"
+    base, fixed = parse_workload(workload)
+    if is_echo(workload):
+        title = ECHO_WORKLOADS[base]["short_title" if short else "title"]
+        return title.format(n=f"{int(fixed.get(ECHO_PARAMETER, 0)):,}")
     declared = REGISTRY["workloads"].get(workload, {})
     return declared.get("short_title" if short else "title", workload)
 
@@ -173,9 +198,26 @@ def soap_max_element_depth():
     return REGISTRY["soap_requests"]["max_element_depth"]
 
 
+def serves(app_name, workload):
+    """Whether the app answers the workload: its own, or for a SOAP app the echo workloads too."""
+    if is_echo(workload):
+        return app(app_name)["kind"] == "soap"
+    return parse_workload(workload)[0] in workload_specs(app_name)
+
+
 def workloads_of(app_name, chosen):
     """The chosen workloads the app serves (a baseline serves the single-row page only)."""
-    return tuple(workload for workload in chosen if parse_workload(workload)[0] in workload_specs(app_name))
+    return tuple(workload for workload in chosen if serves(app_name, workload))
+
+
+def cells_of(app_name, engines_chosen, workloads_chosen):
+    """[(engine, workload)] of an app's cells: each database workload on each engine chosen, then
+    the engine-less ones (the echo workloads) once."""
+    served = workloads_of(app_name, workloads_chosen)
+    cells = [(engine, workload) for engine in engines_of(app_name, engines_chosen)
+             for workload in served if engines_of(app_name, [engine], workload) == (engine,)]
+    return cells + [(NO_ENGINE, workload) for workload in served
+                    if NO_ENGINE not in engines_of(app_name, engines_chosen) and is_echo(workload)]
 
 
 def servers():
@@ -248,9 +290,18 @@ def fill(template, values, encode):
     return template
 
 
+def echo_request(app_name, kind, count):
+    """An echo workload's request: its envelope, written from the count (stack/echoes.py)."""
+    shared = REGISTRY["soap_requests"]
+    return Request(method=shared["method"], port=port_of(app_name), path=app(app_name)["service"],
+                   headers=dict(shared["headers"]), body=echoes.envelope(kind, count))
+
+
 def request(app_name, workload, **parameters):
     """The request an app's workload takes, with the registry's defaults for unnamed parameters."""
     base, fixed = parse_workload(workload)
+    if is_echo(workload):
+        return echo_request(app_name, base, int(fixed.get(ECHO_PARAMETER, 0)))
     spec = workload_specs(app_name)[base]
     values = {**REGISTRY["defaults"], **fixed, **parameters}
     return Request(

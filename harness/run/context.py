@@ -35,11 +35,12 @@ PROFILES = {name: Profile(**values) for name, values in SWEEP["profiles"].items(
 
 
 def profile_for(workload):
-    """How a workload is driven: its own profile, or for the payload workload at N rows the single
-    row's below size_sweep.large_profile_from rows and the 16,000 rows' from there on."""
-    count = registry.row_count(workload)
+    """How a workload is driven: its own profile, or for the payload workload at N rows (an echo
+    workload at N items) the single row's below size_sweep.large_profile_from and the 16,000 rows'
+    from there on; quote, the single row's."""
+    count = registry.row_count(workload) or registry.item_count(workload)
     if count is None:
-        return PROFILES[workload]
+        return PROFILES[workload if workload in PROFILES else "single"]
     return PROFILES["large" if count >= SIZE_SWEEP["large_profile_from"] else "single"]
 
 
@@ -55,8 +56,7 @@ class Selection:
     @property
     def cells(self):
         return [CellKey(app, engine, workload) for app in self.apps
-                for engine in registry.engines_of(app, self.engines)
-                for workload in registry.workloads_of(app, self.workloads)]
+                for engine, workload in registry.cells_of(app, self.engines, self.workloads)]
 
     @property
     def control(self):

@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
 from harness.measure import load
-from stack import lab, registry
+from stack import echoes, lab, registry
 
 SOAP_ENVELOPE = "{http://schemas.xmlsoap.org/soap/envelope/}"
 SOAP_NAMESPACE = "{urn:lab}"
@@ -109,12 +109,25 @@ def expected_rows(db, engine, workload):
     return db.rows(engine, [column, operator, registry.REGISTRY["defaults"][parameter]])
 
 
+def judge_echo(workload, status, body):
+    """(True, what was checked) or (False, what is wrong) for an echo workload's answer: it must
+    hold exactly what the request carried."""
+    if status != 200:
+        return False, f"status {status}: {body[:200]!r}"
+    base, fixed = registry.parse_workload(workload)
+    count = int(fixed.get(registry.ECHO_PARAMETER, 1))
+    problem = echoes.mismatch(base, count, body)
+    return (False, problem) if problem else (True, f"{count} items echoed unchanged")
+
+
 def verify_cell(key, request, db):
     """(True, what was checked) or (False, what is wrong) for a cell's request, before load."""
     reply = load.exchange(request, timeout_s=60)
     if reply is None:
         return False, "no answer within 60 s"
     status, body = reply
+    if registry.is_echo(key.workload):
+        return judge_echo(key.workload, status, body)
     # Both tables hold the same rows (the import verifies it): a baseline is checked against the first.
     engine = key.engine if registry.reads_database(key.app) else registry.engines()[0]
     return judge_answer(registry.app(key.app)["kind"], status, body, expected_rows(db, engine, key.workload))
