@@ -114,30 +114,49 @@ static int table_of(const char *engine)
     return strcmp(engine, "innodb") ? -1 : INNODB;
 }
 
+/* The code point UTF-8 starts with at *next (which moves past it), or -1 for invalid UTF-8. */
+static long next_code_point(const unsigned char **next)
+{
+    const unsigned char *at = *next;
+    unsigned code, extra;
+    if (*at < 0x80) { code = *at; extra = 0; }
+    else if ((*at & 0xE0) == 0xC0) { code = *at & 0x1F; extra = 1; }
+    else if ((*at & 0xF0) == 0xE0) { code = *at & 0x0F; extra = 2; }
+    else if ((*at & 0xF8) == 0xF0) { code = *at & 0x07; extra = 3; }
+    else return -1;
+    at++;
+    for (unsigned i = 0; i < extra; i++, at++) {
+        if ((*at & 0xC0) != 0x80)
+            return -1;
+        code = (code << 6) | (*at & 0x3F);
+    }
+    if ((extra == 1 && code < 0x80) || (extra == 2 && code < 0x800) || (extra == 3 && code < 0x10000)
+        || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+        return -1;
+    *next = at;
+    return code;
+}
+
 /* Valid UTF-8 of at most 64 code points, none a control character (U+0000-U+001F, U+007F) or U+FFFD. */
 static int is_name_pattern(const char *name)
 {
     const unsigned char *next = (const unsigned char *)name;
     int characters = 0;
     while (*next) {
-        unsigned code, extra;
-        if (*next < 0x80) { code = *next; extra = 0; }
-        else if ((*next & 0xE0) == 0xC0) { code = *next & 0x1F; extra = 1; }
-        else if ((*next & 0xF0) == 0xE0) { code = *next & 0x0F; extra = 2; }
-        else if ((*next & 0xF8) == 0xF0) { code = *next & 0x07; extra = 3; }
-        else return 0;
-        next++;
-        for (unsigned i = 0; i < extra; i++, next++) {
-            if ((*next & 0xC0) != 0x80)
-                return 0;
-            code = (code << 6) | (*next & 0x3F);
-        }
-        if ((extra == 1 && code < 0x80) || (extra == 2 && code < 0x800) || (extra == 3 && code < 0x10000)
-            || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
-            return 0;
+        long code = next_code_point(&next);
         if (code < 0x20 || code == 0x7F || code == 0xFFFD || ++characters > MAX_NAME_CHARACTERS)
             return 0;
     }
+    return 1;
+}
+
+/* Valid UTF-8 (gSOAP passes a string's bytes through unchecked). */
+static int is_utf8(const char *text)
+{
+    const unsigned char *next = (const unsigned char *)text;
+    while (*next)
+        if (next_code_point(&next) < 0)
+            return 0;
     return 1;
 }
 
@@ -403,12 +422,18 @@ static int not_finite(struct soap *soap, double number)
     return isfinite(number) ? SOAP_OK : soap_sender_fault(soap, "numbers must be finite", NULL);
 }
 
+/* A struct's text is what the client sent: valid UTF-8 (the others' XML parsers insist on it). */
+static int not_text(struct soap *soap, const char *text)
+{
+    return text && is_utf8(text) ? SOAP_OK : soap_sender_fault(soap, MALFORMED, NULL);
+}
+
 int __lab__echoStructs(struct soap *soap, struct _lab__echoStructs *request, struct _lab__echoStructsResponse *response)
 {
     if (items_refused(soap, request->__sizeitem))
         return soap->error;
     for (int i = 0; i < request->__sizeitem; i++)
-        if (not_finite(soap, request->item[i].varFloat))
+        if (not_finite(soap, request->item[i].varFloat) || not_text(soap, request->item[i].varString))
             return soap->error;
     response->__sizeechoStructsReturn = request->__sizeitem;
     response->echoStructsReturn = request->item;
@@ -420,7 +445,7 @@ int __lab__echoList(struct soap *soap, struct _lab__echoList *request, struct _l
     int nodes = 0;
     for (struct lab__ListNode *node = request->list; node && nodes <= MAX_LIST_NODES; node = node->next) {
         nodes++;
-        if (not_finite(soap, node->varFloat))
+        if (not_finite(soap, node->varFloat) || not_text(soap, node->varString))
             return soap->error;
     }
     if (nodes < 1 || nodes > MAX_LIST_NODES)
@@ -454,6 +479,9 @@ int __lab__echoStrings(struct soap *soap, struct _lab__echoStrings *request, str
 {
     if (items_refused(soap, request->__sizeitem))
         return soap->error;
+    for (int i = 0; i < request->__sizeitem; i++)
+        if (not_text(soap, request->item[i]))
+            return soap->error;
     response->__sizeechoStringsReturn = request->__sizeitem;
     response->echoStringsReturn = request->item;
     return SOAP_OK;
@@ -505,24 +533,66 @@ static void contract_fault(struct soap *soap, const char **code, const char **st
 
 /*
  * The request body, read within its Content-Length and checked as it arrives: gSOAP alone reads
- * past the body of an unfinished document (and waits for more), stops a string at a NUL byte
- * (which XML cannot carry) and skips a DTD. A body holding a NUL or a DTD ("<!D") reads as ended:
+ * past the body of an unfinished document (and waits for more), stops a string at a NUL byte or a
+ * NUL character reference (which XML cannot carry), reads invalid UTF-8 as Latin-1 and skips a
+ * DTD. A body holding any of them or a DTD ("<!D") reads as ended:
  * gSOAP then fails to parse it, and contract_fault answers "malformed SOAP request".
  */
 struct body_guard {
     int active, bounded;
     ULONG64 remaining;
     char tail[2]; /* the last two bytes seen, so that "<!D" is found across reads */
+    int reference; /* how far into a NUL character reference (&#0; &#x00;) the bytes seen are */
+    int continuations; /* UTF-8 continuation bytes still due, the next within [low, high] */
+    unsigned char low, high;
 };
 
 static size_t (*receive)(struct soap *, char *, size_t);
 static int (*parse_http)(struct soap *);
 
+/* A NUL character reference read so far: after "&", after "&#", after "&#x", after one or more zeros. */
+enum { OUTSIDE, AMPERSAND, HASH, HEX, ZEROS };
+
+static int next_reference_state(int state, char byte)
+{
+    if (byte == '0' && state >= HASH)
+        return ZEROS;
+    if (state == AMPERSAND && byte == '#')
+        return HASH;
+    if (state == HASH && (byte == 'x' || byte == 'X'))
+        return HEX;
+    return byte == '&' ? AMPERSAND : OUTSIDE;
+}
+
+/* Whether the byte keeps the body valid UTF-8 (gSOAP reads an invalid byte as Latin-1 instead). */
+static int is_utf8_byte(struct body_guard *guard, unsigned char byte)
+{
+    if (guard->continuations > 0) {
+        if (byte < guard->low || byte > guard->high)
+            return 0;
+        guard->continuations--;
+        guard->low = 0x80;
+        guard->high = 0xBF;
+        return 1;
+    }
+    guard->low = byte == 0xE0 ? 0xA0 : byte == 0xF0 ? 0x90 : 0x80;
+    guard->high = byte == 0xED ? 0x9F : byte == 0xF4 ? 0x8F : 0xBF;
+    guard->continuations = byte < 0x80 ? 0 : byte >= 0xC2 && byte <= 0xDF ? 1
+                         : byte >= 0xE0 && byte <= 0xEF ? 2 : byte >= 0xF0 && byte <= 0xF4 ? 3 : -1;
+    return guard->continuations >= 0;
+}
+
 static int is_refused(struct body_guard *guard, const char *bytes, size_t count)
 {
     for (size_t i = 0; i < count; i++) {
+        if (!is_utf8_byte(guard, (unsigned char)bytes[i]))
+            return 1;
         if (bytes[i] == '\0' || (bytes[i] == 'D' && guard->tail[0] == '<' && guard->tail[1] == '!'))
             return 1;
+        /* gSOAP turns &#0; into a NUL and silently cuts the string there. */
+        if (bytes[i] == ';' && guard->reference == ZEROS)
+            return 1;
+        guard->reference = next_reference_state(guard->reference, bytes[i]);
         guard->tail[0] = guard->tail[1];
         guard->tail[1] = bytes[i];
     }
@@ -566,6 +636,8 @@ static int guard_request(struct soap *soap)
     guard->bounded = soap->length > 0;
     guard->remaining = soap->length > buffered ? soap->length - buffered : 0;
     guard->tail[0] = guard->tail[1] = 0;
+    guard->reference = OUTSIDE;
+    guard->continuations = 0;
     if (is_refused(guard, soap->buf + soap->bufidx, buffered))
         return soap->error = SOAP_SYNTAX_ERROR;
     return SOAP_OK;
@@ -710,7 +782,7 @@ int main(int argc, char **argv)
     queue.size = threads;
     queue.items = calloc(queue.size, sizeof *queue.items);
 
-    soap = soap_new1(SOAP_C_UTFSTRING | SOAP_IO_KEEPALIVE);
+    soap = soap_new1(SOAP_C_UTFSTRING | SOAP_IO_KEEPALIVE | SOAP_XML_STRICT);
     soap->bind_flags = SO_REUSEADDR;
     soap->recv_maxlength = MAX_MESSAGE_BYTES;
     soap->maxlength = MAX_MESSAGE_BYTES;

@@ -32,7 +32,7 @@ final class PlayerService
 
     public function echoStructs(stdClass $request): array
     {
-        $items = Echoes::items($request);
+        $items = Echoes::items($request, Echoes::isStruct(...));
         Echoes::finite(...array_map(fn (stdClass $item) => $item->varFloat, $items));
         return ['echoStructsReturn' => $items];
     }
@@ -44,6 +44,9 @@ final class PlayerService
             if (++$nodes > Echoes::MAX_LIST_NODES) {
                 break;
             }
+            if (!Echoes::isStruct($node)) {
+                throw new SoapFault('Client', MALFORMED);
+            }
             Echoes::finite($node->varFloat);
         }
         if ($nodes < 1 || $nodes > Echoes::MAX_LIST_NODES) {
@@ -54,25 +57,25 @@ final class PlayerService
 
     public function echoInts(stdClass $request): array
     {
-        return ['echoIntsReturn' => Echoes::items($request)];
+        return ['echoIntsReturn' => Echoes::items($request, Echoes::isInt(...))];
     }
 
     public function echoDoubles(stdClass $request): array
     {
-        $items = Echoes::items($request);
+        $items = Echoes::items($request, is_float(...));
         Echoes::finite(...$items);
         return ['echoDoublesReturn' => $items];
     }
 
     public function echoStrings(stdClass $request): array
     {
-        return ['echoStringsReturn' => Echoes::items($request)];
+        return ['echoStringsReturn' => Echoes::items($request, is_string(...))];
     }
 
     public function getQuote(stdClass $request): array
     {
         $symbol = $request->symbol ?? '';
-        if (!preg_match('/^[A-Z]{1,8}$/D', $symbol)) {
+        if (!is_string($symbol) || !preg_match('/^[A-Z]{1,8}$/D', $symbol)) {
             throw new SoapFault('Client', 'symbol must be 1 to 8 capital letters');
         }
         return ['getQuoteReturn' => ['symbol' => $symbol] + Echoes::QUOTE];
@@ -88,14 +91,35 @@ final class Echoes
         'last' => 89.5, 'open' => 88.25, 'high' => 90.75, 'low' => 87.5, 'prevClose' => 88.0, 'change' => 1.5,
         'percentageChange' => 1.625, 'marketCap' => 1.5e11, 'peRatio' => 24.75, 'earnings' => 3.5, 'volume' => 8765432];
 
-    /** The request's items (SOAP_SINGLE_ELEMENT_ARRAYS makes one item a list too), within the cap. */
-    static function items(stdClass $request): array
+    /**
+     * The request's items (SOAP_SINGLE_ELEMENT_ARRAYS makes one item a list too), within the cap,
+     * each of the type the contract gives it: SoapServer follows an xsi:type to another type and
+     * keeps an int past xs:int's range, so the checks are the contract's own.
+     */
+    static function items(stdClass $request, callable $isOfType): array
     {
         $items = $request->item ?? [];
         if (count($items) < 1 || count($items) > self::MAX_ITEMS) {
             throw new SoapFault('Client', 'echo takes 1 to ' . self::MAX_ITEMS . ' items');
         }
+        foreach ($items as $item) {
+            if (!$isOfType($item)) {
+                throw new SoapFault('Client', MALFORMED);
+            }
+        }
         return $items;
+    }
+
+    static function isInt(mixed $value): bool
+    {
+        return is_int($value) && $value >= -2147483648 && $value <= 2147483647;
+    }
+
+    /** An Item or a ListNode: its three fields, each of its type. */
+    static function isStruct(mixed $value): bool
+    {
+        return $value instanceof stdClass && self::isInt($value->varInt ?? null)
+            && is_float($value->varFloat ?? null) && is_string($value->varString ?? null);
     }
 
     /** PHP would write NaN as NAN, which no xs:double reads: the contract refuses NaN and infinities. */

@@ -8,6 +8,8 @@ import org.apache.axis.Constants;
 final class Faults {
     static final QName CLIENT = new QName(Constants.URI_SOAP11_ENV, "Client");
     static final QName SERVER = new QName(Constants.URI_SOAP11_ENV, "Server");
+    /** What a request the service cannot read is told. */
+    static final String MALFORMED = "malformed SOAP request";
 
     private Faults() {
     }

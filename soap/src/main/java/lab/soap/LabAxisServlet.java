@@ -41,7 +41,7 @@ public class LabAxisServlet extends AxisServlet {
         if (!ours) {
             LOG.warning("refused as malformed: " + fault.getFaultString());
             fault.setFaultCode(Faults.CLIENT);
-            fault.setFaultString("malformed SOAP request");
+            fault.setFaultString(Faults.MALFORMED);
         }
     }
 }

@@ -16,8 +16,8 @@ public class ListNode {
         ((ElementDesc) TYPE_DESC.getFieldByName("next")).setMinOccurs(0); // the last node has none
     }
 
-    private int varInt;
-    private float varFloat;
+    private Integer varInt;
+    private Float varFloat;
     private String varString;
     private ListNode next;
 
@@ -25,10 +25,10 @@ public class ListNode {
         return TYPE_DESC;
     }
 
-    public int getVarInt() { return varInt; }
-    public void setVarInt(int varInt) { this.varInt = varInt; }
-    public float getVarFloat() { return varFloat; }
-    public void setVarFloat(float varFloat) { this.varFloat = varFloat; }
+    public Integer getVarInt() { return varInt; }
+    public void setVarInt(Integer varInt) { this.varInt = varInt; }
+    public Float getVarFloat() { return varFloat; }
+    public void setVarFloat(Float varFloat) { this.varFloat = varFloat; }
     public String getVarString() { return varString; }
     public void setVarString(String varString) { this.varString = varString; }
     public ListNode getNext() { return next; }

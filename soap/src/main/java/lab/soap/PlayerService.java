@@ -50,6 +50,9 @@ public class PlayerService {
         try {
             Echoes.checkItems(item == null ? 0 : item.length);
             for (Item each : item) {
+                if (each == null || !Item.isComplete(each.getVarInt(), each.getVarFloat(), each.getVarString())) {
+                    throw Faults.fault(Faults.CLIENT, Faults.MALFORMED);
+                }
                 Echoes.checkFinite(each.getVarFloat());
             }
             return item;
@@ -63,6 +66,9 @@ public class PlayerService {
             int nodes = 0;
             for (ListNode node = list; node != null && nodes <= Echoes.MAX_LIST_NODES; node = node.getNext()) {
                 nodes++;
+                if (!Item.isComplete(node.getVarInt(), node.getVarFloat(), node.getVarString())) {
+                    throw Faults.fault(Faults.CLIENT, Faults.MALFORMED);
+                }
                 Echoes.checkFinite(node.getVarFloat());
             }
             Echoes.checkListNodes(nodes);

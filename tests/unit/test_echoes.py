@@ -1,0 +1,78 @@
+"""The SOAP papers' workloads: envelopes written from N (stack/echoes.py), read back by a plain XML
+parser, and real engines' answers (tests/fixtures/answers) judged echoed or not."""
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from harness.run.verify import judge_echo
+from stack import echoes, registry
+from stack.settings import ROOT
+
+ANSWERS = ROOT / "tests" / "fixtures" / "answers"
+BODY = "{http://schemas.xmlsoap.org/soap/envelope/}Body"
+LAB = "{urn:lab}"
+
+
+def test_values_follow_from_the_index_alone():
+    assert echoes.values("echo", 3) == [(0, 0.5, "s000000000000000"), (1, 1.5, "s000000000000001"),
+                                        (2, 2.5, "s000000000000002")]
+    assert echoes.values("doubles", 2) == [1 / 3, 2 / 3]
+    assert [len(text) for text in echoes.values("strings", 16000)] == [echoes.STRING_LENGTH] * 16000
+    ints = echoes.values("ints", 16000)
+    assert min(ints) < -2 ** 30 and max(ints) > 2 ** 30 and -2 ** 31 not in ints and len(set(ints)) == 16000
+
+
+def test_an_echo_envelope_carries_n_items_in_order():
+    operation = ET.fromstring(echoes.envelope("echo", 3)).find(BODY)[0]
+    assert operation.tag == f"{LAB}echoStructs"
+    assert [[field.text for field in item] for item in operation] == [
+        ["0", "0.5", "s000000000000000"], ["1", "1.5", "s000000000000001"], ["2", "2.5", "s000000000000002"]]
+    doubles = ET.fromstring(echoes.envelope("doubles", 2)).find(BODY)[0]
+    assert [float(item.text) for item in doubles] == [1 / 3, 2 / 3]
+
+
+def test_a_list_envelope_nests_one_node_in_the_next():
+    node, depth = ET.fromstring(echoes.envelope("list", 64)).find(BODY)[0].find(f"{LAB}list"), 0
+    while node is not None:
+        assert node.findtext(f"{LAB}varInt") == str(depth)
+        node, depth = node.find(f"{LAB}next"), depth + 1
+    assert depth == 64
+    # Envelope, Body, echoList, then one element per node and its fields: within the depth bound.
+    assert 3 + 64 + 1 <= registry.soap_max_element_depth()
+
+
+def test_the_quote_envelope_asks_for_ibm():
+    assert "<lab:getQuote><lab:symbol>IBM</lab:symbol></lab:getQuote>" in echoes.envelope("quote", 0)
+
+
+@pytest.mark.parametrize("name,workload", [
+    ("axis2-echo-3.xml", "echo-3"), ("gsoap-list-3.xml", "list-3"), ("php-doubles-3.xml", "doubles-3"),
+    ("axis-quote.xml", "quote"), ("cxf-ints-3.xml", "ints-3"), ("php-strings-2.xml", "strings-2")])
+def test_recorded_answers_of_the_engines_are_echoes(name, workload):
+    assert judge_echo(workload, 200, (ANSWERS / name).read_text())[0]
+
+
+def test_an_answer_that_changed_an_item_is_named():
+    answer = (ANSWERS / "php-doubles-3.xml").read_text().replace("0.3333333333333333", "0.33333333333333")
+    assert judge_echo("doubles-3", 200, answer) == (
+        False, "item 1 came back as 0.33333333333333, 0.3333333333333333 was sent")
+    assert judge_echo("echo-4", 200, (ANSWERS / "axis2-echo-3.xml").read_text()) == (False, "3 items back, 4 sent")
+    assert judge_echo("ints-3", 200, (ANSWERS / "php-doubles-3.xml").read_text())[1] == (
+        "{urn:lab}echoDoublesResponse is not the echoInts response")
+    assert judge_echo("quote", 500, "<fault/>") == (False, "status 500: '<fault/>'")
+
+
+def test_echo_workloads_are_named_counted_and_engine_less():
+    assert registry.parse_workload("echo-10") == ("echo", {"items": "10"})
+    assert registry.item_count("strings-16000") == 16000 and registry.item_count("quote") is None
+    assert registry.is_workload("list-64") and registry.is_workload("quote")
+    assert not registry.is_workload("echo-0") and not registry.is_workload("echo-x")
+    assert registry.workload_title("echo-1000") == "echoStructs of 1,000 structs"
+    assert registry.cells_of("soap", ["myisam", "innodb"], ["single", "echo-10", "quote"]) == [
+        ("myisam", "single"), ("innodb", "single"), ("none", "echo-10"), ("none", "quote")]
+    assert registry.cells_of("php", ["myisam"], ["single", "echo-10"]) == [("myisam", "single")]
+
+
+def test_every_engine_is_sent_the_same_envelope():
+    soap_apps = [name for name in registry.apps() if registry.app(name)["kind"] == "soap"]
+    assert {registry.request(app, "list-5").body for app in soap_apps} == {echoes.envelope("list", 5)}
