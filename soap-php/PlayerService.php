@@ -10,6 +10,7 @@ const ENVELOPE_NAMESPACE = 'http://schemas.xmlsoap.org/soap/envelope/';
 const OPERATIONS = ['getPlayer', 'findPlayers', 'firstPlayers', 'echoStructs', 'echoList', 'echoInts', 'echoDoubles',
     'echoStrings', 'getQuote'];
 const MALFORMED = 'malformed SOAP request';
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** Each operation takes its wrapper element's children and returns its response wrapper's. */
 final class PlayerService
@@ -226,8 +227,9 @@ if (in_array($_SERVER['REQUEST_METHOD'], ['GET', 'HEAD'], true)) {
     $server = new SoapServer($_SERVER['LAB_WSDL'], ['cache_wsdl' => WSDL_CACHE_MEMORY, 'encoding' => 'UTF-8',
         'features' => SOAP_SINGLE_ELEMENT_ARRAYS]);
     $server->setClass(PlayerService::class);
-    $envelope = file_get_contents('php://input');
-    $reason = refusal($envelope);
+    $declared = (int) ($_SERVER['CONTENT_LENGTH'] ?? 0);
+    $envelope = $declared > MAX_BODY_BYTES ? '' : (string) file_get_contents('php://input', length: MAX_BODY_BYTES + 1);
+    $reason = $declared > MAX_BODY_BYTES || strlen($envelope) > MAX_BODY_BYTES ? 'request body must be at most 16 MB' : refusal($envelope);
     if ($reason === null) {
         ob_start('as_client_fault');
         $server->handle($envelope);

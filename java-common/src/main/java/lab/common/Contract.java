@@ -16,6 +16,8 @@ public final class Contract {
     private static final int MAX_NAME_LENGTH = 64;
     /** The rows workload's largest count: the whole table, so no request can ask for more. */
     public static final int MAX_ROW_COUNT = 16000;
+    /** The largest request body a SOAP engine reads (PHP's post_max_size in the lab, 16 MB). */
+    public static final long MAX_BODY_BYTES = 16L * 1024 * 1024;
 
     private Contract() {
     }
