@@ -87,3 +87,53 @@ QUERY_CASES = [
 LEAKS = ["Warning", "Fatal", "Exception", "Stack trace", "stackTrace", "SQLSTATE", "SELECT", "people_",
          "hostname", "/work", "/usr/", "/var/", ".php", ".java", "Apache/", "Tomcat/", "Axis", "MariaDB",
          "PDO", "at lab.", "at org."]
+
+
+# The SOAP papers' operations (contract/README.md, "Echo operations"): one table for every engine,
+# (name, the operation's element and its content, the contract's message).
+MALFORMED = "malformed SOAP request"
+ITEMS = "echo takes 1 to 16000 items"
+NODES = "list must have 1 to 64 nodes"
+FINITE = "numbers must be finite"
+SYMBOL = "symbol must be 1 to 8 capital letters"
+TOO_LARGE = "request body must be at most 16 MB"
+XSI = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"'
+
+
+def struct(var_int="1", var_float="0.5", var_string="x", element="item", attributes=""):
+    return (f"<lab:{element}{attributes}><lab:varInt>{var_int}</lab:varInt><lab:varFloat>{var_float}"
+            f"</lab:varFloat><lab:varString>{var_string}</lab:varString></lab:{element}>")
+
+
+def nested_list(nodes, var_float="1"):
+    node = f"<lab:varInt>1</lab:varInt><lab:varFloat>{var_float}</lab:varFloat><lab:varString>x</lab:varString>"
+    return "<lab:list>" + "<lab:next>".join([node] * nodes) + "</lab:next>" * (nodes - 1) + "</lab:list>"
+
+
+ECHO_CASES = [
+    ("ints-past-the-cap", "echoInts", "<lab:item>1</lab:item>" * 16001, ITEMS),
+    ("structs-past-the-cap", "echoStructs", struct() * 16001, ITEMS),
+    ("no-items", "echoStrings", "", ITEMS),
+    ("list-past-the-cap", "echoList", nested_list(65), NODES),
+    ("no-list", "echoList", "", NODES),
+    ("list-100000-deep", "echoList", nested_list(100000), MALFORMED),
+    ("text-for-an-int", "echoInts", "<lab:item>abc</lab:item>", MALFORMED),
+    ("int-past-xs-int", "echoInts", "<lab:item>2147483648</lab:item>", MALFORMED),
+    ("text-for-a-double", "echoDoubles", "<lab:item>abc</lab:item>", MALFORMED),
+    ("text-for-a-struct-int", "echoStructs", struct(var_int="one"), MALFORMED),
+    ("xsi-type-string-for-an-int", "echoInts", f'<lab:item {XSI} xsi:type="xsd:string">abc</lab:item>', MALFORMED),
+    ("xsi-type-player-for-a-struct", "echoStructs",
+     f'<lab:item {XSI} xsi:type="lab:Player"><lab:id>1</lab:id></lab:item>', MALFORMED),
+    ("a-struct-without-its-string", "echoStructs",
+     "<lab:item><lab:varInt>1</lab:varInt><lab:varFloat>1</lab:varFloat></lab:item>", MALFORMED),
+    ("nul-character-reference", "echoStrings", "<lab:item>a&#0;b</lab:item>", MALFORMED),
+    ("invalid-utf8", "echoStrings", "<lab:item>a\udcffb</lab:item>", MALFORMED),
+    ("nan", "echoDoubles", "<lab:item>NaN</lab:item>", FINITE),
+    ("nan-in-a-struct", "echoStructs", struct(var_float="NaN"), FINITE),
+    ("infinity-in-a-list", "echoList", nested_list(2, var_float="INF"), FINITE),
+    ("lower-case-symbol", "getQuote", "<lab:symbol>ibm</lab:symbol>", SYMBOL),
+    ("no-symbol", "getQuote", "", SYMBOL),
+    ("infinity", "echoDoubles", "<lab:item>INF</lab:item>", FINITE),
+    ("minus-infinity", "echoDoubles", "<lab:item>-INF</lab:item>", FINITE),
+    ("past-16-mb", "echoStrings", "<lab:item>" + "a" * (16 * 2 ** 20) + "</lab:item>", TOO_LARGE),
+]

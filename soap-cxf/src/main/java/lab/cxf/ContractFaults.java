@@ -16,6 +16,7 @@ import org.apache.cxf.phase.Phase;
 public class ContractFaults extends AbstractSoapInterceptor {
     private static final Logger LOG = Logger.getLogger(ContractFaults.class.getName());
     private static final String SOAP11 = "http://schemas.xmlsoap.org/soap/envelope/";
+    static final String MALFORMED = "malformed SOAP request";
 
     /** A fault the contract defines, so that it can be told from CXF's own. */
     static final class ContractFault extends SoapFault {
@@ -44,7 +45,7 @@ public class ContractFaults extends AbstractSoapInterceptor {
         ContractFault ours = contractFault(fault);
         if (ours == null) {
             LOG.warning("refused as malformed: " + (fault == null ? "no fault" : fault.getMessage()));
-            ours = client("malformed SOAP request");
+            ours = client(MALFORMED);
         }
         message.setContent(Exception.class, ours);
     }

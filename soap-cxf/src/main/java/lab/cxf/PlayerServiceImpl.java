@@ -46,7 +46,12 @@ public class PlayerServiceImpl implements PlayerService {
 
     @Override
     public List<Item> echoStructs(List<Item> items) {
-        return echoed(items, item -> Echoes.checkFinite(item.getVarFloat()));
+        return echoed(items, item -> {
+            if (item.getVarInt() == null || item.getVarString() == null) {
+                throw ContractFaults.client(ContractFaults.MALFORMED); // JAXB leaves a missing field unset
+            }
+            Echoes.checkFinite(item.getVarFloat());
+        });
     }
 
     @Override
@@ -55,6 +60,9 @@ public class PlayerServiceImpl implements PlayerService {
             int nodes = 0;
             for (ListNode node = list; node != null && nodes <= Echoes.MAX_LIST_NODES; node = node.getNext()) {
                 nodes++;
+                if (node.getVarInt() == null || node.getVarString() == null) {
+                    throw ContractFaults.client(ContractFaults.MALFORMED);
+                }
                 Echoes.checkFinite(node.getVarFloat());
             }
             Echoes.checkListNodes(nodes);
