@@ -1,5 +1,11 @@
 package lab.common;
 
+import java.beans.IntrospectionException;
+import java.beans.Introspector;
+import java.beans.PropertyDescriptor;
+import java.lang.reflect.Method;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -13,10 +19,11 @@ public final class Echoes {
     private static final Pattern SYMBOL = Pattern.compile("[A-Z]{1,8}");
 
     /** getQuote's answer but the symbol, in the Quote type's order (a StockQuote-shaped reply). */
-    public static final String QUOTE_NAME = "International Business Machines";
-    public static final String QUOTE_TIMESTAMP = "2008-06-23T16:00:00Z";
-    public static final double[] QUOTE_PRICES = {89.5, 88.25, 90.75, 87.5, 88.0, 1.5, 1.625, 1.5e11, 24.75, 3.5};
-    public static final int QUOTE_VOLUME = 8765432;
+    private static final Object[][] QUOTE = {
+        {"name", "International Business Machines"}, {"lastTradeTimestamp", "2008-06-23T16:00:00Z"},
+        {"last", 89.5}, {"open", 88.25}, {"high", 90.75}, {"low", 87.5}, {"prevClose", 88.0}, {"change", 1.5},
+        {"percentageChange", 1.625}, {"marketCap", 1.5e11}, {"peRatio", 24.75}, {"earnings", 3.5},
+        {"volume", 8765432}};
 
     private Echoes() {
     }
@@ -39,6 +46,27 @@ public final class Echoes {
     public static void checkFinite(double number) throws InvalidRequest {
         if (Double.isNaN(number) || Double.isInfinite(number)) {
             throw new InvalidRequest(400, "numbers must be finite");
+        }
+    }
+
+    /**
+     * getQuote's answer for a valid symbol as an engine's own Quote bean (whatever its generator):
+     * each field set through the bean's setter of that name.
+     */
+    public static <T> T quote(Class<T> beanClass, String symbol) {
+        try {
+            T quote = beanClass.getDeclaredConstructor().newInstance();
+            Map<String, Method> setters = new HashMap<>();
+            for (PropertyDescriptor property : Introspector.getBeanInfo(beanClass).getPropertyDescriptors()) {
+                setters.put(property.getName(), property.getWriteMethod());
+            }
+            setters.get("symbol").invoke(quote, symbol);
+            for (Object[] field : QUOTE) {
+                setters.get((String) field[0]).invoke(quote, field[1]);
+            }
+            return quote;
+        } catch (ReflectiveOperationException | IntrospectionException | NullPointerException e) {
+            throw new IllegalStateException(beanClass + " is not the contract's Quote", e);
         }
     }
 

@@ -128,24 +128,8 @@ public class PlayerServiceImpl implements PlayerServiceSkeletonInterface {
     @Override
     public GetQuoteResponse getQuote(GetQuote request) {
         refusing(() -> Echoes.checkSymbol(request.getSymbol()));
-        double[] prices = Echoes.QUOTE_PRICES;
-        Quote quote = new Quote();
-        quote.setSymbol(request.getSymbol());
-        quote.setName(Echoes.QUOTE_NAME);
-        quote.setLastTradeTimestamp(Echoes.QUOTE_TIMESTAMP);
-        quote.setLast(prices[0]);
-        quote.setOpen(prices[1]);
-        quote.setHigh(prices[2]);
-        quote.setLow(prices[3]);
-        quote.setPrevClose(prices[4]);
-        quote.setChange(prices[5]);
-        quote.setPercentageChange(prices[6]);
-        quote.setMarketCap(prices[7]);
-        quote.setPeRatio(prices[8]);
-        quote.setEarnings(prices[9]);
-        quote.setVolume(Echoes.QUOTE_VOLUME);
         GetQuoteResponse response = new GetQuoteResponse();
-        response.setGetQuoteReturn(quote);
+        response.setGetQuoteReturn(Echoes.quote(Quote.class, request.getSymbol()));
         return response;
     }
 

@@ -94,23 +94,7 @@ public class PlayerServiceImpl implements PlayerService {
         } catch (InvalidRequest e) {
             throw ContractFaults.client(e.getMessage());
         }
-        double[] prices = Echoes.QUOTE_PRICES;
-        Quote quote = new Quote();
-        quote.setSymbol(symbol);
-        quote.setName(Echoes.QUOTE_NAME);
-        quote.setLastTradeTimestamp(Echoes.QUOTE_TIMESTAMP);
-        quote.setLast(prices[0]);
-        quote.setOpen(prices[1]);
-        quote.setHigh(prices[2]);
-        quote.setLow(prices[3]);
-        quote.setPrevClose(prices[4]);
-        quote.setChange(prices[5]);
-        quote.setPercentageChange(prices[6]);
-        quote.setMarketCap(prices[7]);
-        quote.setPeRatio(prices[8]);
-        quote.setEarnings(prices[9]);
-        quote.setVolume(Echoes.QUOTE_VOLUME);
-        return quote;
+        return Echoes.quote(Quote.class, symbol);
     }
 
     /** A check on each item. */

@@ -103,7 +103,7 @@ public class PlayerService {
     public Quote getQuote(String symbol) throws AxisFault {
         try {
             Echoes.checkSymbol(symbol);
-            return new Quote(symbol);
+            return Echoes.quote(Quote.class, symbol);
         } catch (InvalidRequest e) {
             throw Faults.fault(Faults.CLIENT, e.getMessage());
         }

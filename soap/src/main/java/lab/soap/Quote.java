@@ -1,24 +1,27 @@
 package lab.soap;
 
-import lab.common.Echoes;
 import org.apache.axis.Constants;
 import org.apache.axis.description.TypeDesc;
 
-/** getQuote's answer: StockQuote's fields, fixed but for the symbol (lab.common.Echoes). */
+/** getQuote's answer: StockQuote's fields, filled by lab.common.Echoes (fixed but for the symbol). */
 public class Quote {
     private static final String[] PRICES = {"last", "open", "high", "low", "prevClose", "change",
         "percentageChange", "marketCap", "peRatio", "earnings"};
     private static final TypeDesc TYPE_DESC = BeanTypes.describe(Quote.class, "Quote", fields());
-    private final String symbol;
-
-    Quote(String symbol) {
-        this.symbol = symbol;
-    }
-
-    /** Axis's bean rules want one. */
-    public Quote() {
-        this(null);
-    }
+    private String symbol;
+    private String name;
+    private String lastTradeTimestamp;
+    private double last;
+    private double open;
+    private double high;
+    private double low;
+    private double prevClose;
+    private double change;
+    private double percentageChange;
+    private double marketCap;
+    private double peRatio;
+    private double earnings;
+    private int volume;
 
     private static Object[][] fields() {
         Object[][] fields = new Object[PRICES.length + 4][];
@@ -37,17 +40,31 @@ public class Quote {
     }
 
     public String getSymbol() { return symbol; }
-    public String getName() { return Echoes.QUOTE_NAME; }
-    public String getLastTradeTimestamp() { return Echoes.QUOTE_TIMESTAMP; }
-    public double getLast() { return Echoes.QUOTE_PRICES[0]; }
-    public double getOpen() { return Echoes.QUOTE_PRICES[1]; }
-    public double getHigh() { return Echoes.QUOTE_PRICES[2]; }
-    public double getLow() { return Echoes.QUOTE_PRICES[3]; }
-    public double getPrevClose() { return Echoes.QUOTE_PRICES[4]; }
-    public double getChange() { return Echoes.QUOTE_PRICES[5]; }
-    public double getPercentageChange() { return Echoes.QUOTE_PRICES[6]; }
-    public double getMarketCap() { return Echoes.QUOTE_PRICES[7]; }
-    public double getPeRatio() { return Echoes.QUOTE_PRICES[8]; }
-    public double getEarnings() { return Echoes.QUOTE_PRICES[9]; }
-    public int getVolume() { return Echoes.QUOTE_VOLUME; }
+    public void setSymbol(String symbol) { this.symbol = symbol; }
+    public String getName() { return name; }
+    public void setName(String name) { this.name = name; }
+    public String getLastTradeTimestamp() { return lastTradeTimestamp; }
+    public void setLastTradeTimestamp(String lastTradeTimestamp) { this.lastTradeTimestamp = lastTradeTimestamp; }
+    public double getLast() { return last; }
+    public void setLast(double last) { this.last = last; }
+    public double getOpen() { return open; }
+    public void setOpen(double open) { this.open = open; }
+    public double getHigh() { return high; }
+    public void setHigh(double high) { this.high = high; }
+    public double getLow() { return low; }
+    public void setLow(double low) { this.low = low; }
+    public double getPrevClose() { return prevClose; }
+    public void setPrevClose(double prevClose) { this.prevClose = prevClose; }
+    public double getChange() { return change; }
+    public void setChange(double change) { this.change = change; }
+    public double getPercentageChange() { return percentageChange; }
+    public void setPercentageChange(double percentageChange) { this.percentageChange = percentageChange; }
+    public double getMarketCap() { return marketCap; }
+    public void setMarketCap(double marketCap) { this.marketCap = marketCap; }
+    public double getPeRatio() { return peRatio; }
+    public void setPeRatio(double peRatio) { this.peRatio = peRatio; }
+    public double getEarnings() { return earnings; }
+    public void setEarnings(double earnings) { this.earnings = earnings; }
+    public int getVolume() { return volume; }
+    public void setVolume(int volume) { this.volume = volume; }
 }
