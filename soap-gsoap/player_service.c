@@ -5,7 +5,7 @@
  * statements) that the workers borrow for one call.
  *
  *   player-service --bind ADDR --port N --config FILE --pidfile FILE --threads N --connections N
- *                  --wsdl FILE --backlog N --max-depth N
+ *                  --wsdl FILE --quote-response FILE --backlog N --max-depth N
  *
  * FILE is the lab's app settings (db.host, db.port, db.name, db.user, db.password), as the Java
  * apps read them. Logs go to stderr.
@@ -29,6 +29,10 @@
 
 #define SERVICE_NAMESPACE "urn:lab"
 #define SERVICE_PATH "/soap-gsoap/PlayerService"
+/* The engine-less baselines (ICWS'08, Figs. 1-2): getQuote's canned answer, POSTed to (the body is
+ * read, not parsed) and as a static file. */
+#define CANNED_QUOTE_PATH "/soap-gsoap/canned-quote"
+#define STATIC_QUOTE_PATH "/soap-gsoap/quote-response.xml"
 #define MALFORMED "malformed SOAP request"
 #define MAX_ROW_COUNT 16000
 #define MAX_NAME_CHARACTERS 64
@@ -608,6 +612,10 @@ static size_t guarded_receive(struct soap *soap, char *buffer, size_t length)
         return receive(soap, buffer, length);
     if (guard->bounded) {
         if (guard->remaining == 0) {
+            /* An unfinished document. gSOAP answers no fault to a client that said Connection:
+             * close when its body ends early (it ends as SOAP_POST); on a kept-alive connection it
+             * does, and closes it after the fault all the same. */
+            soap->keep_alive = 1;
             soap->error = SOAP_SYNTAX_ERROR;
             return 0;
         }
@@ -623,13 +631,33 @@ static size_t guarded_receive(struct soap *soap, char *buffer, size_t length)
     return count;
 }
 
-/* After the headers: only the service's path is served (any other is a 404); the body is guarded. */
+static char *wsdl_text, *quote_text;
+
+/* A baseline's answer: the canned quote, with no SOAP engine between the request and it. */
+static int canned_quote(struct soap *soap)
+{
+    size_t length;
+    int posted = soap->status == SOAP_POST;
+    if (posted != !strcmp(soap->path, CANNED_QUOTE_PATH))
+        return soap->error = 405;
+    if (posted && !soap_http_get_body(soap, &length))
+        return soap->error;
+    soap->http_content = "text/xml; charset=utf-8";
+    if (soap_response(soap, SOAP_FILE) || soap_send(soap, quote_text) || soap_end_send(soap))
+        return soap_closesock(soap);
+    return soap->error = SOAP_STOP;
+}
+
+/* After the headers: only the service's path is served (any other is a 404, but the baselines');
+ * the body is guarded. */
 static int guard_request(struct soap *soap)
 {
     struct body_guard *guard = soap->user;
     size_t length = strlen(SERVICE_PATH), buffered;
     if (parse_http(soap))
         return soap->error;
+    if (!strcmp(soap->path, CANNED_QUOTE_PATH) || !strcmp(soap->path, STATIC_QUOTE_PATH))
+        return canned_quote(soap);
     if (strncmp(soap->path, SERVICE_PATH, length) || (soap->path[length] && soap->path[length] != '?'))
         return soap->error = 404;
     if (soap->length > MAX_MESSAGE_BYTES) {
@@ -664,7 +692,6 @@ static int anonymous_header(struct soap *soap, const char *key, const char *valu
 }
 
 /* GET answers only ?wsdl, with the contract's WSDL at this service's address (405 otherwise). */
-static char *wsdl_text;
 
 static int http_get(struct soap *soap)
 {
@@ -677,27 +704,35 @@ static int http_get(struct soap *soap)
     return SOAP_OK;
 }
 
-static int load_wsdl(const char *path, const char *address)
+/* The whole file, NUL-terminated, in memory the caller owns; NULL when it cannot be read. */
+static char *read_file(const char *path)
 {
-    static const char placeholder[] = "http://127.0.0.1/PlayerService";
     FILE *file = fopen(path, "r");
-    char *text, *at;
+    char *text;
     long size;
     if (!file)
-        return -1;
+        return NULL;
     fseek(file, 0, SEEK_END);
     size = ftell(file);
     rewind(file);
     text = calloc(1, size + 1);
-    if (fread(text, 1, size, file) != (size_t)size) {
-        fclose(file);
-        return -1;
+    if (text && fread(text, 1, size, file) != (size_t)size) {
+        free(text);
+        text = NULL;
     }
     fclose(file);
-    at = strstr(text, placeholder);
-    if (!at)
+    return text;
+}
+
+static int load_wsdl(const char *path, const char *address)
+{
+    static const char placeholder[] = "http://127.0.0.1/PlayerService";
+    char *text = read_file(path), *at = text ? strstr(text, placeholder) : NULL;
+    if (!at) {
+        free(text);
         return -1;
-    wsdl_text = malloc(size + strlen(address) + 1);
+    }
+    wsdl_text = malloc(strlen(text) + strlen(address) + 1);
     sprintf(wsdl_text, "%.*s%s%s", (int)(at - text), text, address, at + strlen(placeholder));
     free(text);
     return 0;
@@ -778,6 +813,11 @@ int main(int argc, char **argv)
     snprintf(address, sizeof address, "http://%s:%d" SERVICE_PATH, bind, port);
     if (load_wsdl(option(argc, argv, "--wsdl"), address)) {
         say("cannot read the WSDL");
+        return 2;
+    }
+    quote_text = read_file(option(argc, argv, "--quote-response"));
+    if (!quote_text) {
+        say("cannot read the canned quote response");
         return 2;
     }
     signal(SIGPIPE, SIG_IGN);

@@ -1,9 +1,14 @@
 <?php
 // The contract's PlayerService on PHP's own SOAP engine: ext-soap's SoapServer in WSDL mode (the
-// contract's WSDL), under Apache + mod_php, a new PDO connection per call. Validation and queries
-// are the HTML pages' own (php/lab.php, on the include path Apache gives this script).
+// contract's WSDL), under Apache + mod_php and under Lighttpd + PHP-FPM, a new PDO connection per
+// call. Validation and queries are the HTML pages' own (php/lab.php, on the include path that
+// Apache and Lighttpd give this script).
 declare(strict_types=1);
 require 'lab.php';
+
+// ext-soap writes an xs:double with `precision` significant digits (14 by default), so 1/3 came
+// back changed; -1 writes the shortest text that reads back as the same double.
+ini_set('precision', '-1');
 
 const SERVICE_NAMESPACE = 'urn:lab';
 const ENVELOPE_NAMESPACE = 'http://schemas.xmlsoap.org/soap/envelope/';
@@ -200,8 +205,12 @@ function as_client_fault(string $answer): string
     if (http_response_code() !== 500) {
         return $answer;
     }
-    return preg_replace('#<faultcode>([\w-]+):Server</faultcode><faultstring>SOAP-ERROR: [^<]*</faultstring>#',
+    $rewritten = preg_replace('#<faultcode>([\w-]+):Server</faultcode><faultstring>SOAP-ERROR: [^<]*</faultstring>#',
         '<faultcode>$1:Client</faultcode><faultstring>' . MALFORMED . '</faultstring>', $answer, 1);
+    if ($rewritten !== $answer) {
+        header('Content-Length: ' . strlen($rewritten)); // SoapServer set the fault's own (PHP-FPM sends it)
+    }
+    return $rewritten;
 }
 
 /** GET ?wsdl: the contract's WSDL with this service's address; GET serves nothing else. */

@@ -200,8 +200,8 @@ def soap_max_element_depth():
 
 def serves(app_name, workload):
     """Whether the app answers the workload: its own, or for a SOAP app the echo workloads too."""
-    if is_echo(workload):
-        return app(app_name)["kind"] == "soap"
+    if is_echo(workload) and app(app_name)["kind"] == "soap":
+        return True
     return parse_workload(workload)[0] in workload_specs(app_name)
 
 
@@ -300,9 +300,11 @@ def echo_request(app_name, kind, count):
 def request(app_name, workload, **parameters):
     """The request an app's workload takes, with the registry's defaults for unnamed parameters."""
     base, fixed = parse_workload(workload)
-    if is_echo(workload):
+    if is_echo(workload) and app(app_name)["kind"] == "soap":
         return echo_request(app_name, base, int(fixed.get(ECHO_PARAMETER, 0)))
     spec = workload_specs(app_name)[base]
+    if is_echo(workload):  # an engine-less baseline: the same envelope, when it takes one
+        spec = {**spec, "body": echoes.envelope(base, int(fixed.get(ECHO_PARAMETER, 0))) if spec["method"] == "POST" else ""}
     values = {**REGISTRY["defaults"], **fixed, **parameters}
     return Request(
         method=spec["method"],

@@ -223,6 +223,38 @@ class FpmApache(Apache):
         return {"FPM_SOCKET": PhpFpm.socket_path}
 
 
+class Lighttpd(Server):
+    """Lighttpd in front of the lab's PHP-FPM pool: PHP's SOAP service and the two baselines."""
+    binary_marker = "lighttpd"
+    empty_root = RUN / "lighttpd-root"
+
+    @property
+    def config(self):
+        return RUN / f"{self.name}.conf"
+
+    def prepare(self):
+        db = db_settings()
+        self.empty_root.mkdir(parents=True, exist_ok=True)
+        user = settings.knob("APACHE_USER")
+        render("lighttpd.conf.in", {
+            "ADDRESS": self.address, "PORT": self.port, "PIDFILE": self.pidfile, "EMPTY_ROOT": self.empty_root, "LISTEN_BACKLOG": settings.int_knob("APACHE_LISTEN_BACKLOG"),
+            "USER_LINES": f'server.username = "{user}"\nserver.groupname = "{user}"' if os.geteuid() == 0 else "",
+            "DOCROOT": readable_folder(DOCROOT), "SOAP_PHP_ROOT": readable_folder(SOAP_PHP_ROOT),
+            "CONTRACT_ROOT": readable_folder(CONTRACT_ROOT), "FPM_SOCKET": PhpFpm.socket_path,
+            "DB_HOST": db["db.host"], "DB_PORT": db["db.port"], "DB_NAME": db["db.name"],
+            "DB_USER": db["db.user"], "DB_PASSWORD": db["db.password"],
+        }, self.config, mode=0o600)
+        check = subprocess.run(["/usr/sbin/lighttpd", "-tt", "-f", str(self.config)], capture_output=True, text=True)
+        if check.returncode:
+            raise LabError(f"{self.name}: bad configuration {self.config}:\n{check.stdout}{check.stderr}".strip())
+
+    def launch(self, cpus):
+        return self.detached(["/usr/sbin/lighttpd", "-D", "-f", str(self.config)], cpus)
+
+    def owns(self, pid):
+        return str(self.config) in cmdline(pid)
+
+
 class Tomcat(Server):
     binary_marker = "org.apache.catalina.startup.Bootstrap"
     base = VAR / "tomcat"
@@ -287,10 +319,15 @@ class Gsoap(Server):
             raise LabError(f"gsoap: {self.binary} is not built; run `make build`")
 
     def launch(self, cpus):
-        return self.detached([str(self.binary), "--bind", self.address, "--port", str(self.port),
-                              "--config", str(settings.APP_CONFIG), "--pidfile", str(self.pidfile),
-                              "--wsdl", str(CONTRACT_ROOT / "PlayerService.wsdl"),
-                              "--threads", str(settings.int_knob("GSOAP_THREADS")),
-                              "--connections", str(settings.int_knob("POOL_SIZE")),
-                              "--backlog", str(settings.int_knob("GSOAP_BACKLOG")),
-                              "--max-depth", str(registry.soap_max_element_depth())], cpus)
+        return self.detached(self.command(self.binary, self.port, self.pidfile), cpus)
+
+    def command(self, binary, port, pidfile):
+        """The server's command line (a test runs its AddressSanitizer build with it on another port)."""
+        return [str(binary), "--bind", self.address, "--port", str(port),
+                "--config", str(settings.APP_CONFIG), "--pidfile", str(pidfile),
+                "--wsdl", str(CONTRACT_ROOT / "PlayerService.wsdl"),
+                "--quote-response", str(CONTRACT_ROOT / "quote-response.xml"),
+                "--threads", str(settings.int_knob("GSOAP_THREADS")),
+                "--connections", str(settings.int_knob("POOL_SIZE")),
+                "--backlog", str(settings.int_knob("GSOAP_BACKLOG")),
+                "--max-depth", str(registry.soap_max_element_depth())]

@@ -76,6 +76,8 @@ DEFAULTS = {
     # pool of POOL_SIZE database connections.
     "GSOAP_PORT": "18083",
     "GSOAP_THREADS": "16",
+    # Lighttpd, in front of the same PHP-FPM pool (ICWS'08's PHP + Lighttpd).
+    "LIGHTTPD_PORT": "18084",
     "TOMCAT_VERSION": "9.0.104",
     # The cross-check's open-loop load generator (crates.io), built by stack/install-oha.sh.
     "OHA_VERSION": "1.16.0",

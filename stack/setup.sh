@@ -13,7 +13,7 @@ declare -A TOMCAT_SHA512=(
 # (its test runs the lab's own sshd in its namespaces), and a C compiler for the speed canary. The servers' packages come from the registry
 # (contract/targets.json, each server's `packages`): binaries only, e.g. the MariaDB server and client
 # without the mariadb-server package's service, Apache's binary and modules without apache2's.
-# php8.2-fpm and openssh-server ship system services of their own: every package is installed with
+# php8.2-fpm, lighttpd and openssh-server ship system services of their own: every package is installed with
 # service starts refused (below); the lab runs private instances only.
 TOOLS=(httperf wrk gnuplot-nox poppler-utils ca-certificates util-linux iproute2 openssh-client openssh-server gcc libc6-dev)
 

@@ -77,16 +77,19 @@ def test_the_php_fpm_socket_is_for_apache_s_workers_only(stack):
     assert stat.S_IMODE(socket_path.stat().st_mode) & 0o007 == 0
 
 
-@pytest.mark.parametrize("app", ["php", "php-fpm"])
+# One app of each server running PHP: mod_php's Apache, the event Apache and Lighttpd (PHP-FPM).
+@pytest.mark.parametrize("app", ["php", "php-fpm", "soap-php-lighttpd"])
 @pytest.mark.parametrize("path", [
     "/", "/server-status", "/server-info", "/lab.php", "/single.php~", "/single.phps", "/.git/config",
     "/php/", "/icons/", "/manual/", "/cgi-bin/", "/../../etc/passwd", "/single.php/../lab.php",
-    "/nothing.php", "/baseline.php~",
+    "/nothing.php", "/baseline.php~", "/soap-baseline/", "/soap-baseline/canned-quote.php",
+    "/soap-baseline/quote-response.xml~", "/soap-php/PlayerService.php", "/PlayerService.wsdl",
 ])
-def test_each_apache_serves_its_pages_and_nothing_else(stack, app, path):
+def test_each_php_server_serves_its_pages_and_nothing_else(stack, app, path):
     reply = fetch(registry.port_of(app), path)
     assert reply.status in (400, 403, 404), (path, reply.status)
-    assert "Index of" not in reply.body and "Apache/" not in reply.body and "<?php" not in reply.body
+    assert "Index of" not in reply.body and "<?php" not in reply.body
+    assert "Apache/" not in reply.body and "lighttpd/" not in reply.body
     assert not re.search(r"\d", reply.headers.get("Server", "")), reply.headers.get("Server")
 
 

@@ -98,7 +98,9 @@ def test_get_serves_the_wsdl_and_refuses_invocation(stack, app):
     for query in ("", "?method=getPlayer&id=1&engine=myisam", "?method=getPlayer&id=1%20OR%201=1",
                   "?method=findPlayers&name=%00", "?list", "?jwsdl"):
         reply = fetch(port, service + query)
-        assert reply.status == 405, (query, reply.status)
+        # Lighttpd itself refuses a query holding an encoded NUL, before PHP sees it.
+        refused_early = app == "soap-php-lighttpd" and "%00" in query and reply.status == 400
+        assert reply.status == 405 or refused_early, (query, reply.status)
         for leak in LEAKS:
             assert leak not in reply.body, (query, leak)
 

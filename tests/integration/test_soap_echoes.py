@@ -84,11 +84,14 @@ def test_the_smallest_int_comes_back(stack, app, request):
 
 
 def post(app, body, half_close=False):
+    return post_to(registry.port_of(app), registry.app(app)["service"], body, half_close)
+
+
+def post_to(port, path, body, half_close=False):
     """(status, body) of a POSTed envelope, read while it is still being sent: an engine may answer a
     body it refuses before reading all of it, and close (as Tomcat does past 2 MB unread)."""
-    port = registry.port_of(app)
     connection = socket.create_connection(("127.0.0.1", port), timeout=60)
-    head = (f"POST {registry.app(app)['service']} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+    head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
             "Content-Type: text/xml; charset=utf-8\r\nSOAPAction: \"\"\r\n"
             f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
 
@@ -142,10 +145,24 @@ def test_every_operation_answers_a_client_that_half_closes(stack, app, workload)
 WARMUP_THOUSANDS, SETTLED_MB = 8, 25
 
 
-def rss_mb(server):
-    """The summed resident memory of a server's processes (Apache: the parent and its workers)."""
+@pytest.mark.parametrize("body", [b"<not-xml", envelope("echoInts", "<lab:item>1</lab:item>")[:-30]],
+                         ids=["not-xml", "cut-short"])
+@pytest.mark.parametrize("app", SOAP_APPS)
+def test_an_unfinished_document_gets_its_fault_when_the_client_says_connection_close(stack, app, body, request):
+    """gSOAP sent nothing at all when such a body ended (post sends Connection: close)."""
+    if app == "soap-axis2" and body != b"<not-xml":
+        request.applymarker(pytest.mark.xfail(strict=True, reason="Axis2 answers from the operation's element "
+                                              "and never reads the document's end (contract/README.md)"))
+    assert soap_fault(replied(app, body)) == ("Client", MALFORMED)
+
+
+def rss_mb(stack, server_name):
+    """The summed resident memory of a web server's processes (Apache: the parent and its workers)
+    and of the web-host servers it needs (Lighttpd: the PHP-FPM pool that runs its PHP)."""
+    names = [server_name, *(name for name in registry.server(server_name).get("needs", ())
+                            if registry.server(name)["host"] == "web")]
     total_kb = 0
-    for pid in server.processes():
+    for pid in (pid for name in names for pid in stack[name].processes()):
         status = Path(f"/proc/{pid}/status").read_text()
         total_kb += int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:")))
     return total_kb / 1024
@@ -159,16 +176,18 @@ def test_a_thousand_hostile_envelopes_grow_a_server_by_at_most_50_mb(stack, serv
     def thousand_hostile_envelopes():
         for app, body in zip(itertools.cycle(apps), itertools.islice(itertools.cycle(small), 1000)):
             assert post(app, body)[0] == 500
-    # First the server settles: a JVM's RSS grows as its heap is first touched (Xms is Xmx; a fresh
-    # Tomcat here grew 303, 135, 63, 69 and 10 MB over five thousands, AMD EPYC), caches and pools
-    # fill. Then what one more thousand adds is what hostile input keeps.
-    for _ in range(WARMUP_THOUSANDS):
-        before = rss_mb(stack[server_name])
+    # First the server settles (two thousands in a row add at most SETTLED_MB): a JVM's RSS grows as
+    # its heap is first touched (Xms is Xmx; a fresh Tomcat here grew 303, 135, 63, 69 and 10 MB over
+    # five thousands, AMD EPYC), caches and pools fill. Then what one more thousand adds is what
+    # hostile input keeps.
+    warmup = []
+    while len(warmup) < WARMUP_THOUSANDS and not (len(warmup) >= 2 and max(warmup[-2:]) <= SETTLED_MB):
+        before = rss_mb(stack, server_name)
         thousand_hostile_envelopes()
-        if rss_mb(stack[server_name]) - before <= SETTLED_MB:
-            break
-    before = rss_mb(stack[server_name])
+        warmup.append(rss_mb(stack, server_name) - before)
+    before = rss_mb(stack, server_name)
     thousand_hostile_envelopes()
-    grown = rss_mb(stack[server_name]) - before
-    assert grown <= 50, f"{server_name} grew {grown:.0f} MB over 1,000 hostile envelopes"
+    grown = rss_mb(stack, server_name) - before
+    assert grown <= 50, (f"{server_name} grew {grown:.0f} MB over 1,000 hostile envelopes, after warm-up "
+                         f"thousands that added {[round(mb) for mb in warmup]} MB")
     assert all(judge_echo("echo-3", *post(app, registry.request(app, "echo-3").body.encode()))[0] for app in apps)

@@ -8,8 +8,8 @@ def test_every_app_names_a_known_server_and_its_workloads():
     for name in registry.apps():
         app = registry.app(name)
         assert app["server"] in registry.REGISTRY["servers"], name
-        expected = ({"single"} if app["kind"] == "baseline"
-                    else {*registry.REGISTRY["workloads"], registry.SIZE_WORKLOAD})
+        expected = ({"quote"} if name in registry.set_members("soap-baselines") else {"single"}
+                    if app["kind"] == "baseline" else {*registry.REGISTRY["workloads"], registry.SIZE_WORKLOAD})
         assert set(registry.workload_specs(name)) == expected, name
         assert (registry.ROOT / app.get("folder", name)).is_dir(), f"app {name} has no folder"
 
@@ -40,7 +40,8 @@ def test_the_sets_the_issue_names():
     sets = registry.sets()
     assert sets["study"] == ["php", "servlet", "pooled-servlet", "soap"]
     assert sets["pooling"] == ["php", "php-persistent", "php-fpm", "pooled-servlet"]
-    assert sets["baselines"] == [app for app in registry.apps() if registry.app(app)["kind"] == "baseline"]
+    assert sorted(sets["baselines"] + sets["soap-baselines"]) == sorted(
+        app for app in registry.apps() if registry.app(app)["kind"] == "baseline")
     assert sets["all"] == registry.apps()
 
 
@@ -68,8 +69,8 @@ def test_unknown_app_is_a_clear_error():
 def test_app_traits_come_from_the_registry():
     assert {name: registry.app(name)["connections"] for name in registry.apps() if registry.reads_database(name)} == {
         "php": "per-request", "php-persistent": "per-worker", "php-fpm": "per-worker", "servlet": "per-request",
-        "pooled-servlet": "pooled", "soap": "per-request", "soap-php": "per-request", "soap-cxf": "per-request",
-        "soap-axis2": "per-request", "soap-gsoap": "pooled"}
+        "pooled-servlet": "pooled", "soap": "per-request", "soap-php": "per-request", "soap-php-lighttpd": "per-request",
+        "soap-cxf": "per-request", "soap-axis2": "per-request", "soap-gsoap": "pooled"}
 
 
 def test_every_soap_app_posts_the_shared_envelopes_to_its_own_service():

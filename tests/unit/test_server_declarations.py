@@ -95,8 +95,8 @@ def test_setup_reads_each_hosts_packages_from_the_registry():
 
 def test_a_declaration_naming_no_behaviour_is_refused_with_what_there_is(monkeypatch):
     declared = copy.deepcopy(registry.REGISTRY)
-    declared["servers"]["lighttpd"] = {**FAKE, "class": "Lighttpd"}
+    declared["servers"]["nginx"] = {**FAKE, "class": "Nginx"}
     monkeypatch.setattr(registry, "REGISTRY", declared)
-    with pytest.raises(lifecycle.LabError, match="servers declared with class Lighttpd; stack/servers.py "
+    with pytest.raises(lifecycle.LabError, match="servers declared with class Nginx; stack/servers.py "
                                                  "defines MariaDB, Apache, .*Gsoap"):
         lifecycle.declared_servers()
