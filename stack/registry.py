@@ -95,11 +95,10 @@ def reads_database(app_name):
     return app(app_name)["kind"] != "baseline"
 
 
-def engines_of(app_name, chosen, workload=None):
-    """The engines an app's cells (of a workload) run on, of those chosen: all of them, or none for
-    a baseline or an echo workload."""
-    reads = reads_database(app_name) and not (workload and is_echo(workload))
-    return tuple(chosen) if reads else (NO_ENGINE,)
+def engines_of(app_name, chosen):
+    """The engines an app's cells run on, of those chosen: all of them, or none for a baseline
+    (an echo workload has none either: cells_of)."""
+    return tuple(chosen) if reads_database(app_name) else (NO_ENGINE,)
 
 
 # The payload workload (the first N rows by id), outside the default workloads: the size sweep names
@@ -214,10 +213,9 @@ def cells_of(app_name, engines_chosen, workloads_chosen):
     """[(engine, workload)] of an app's cells: each database workload on each engine chosen, then
     the engine-less ones (the echo workloads) once."""
     served = workloads_of(app_name, workloads_chosen)
-    cells = [(engine, workload) for engine in engines_of(app_name, engines_chosen)
-             for workload in served if engines_of(app_name, [engine], workload) == (engine,)]
-    return cells + [(NO_ENGINE, workload) for workload in served
-                    if NO_ENGINE not in engines_of(app_name, engines_chosen) and is_echo(workload)]
+    return ([(engine, workload) for engine in engines_of(app_name, engines_chosen)
+             for workload in served if not is_echo(workload)]
+            + [(NO_ENGINE, workload) for workload in served if is_echo(workload)])
 
 
 def servers():

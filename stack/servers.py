@@ -224,7 +224,8 @@ class FpmApache(Apache):
 
 
 class Lighttpd(Server):
-    """Lighttpd in front of the lab's PHP-FPM pool: PHP's SOAP service and the two baselines."""
+    """Lighttpd in front of the lab's PHP-FPM pool: PHP's SOAP service, the server's two baselines
+    and the two engine-less SOAP ones."""
     binary_marker = "lighttpd"
     empty_root = RUN / "lighttpd-root"
 
@@ -237,7 +238,8 @@ class Lighttpd(Server):
         self.empty_root.mkdir(parents=True, exist_ok=True)
         user = settings.knob("APACHE_USER")
         render("lighttpd.conf.in", {
-            "ADDRESS": self.address, "PORT": self.port, "PIDFILE": self.pidfile, "EMPTY_ROOT": self.empty_root, "LISTEN_BACKLOG": settings.int_knob("APACHE_LISTEN_BACKLOG"),
+            "ADDRESS": self.address, "PORT": self.port, "PIDFILE": self.pidfile, "EMPTY_ROOT": self.empty_root,
+            "LISTEN_BACKLOG": settings.int_knob("APACHE_LISTEN_BACKLOG"),
             "USER_LINES": f'server.username = "{user}"\nserver.groupname = "{user}"' if os.geteuid() == 0 else "",
             "DOCROOT": readable_folder(DOCROOT), "SOAP_PHP_ROOT": readable_folder(SOAP_PHP_ROOT),
             "CONTRACT_ROOT": readable_folder(CONTRACT_ROOT), "FPM_SOCKET": PhpFpm.socket_path,
@@ -302,8 +304,9 @@ class Tomcat(Server):
     @staticmethod
     def xml_depth_limits():
         """The contract's envelope depth in the parsers of the Java engines: JAXP's processing limit
-        (the JDK parser under Axis 1.4, which builds its tree first and spent 13 s of CPU on one
-        20,000-deep envelope) and CXF's own StAX limit (default 100)."""
+        (the JDK parser under Axis 1.4, which builds its tree first: 10 s of CPU for one 50,000-deep
+        envelope here) and CXF's own StAX limit (default 100). They are Tomcat-wide: the other apps
+        parse no XML."""
         depth = registry.soap_max_element_depth()
         return [f"-Djdk.xml.maxElementDepth={depth}", f"-Dorg.apache.cxf.stax.maxElementDepth={depth}"]
 

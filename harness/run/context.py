@@ -40,7 +40,7 @@ def profile_for(workload):
     from there on; quote, the single row's."""
     count = registry.row_count(workload) or registry.item_count(workload)
     if count is None:
-        return PROFILES[workload if workload in PROFILES else "single"]
+        return PROFILES["single" if registry.is_echo(workload) else workload]
     return PROFILES["large" if count >= SIZE_SWEEP["large_profile_from"] else "single"]
 
 

@@ -117,7 +117,7 @@ def judge_echo(workload, status, body):
     base, fixed = registry.parse_workload(workload)
     count = int(fixed.get(registry.ECHO_PARAMETER, 1))
     problem = echoes.mismatch(base, count, body)
-    return (False, problem) if problem else (True, f"{count} items echoed unchanged")
+    return (False, problem) if problem else (True, f"{count:,} item{'s' if count > 1 else ''} echoed unchanged")
 
 
 def verify_cell(key, request, db):
