@@ -1,21 +1,23 @@
 """Start, check and stop the lab's private servers: MariaDB, Apache httpd + mod_php, PHP-FPM behind
-its own Apache, Tomcat 9 and the gSOAP server, each built from its declaration in the registry and
-the behaviour its `class` names (stack/servers.py).
+its own Apache and behind Lighttpd, Tomcat 9 and the gSOAP server, each built from its declaration
+in the registry and the behaviour its `class` names (stack/servers.py, stack/php_servers.py).
 
 All state lives under var/.  `make up`, `make down` and the sweep's recovery all go through here.
 """
-from stack import cgroup, registry, servers, settings, topology
+from stack import cgroup, php_servers, registry, servers, settings, topology
 from stack.database_access import write_app_config
 from stack.server import LabError, Server
 from stack.settings import VAR
 
 
 def behaviours(kind=Server):
-    """{class name: class} of every server behaviour (stack/servers.py): what a declaration's `class` may name."""
+    """{class name: class} of every server behaviour (BEHAVIOUR_MODULES): what a declaration's `class` may name."""
     return {sub.__name__: sub for each in kind.__subclasses__() for sub in (each, *behaviours(each).values())}
 
 
-CLASSES = behaviours(servers.Server)
+# The modules that define the behaviours: a declaration's `class` names one of their classes.
+BEHAVIOUR_MODULES = (servers, php_servers)
+CLASSES = behaviours(Server)
 
 
 def declared_servers():
@@ -23,7 +25,8 @@ def declared_servers():
     unknown = {declared["class"] for declared in registry.servers().values()} - set(CLASSES)
     if unknown:
         raise LabError(f"contract/targets.json: servers declared with class {', '.join(sorted(unknown))}; "
-                       f"stack/servers.py defines {', '.join(CLASSES)}")
+                       f"{' and '.join(module.__name__.replace('.', '/') + '.py' for module in BEHAVIOUR_MODULES)} "
+                       f"define {', '.join(CLASSES)}")
     return {name: CLASSES[declared["class"]](name) for name, declared in registry.servers().items()}
 
 

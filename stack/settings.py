@@ -10,6 +10,8 @@ import secrets
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# The contract the apps implement: its WSDL, its registry, getQuote's canned answer.
+CONTRACT_ROOT = ROOT / "contract"
 VAR = Path(os.environ.get("LAB_VAR", ROOT / "var"))
 RUN = VAR / "run"
 LOG = VAR / "log"

@@ -7,7 +7,7 @@ import pytest
 
 from harness.results.manifest import Manifest
 from harness.hosts.servers import Pinning
-from stack import database_access, lifecycle, server, servers, settings
+from stack import database_access, lifecycle, php_servers, server, servers, settings
 
 
 def test_max_connections_covers_every_worker_thread_and_pooled_connection(monkeypatch):
@@ -67,7 +67,7 @@ def test_a_server_never_claims_a_pid_it_did_not_start(tmp_path, monkeypatch):
 
 
 def test_stop_kills_the_processes_a_dead_main_process_left_behind(tmp_path, monkeypatch):
-    apache = servers.Apache("apache")
+    apache = php_servers.Apache("apache")
     monkeypatch.setattr(type(apache), "pidfile", property(lambda self: tmp_path / "apache.pid"))
     orphan = subprocess.Popen(["sleep", "60"])
     monkeypatch.setattr(type(apache), "processes",

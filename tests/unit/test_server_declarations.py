@@ -97,6 +97,6 @@ def test_a_declaration_naming_no_behaviour_is_refused_with_what_there_is(monkeyp
     declared = copy.deepcopy(registry.REGISTRY)
     declared["servers"]["nginx"] = {**FAKE, "class": "Nginx"}
     monkeypatch.setattr(registry, "REGISTRY", declared)
-    with pytest.raises(lifecycle.LabError, match="servers declared with class Nginx; stack/servers.py "
-                                                 "defines MariaDB, Apache, .*Gsoap"):
+    with pytest.raises(lifecycle.LabError, match="servers declared with class Nginx; stack/servers.py and "
+                                                 "stack/php_servers.py define Apache, .*Lighttpd, MariaDB, .*Gsoap"):
         lifecycle.declared_servers()

@@ -6,6 +6,7 @@ import java.beans.PropertyDescriptor;
 import java.lang.reflect.Method;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -24,6 +25,8 @@ public final class Echoes {
         {"last", 89.5}, {"open", 88.25}, {"high", 90.75}, {"low", 87.5}, {"prevClose", 88.0}, {"change", 1.5},
         {"percentageChange", 1.625}, {"marketCap", 1.5e11}, {"peRatio", 24.75}, {"earnings", 3.5},
         {"volume", 8765432}};
+
+    private static final Map<Class<?>, Map<String, Method>> SETTERS = new ConcurrentHashMap<>();
 
     private Echoes() {
     }
@@ -56,17 +59,27 @@ public final class Echoes {
     public static <T> T quote(Class<T> beanClass, String symbol) {
         try {
             T quote = beanClass.getDeclaredConstructor().newInstance();
-            Map<String, Method> setters = new HashMap<>();
-            for (PropertyDescriptor property : Introspector.getBeanInfo(beanClass).getPropertyDescriptors()) {
-                setters.put(property.getName(), property.getWriteMethod());
-            }
+            Map<String, Method> setters = SETTERS.computeIfAbsent(beanClass, Echoes::settersOf);
             setters.get("symbol").invoke(quote, symbol);
             for (Object[] field : QUOTE) {
                 setters.get((String) field[0]).invoke(quote, field[1]);
             }
             return quote;
-        } catch (ReflectiveOperationException | IntrospectionException | NullPointerException e) {
+        } catch (ReflectiveOperationException | NullPointerException e) {
             throw new IllegalStateException(beanClass + " is not the contract's Quote", e);
+        }
+    }
+
+    /** A bean's setters by property name: looked up once per bean class, not on every call. */
+    private static Map<String, Method> settersOf(Class<?> beanClass) {
+        try {
+            Map<String, Method> setters = new HashMap<>();
+            for (PropertyDescriptor property : Introspector.getBeanInfo(beanClass).getPropertyDescriptors()) {
+                setters.put(property.getName(), property.getWriteMethod());
+            }
+            return setters;
+        } catch (IntrospectionException e) {
+            throw new IllegalStateException(beanClass + " is not a bean", e);
         }
     }
 

@@ -1,0 +1,195 @@
+"""The servers that run PHP: Apache + mod_php (prefork), the PHP-FPM pool, and the two servers in
+front of that pool (Apache with the event MPM, Lighttpd). Like stack/servers.py, each is the
+behaviour a declaration's `class` names in contract/targets.json."""
+import hashlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from stack import settings
+from stack.database_access import db_settings
+from stack.server import LabError, Server, cmdline, parent_of, read_pid, render
+from stack.settings import CONTRACT_ROOT, ROOT, RUN
+
+
+def as_user_lines(directive, separator=" "):
+    """The lines that make a server's workers run as APACHE_USER when the lab is started by root
+    (httpd and PHP-FPM refuse root workers); none otherwise."""
+    if os.geteuid() != 0:
+        return ""
+    user = settings.knob("APACHE_USER")
+    return "\n".join(f"{name}{separator}{user}" for name in directive)
+
+
+def readable_folder(folder):
+    """A folder Apache's workers read (PHP files, the WSDL): the folder itself when their user can
+    read it; else (a checkout under a 0700 home directory) a read-only copy in a folder of its own
+    under /tmp that they can read."""
+    if os.geteuid() != 0:
+        return folder
+    user = settings.knob("APACHE_USER")
+    probe = subprocess.run(["runuser", "-u", user, "--", "test", "-r", str(next(folder.iterdir()))])
+    if probe.returncode == 0:
+        return folder
+    staged = Path("/tmp") / f"lab-{folder.name}-{hashlib.sha1(str(ROOT).encode()).hexdigest()[:10]}"
+    shutil.rmtree(staged, ignore_errors=True)
+    shutil.copytree(folder, staged)
+    for path in (staged, *staged.iterdir()):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    print(f"{user} cannot read {folder}; Apache serves it from a copy in {staged}", flush=True)
+    return staged
+
+
+DOCROOT = ROOT / "php"
+SOAP_PHP_ROOT = ROOT / "soap-php"
+
+
+class Apache(Server):
+    """The mod_php instance (prefork). Its siblings differ in the runtime part of the config."""
+    binary_marker = "apache2"
+    runtime_template = "httpd-mod_php.conf.in"
+    # Workers at start and after each recycle; prefork then adds more as the load needs them.
+    start_servers = 10
+
+    @property
+    def config(self):
+        return RUN / f"{self.name}.conf"
+
+    def runtime_values(self):
+        return {"START_SERVERS": self.start_servers, "WORKERS": settings.int_knob("APACHE_WORKERS"),
+                "SOAP_PHP_ROOT": readable_folder(SOAP_PHP_ROOT), "CONTRACT_ROOT": readable_folder(CONTRACT_ROOT)}
+
+    def prepare(self):
+        db = db_settings()
+        docroot = readable_folder(DOCROOT)
+        runtime_conf = RUN / f"{self.name}-runtime.conf"
+        runtime_dir = RUN / f"{self.name}.d"
+        runtime_dir.mkdir(parents=True, exist_ok=True)
+        render(self.runtime_template, {"DOCROOT": docroot, **self.runtime_values()}, runtime_conf)
+        render("httpd.conf.in", {
+            "RUN": RUN, "ADDRESS": self.address, "PORT": self.port, "PIDFILE": self.pidfile, "ERROR_LOG": self.log,
+            "RUNTIME_DIR": runtime_dir, "RUNTIME_CONF": runtime_conf,
+            "USER_LINES": as_user_lines(("User", "Group")),
+            "LISTEN_BACKLOG": settings.int_knob("APACHE_LISTEN_BACKLOG"),
+            "DOCROOT": docroot,
+            "DB_HOST": db["db.host"], "DB_PORT": db["db.port"], "DB_NAME": db["db.name"],
+            "DB_USER": db["db.user"], "DB_PASSWORD": db["db.password"],
+        }, self.config, mode=0o600)
+        check = subprocess.run(["/usr/sbin/apache2", "-t", "-f", str(self.config)],
+                               capture_output=True, text=True)
+        if check.returncode:
+            raise LabError(f"{self.name}: bad configuration {self.config}:\n{check.stderr.strip()}")
+
+    def renew_workers(self):
+        """A graceful restart (SIGUSR1): every worker exits after its current request and prefork
+        starts StartServers fresh ones. An overloaded step grows the pool towards MaxRequestWorkers
+        and prefork retires only one idle worker a second, so without this the steps after an
+        overload ran with ~100 workers sharing one CPU, and failed below rates that had passed
+        (docs/measurement-log.md)."""
+        pid = self.pid()
+        if not pid:
+            return None
+        before = len(self.processes())
+        os.kill(pid, signal.SIGUSR1)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and len(self.processes()) > self.start_servers + 1:
+            time.sleep(0.1)
+        self.wait_until_answers(10)
+        return f"{self.name}: workers recycled by a graceful restart ({before} -> {len(self.processes())} processes)"
+
+    def launch(self, cpus):
+        return self.detached(["/usr/sbin/apache2", "-f", str(self.config), "-k", "start"], cpus)
+
+    def owns(self, pid):
+        return str(self.config) in cmdline(pid)
+
+
+class PhpFpm(Server):
+    """The PHP-FPM pool behind the event Apache: a fixed number of PHP workers on a Unix socket."""
+    binary_marker = "php-fpm"
+    config = RUN / "php-fpm.conf"
+    socket_path = RUN / "php-fpm.sock"
+
+    @property
+    def endpoint(self):
+        return str(self.socket_path)
+
+    def prepare(self):
+        render("php-fpm.conf.in", {
+            "PIDFILE": self.pidfile, "ERROR_LOG": self.log, "SOCKET": self.socket_path,
+            "USER_LINES": as_user_lines(("user", "group", "listen.owner", "listen.group"), " = "),
+            "LISTEN_BACKLOG": settings.int_knob("APACHE_LISTEN_BACKLOG"),
+            "WORKERS": settings.int_knob("PHP_FPM_WORKERS"),
+        }, self.config)
+        check = subprocess.run([settings.PHP_FPM, "-t", "--fpm-config", str(self.config)],
+                               capture_output=True, text=True)
+        if check.returncode:
+            raise LabError(f"php-fpm: bad configuration {self.config}:\n{check.stderr.strip()}")
+
+    def launch(self, cpus):
+        return self.detached([settings.PHP_FPM, "--nodaemonize", "--fpm-config", str(self.config)], cpus)
+
+    def probe(self):
+        try:
+            with socket.socket(socket.AF_UNIX) as conn:
+                conn.settimeout(2)
+                conn.connect(str(self.socket_path))
+            return True
+        except OSError:
+            return False
+
+    def owns(self, pid):
+        """The master names its config; the workers ("php-fpm: pool lab") are its children."""
+        if str(self.config) in cmdline(pid):
+            return True
+        master = read_pid(self.pidfile)
+        return bool(master) and parent_of(pid) == master and self.binary_marker in cmdline(pid) \
+            and str(self.config) in cmdline(master)
+
+
+class FpmApache(Apache):
+    """The event-MPM Apache in front of PHP-FPM (mod_php needs prefork: it cannot share the first).
+    Its threads and a static FPM pool do not grow into the steps after an overload: it is declared
+    without recycle."""
+    runtime_template = "httpd-php-fpm.conf.in"
+
+    def runtime_values(self):
+        return {"FPM_SOCKET": PhpFpm.socket_path}
+
+
+class Lighttpd(Server):
+    """Lighttpd in front of the lab's PHP-FPM pool: PHP's SOAP service, the server's two baselines
+    and the two engine-less SOAP ones."""
+    binary_marker = "lighttpd"
+    empty_root = RUN / "lighttpd-root"
+
+    @property
+    def config(self):
+        return RUN / f"{self.name}.conf"
+
+    def prepare(self):
+        db = db_settings()
+        self.empty_root.mkdir(parents=True, exist_ok=True)
+        user = settings.knob("APACHE_USER")
+        render("lighttpd.conf.in", {
+            "ADDRESS": self.address, "PORT": self.port, "PIDFILE": self.pidfile, "EMPTY_ROOT": self.empty_root,
+            "LISTEN_BACKLOG": settings.int_knob("APACHE_LISTEN_BACKLOG"),
+            "USER_LINES": f'server.username = "{user}"\nserver.groupname = "{user}"' if os.geteuid() == 0 else "",
+            "DOCROOT": readable_folder(DOCROOT), "SOAP_PHP_ROOT": readable_folder(SOAP_PHP_ROOT),
+            "CONTRACT_ROOT": readable_folder(CONTRACT_ROOT), "FPM_SOCKET": PhpFpm.socket_path,
+            "DB_HOST": db["db.host"], "DB_PORT": db["db.port"], "DB_NAME": db["db.name"],
+            "DB_USER": db["db.user"], "DB_PASSWORD": db["db.password"],
+        }, self.config, mode=0o600)
+        check = subprocess.run(["/usr/sbin/lighttpd", "-tt", "-f", str(self.config)], capture_output=True, text=True)
+        if check.returncode:
+            raise LabError(f"{self.name}: bad configuration {self.config}:\n{check.stdout}{check.stderr}".strip())
+
+    def launch(self, cpus):
+        return self.detached(["/usr/sbin/lighttpd", "-D", "-f", str(self.config)], cpus)
+
+    def owns(self, pid):
+        return str(self.config) in cmdline(pid)
