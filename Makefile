@@ -25,12 +25,13 @@ help: ## list the targets
 setup: ## install packages, Tomcat and the app password (quick no-op when done)
 	@bash stack/setup.sh
 
-build: setup ## build the Tomcat apps' WARs (and Tomcat's baselines) into target/webapps (Maven), the gSOAP server and the speed canary
+build: setup ## build the Tomcat apps' WARs (and Tomcat's baselines) into target/webapps (Maven), the gSOAP server, the speed canary and the large-body httperf
 	@mvn -q -B -Dstyle.color=never -DskipTests package > var/log/build.log 2>&1 \
 	  && $(MAKE) -s -C soap-gsoap OUT=$(CURDIR)/target/soap-gsoap >> var/log/build.log 2>&1 \
 	  && $(MAKE) -s target/canary >> var/log/build.log 2>&1 \
+	  && bash httperf-scripts/build-httperf.sh >> var/log/build.log 2>&1 \
 	  || { tail -40 var/log/build.log; echo "build failed; full log: var/log/build.log"; exit 1; }
-	@echo "build: $$(ls target/webapps) target/soap-gsoap/player-service target/canary"
+	@echo "build: $$(ls target/webapps) target/soap-gsoap/player-service target/canary target/httperf/httperf"
 
 up: build ## start private MariaDB, Apache + mod_php, PHP-FPM behind its own Apache and behind Lighttpd, Tomcat and the gSOAP server on 127.0.0.1 (TOPOLOGY=netns LINK=100mbit: client, web and db hosts in network namespaces, links shaped; TOPOLOGY=ssh WEB_HOST= DB_HOST= [CLIENT_HOSTS=]: on other machines); docs/topologies.md
 	@$(LAB) up
@@ -49,14 +50,14 @@ saturation-sweep: up ## the main job: set up, start servers, import if needed, s
 	@$(MAKE) --no-print-directory sweep
 	@$(MAKE) --no-print-directory plots
 
-size-sweep: up ## the payload sweep: saturation and reply time at 1 to 16,000 rows per app (SET=soap ENGINES=innodb ROUNDS=1 SIZES=, as sweep.json), plotted against N; docs/soap-engines.md
+size-sweep: up ## saturation and reply time against N per app: rows (1 to 16,000 rows), or SIZE_WORKLOAD=echo|list|ints|doubles|strings (the SOAP papers' echoes, with getQuote and the SOAP baselines) (SET=soap ENGINES=innodb ROUNDS=1 SIZES=, as sweep.json); docs/soap-engines.md
 	@$(LAB) import --if-needed
 	@$(MAKE) --no-print-directory sweep SIZE_SWEEP=1
 	@$(MAKE) --no-print-directory plots
 
-sweep: ## run the sweep on running servers (SET= APPS= ROUNDS=N|auto AUTO_CAP_MIN= SEED= ENGINES= WORKLOADS= SIZES= MODE= DURATION= PRECISION= CLIENTS= RUN= QUICK=1, or STUDY=1 REFERENCE= LINEAR_RATES= for the 2006 study's method)
+sweep: ## run the sweep on running servers (SET= APPS= ROUNDS=N|auto AUTO_CAP_MIN= SEED= ENGINES= WORKLOADS= SIZES= SIZE_WORKLOAD= MODE= DURATION= PRECISION= CLIENTS= RUN= QUICK=1, or STUDY=1 REFERENCE= LINEAR_RATES= for the 2006 study's method)
 	@$(PYTHON) -m harness.run.sweep $(if $(MODE),--mode $(MODE)) $(if $(SET),--set "$(SET)") \
-	  $(if $(SIZE_SWEEP),--size-sweep) $(if $(SIZES),--sizes "$(SIZES)") \
+	  $(if $(SIZE_SWEEP),--size-sweep) $(if $(SIZES),--sizes "$(SIZES)") $(if $(SIZE_WORKLOAD),--size-workload $(SIZE_WORKLOAD)) \
 	  $(if $(APPS),--apps "$(APPS)") $(if $(ENGINES),--engines "$(ENGINES)") \
 	  $(if $(WORKLOADS),--workloads "$(WORKLOADS)") $(if $(DURATION),--duration $(DURATION)) \
 	  $(if $(PRECISION),--precision $(PRECISION)) $(if $(RUN),--run $(RUN)) $(if $(QUICK),--quick) \

@@ -107,14 +107,32 @@ SIZE_WORKLOAD = REGISTRY["size_workload"]
 SIZE_PARAMETER = "count"
 
 
-def sized(count):
-    """The workload name of the payload workload at this many rows."""
-    return f"{SIZE_WORKLOAD}-{int(count)}"
-
-
 # The SOAP papers' workloads: "echo-10" sends 10 structs; "quote" takes no count.
 ECHO_WORKLOADS = REGISTRY["echo_workloads"]
 ECHO_PARAMETER = "items"
+
+
+def size_kinds():
+    """The workloads a size sweep grows by N: the payload workload (rows), then the echoes that take
+    a count."""
+    return (SIZE_WORKLOAD, *[kind for kind, declared in ECHO_WORKLOADS.items() if "max_items" in declared])
+
+
+def largest_count(kind):
+    """The contract's cap on N for a kind of size_kinds (the apps refuse more)."""
+    return REGISTRY["size_workload_max"] if kind == SIZE_WORKLOAD else ECHO_WORKLOADS[kind]["max_items"]
+
+
+def sized(count, kind=SIZE_WORKLOAD):
+    """The workload name of a kind of size_kinds at N: rows-100, echo-10."""
+    return f"{kind}-{int(count)}"
+
+
+def size_of(workload):
+    """(kind, N) of a sized workload ("echo-10": ("echo", 10)); None for the others (quote too)."""
+    base, fixed = parse_workload(workload)
+    count = fixed.get(SIZE_PARAMETER) or fixed.get(ECHO_PARAMETER)
+    return (base, int(count)) if count else None
 
 
 def parse_workload(workload):

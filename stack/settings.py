@@ -83,6 +83,10 @@ DEFAULTS = {
     "TOMCAT_VERSION": "9.0.104",
     # The cross-check's open-loop load generator (crates.io), built by stack/install-oha.sh.
     "OHA_VERSION": "1.16.0",
+    # Which httperf drives a POST (harness/measure/load.py): "auto", Debian's for every session line
+    # it reads whole and the lab's large-body build past that; "always", the large-body build for
+    # every POST (the check that both give the same figures where both can send; docs/soap-engines.md).
+    "LARGE_BODY_HTTPERF": "auto",
     # Apache prefork: one process per concurrent request, each with its own DB connection.
     "APACHE_WORKERS": "150",
     # PHP-FPM's static pool: PHP workers behind the event Apache, each with one persistent PDO

@@ -10,12 +10,13 @@ declare -A TOMCAT_SHA512=(
   [9.0.104]=b387fae59f1eda13a5c2336243514d9568057815689057ff920be696548ea6afbcfc0933934d3d6f8c4e2b5108322dc7509bfe934c49d05905c6ce87f1dff53c
 )
 # The lab's own tools: the load generators, the plots, the namespaces, OpenSSH for TOPOLOGY=ssh
-# (its test runs the lab's own sshd in its namespaces), and a C compiler for the speed canary. The servers' packages come from the registry
+# (its test runs the lab's own sshd in its namespaces), a C compiler for the speed canary, and curl, patch and make for
+# the large-body httperf (httperf-scripts/build-httperf.sh). The servers' packages come from the registry
 # (contract/targets.json, each server's `packages`): binaries only, e.g. the MariaDB server and client
 # without the mariadb-server package's service, Apache's binary and modules without apache2's.
 # php8.2-fpm, lighttpd and openssh-server ship system services of their own: every package is installed with
 # service starts refused (below); the lab runs private instances only.
-TOOLS=(httperf wrk gnuplot-nox poppler-utils ca-certificates util-linux iproute2 openssh-client openssh-server gcc libc6-dev)
+TOOLS=(httperf wrk gnuplot-nox poppler-utils ca-certificates util-linux iproute2 openssh-client openssh-server gcc libc6-dev make patch curl)
 
 say() { echo "setup: $*"; }
 die() { echo "setup: ERROR: $*" >&2; exit 1; }

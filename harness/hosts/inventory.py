@@ -4,7 +4,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from harness.measure import network, ports
+from harness.measure import load, network, ports
 from stack import registry, settings
 
 
@@ -38,6 +38,8 @@ def installed_versions():
         **{what: declared_version(how) for name in registry.servers()
            for what, how in registry.server(name).get("versions", {}).items()},
         "httperf": first_line(["httperf", "--version"]),
+        # The lab's build for bodies Debian's cannot send (httperf-scripts/build-httperf.sh).
+        "httperf_large_bodies": first_line([str(load.LARGE_BODY_HTTPERF), "--version"]),
         "wrk": package_version("wrk"),
         "gnuplot": first_line(["gnuplot", "--version"]),
         "python": first_line(["python3", "--version"]),

@@ -13,7 +13,37 @@ import time
 from contextlib import closing
 from pathlib import Path
 
+from stack import settings
 from stack.server import pinned
+
+
+# Debian's httperf reads each --wsesslog line with fgets into 10,000-byte buffers, which keep at
+# most 9,999 bytes: a longer session line (a POST body past ~9.9 KB: echo-N from N = 77) would be
+# read in pieces and its body sent cut. Such sessions go to the lab's large-body build
+# (httperf-scripts/build-httperf.sh), the same httperf with those buffers sized to the file.
+STOCK_SESSION_LINE_LIMIT = 9999
+LARGE_BODY_HTTPERF = Path(__file__).resolve().parents[2] / "target" / "httperf" / "httperf"
+
+
+def large_body_choice():
+    """The knob LARGE_BODY_HTTPERF, checked: auto or always."""
+    choice = settings.knob("LARGE_BODY_HTTPERF")
+    if choice not in ("auto", "always"):
+        raise ValueError(f"LARGE_BODY_HTTPERF is auto or always, not {choice!r}")
+    return choice
+
+
+def httperf_binary(request, choice=None):
+    """Debian's httperf for every request it can send whole; the lab's large-body build otherwise, or
+    for every POST when the knob LARGE_BODY_HTTPERF (or `choice`) is "always"."""
+    choice = choice or large_body_choice()
+    if request.method == "GET" or (choice == "auto" and len(session_file_text(request).encode())
+                                   <= STOCK_SESSION_LINE_LIMIT):
+        return "httperf"
+    if not LARGE_BODY_HTTPERF.exists():
+        raise FileNotFoundError(f"a {len(request.body.encode()):,}-byte body needs the large-body httperf, "
+                                f"{LARGE_BODY_HTTPERF}: run make build")
+    return str(LARGE_BODY_HTTPERF)
 
 
 def step_timeout(rate, longest, fd_budget):
@@ -34,7 +64,7 @@ def httperf_command(request, rate, num_conns, timeout_s, session_file=None):
     No --hog: with it httperf binds every local port itself, which the kernel cannot recycle from
     TIME_WAIT; at ~50,000 TIME_WAIT sockets a run hung and printed nothing (measured here). Left to
     connect(), the kernel reuses TIME_WAIT ports on loopback (net.ipv4.tcp_tw_reuse)."""
-    command = ["httperf", "--server", request.host, "--port", str(request.port),
+    command = [httperf_binary(request), "--server", request.host, "--port", str(request.port),
                "--rate", f"{rate:g}", "--timeout", f"{timeout_s:g}",
                # Twice: httperf then prints each step's connection-lifetime histogram (1 ms bins).
                "--verbose", "--verbose"]
@@ -48,6 +78,9 @@ def session_file_text(request):
     """A --wsesslog session of one POST; httperf replays it for every session."""
     if "'" in request.body:
         raise ValueError("httperf session bodies are single-quoted: the body cannot hold a quote")
+    if "\\" in request.body or "\n" in request.body:
+        # httperf reads a backslash as an escape, and a line break ends its line.
+        raise ValueError("httperf session bodies are one line without escapes: no backslash or line break")
     return f"{request.path} method={request.method} contents='{request.body}'\n"
 
 

@@ -8,6 +8,7 @@ from datetime import datetime
 from pathlib import Path
 
 from harness.judge.verdict import Thresholds
+from harness.measure import load
 from harness.results.store import RESULTS
 from harness.run import study
 from harness.run.context import DEFAULTS, SIZE_SWEEP, SWEEP, RunContext
@@ -90,8 +91,11 @@ def parser(description):
     arguments.add_argument("--seed", type=number(int, 0), default=None, help="the seed of the rounds' random order "
                            "(default: drawn at random and kept in the manifest; a resumed run keeps its own)")
     arguments.add_argument("--sizes", type=listed, default=None,
-                           help="the size sweep: the payload workload at these row counts (e.g. "
-                                + ",".join(map(str, SIZE_SWEEP["counts"])) + ") instead of --workloads")
+                           help="the size sweep: its workload at these counts (e.g. "
+                                + ",".join(map(str, SIZE_SWEEP["counts"][SIZE_SWEEP["workload"]])) + ") instead of --workloads")
+    arguments.add_argument("--size-workload", default=None, choices=registry.size_kinds(),
+                           help=f"the workload the size sweep grows by N (default {SIZE_SWEEP['workload']}): "
+                                + SWEEP["size_sweep_about"])
     arguments.add_argument("--size-sweep", action="store_true",
                            help="make size-sweep: sweep.json's size_sweep (its counts, set, engines and rounds), "
                                 "unless --sizes, --set, --engines or --rounds say otherwise")
@@ -121,26 +125,41 @@ def chosen_apps(app_set, apps):
     return tuple(apps)
 
 
-def sized_workloads(counts):
-    """The payload workload's names at these row counts (1 to 16,000 each)."""
-    largest = SIZE_SWEEP["counts"][-1]
+def sized_workloads(counts, kind):
+    """A size sweep's workload names: `kind` (registry.size_kinds) at these counts, each within the
+    contract's cap."""
+    largest = registry.largest_count(kind)
     wrong = [count for count in counts if not count.isdigit() or not 1 <= int(count) <= largest]
     if wrong:
-        raise SystemExit(f"row counts must be integers from 1 to {largest}: not {', '.join(wrong)}")
-    return tuple(registry.sized(count) for count in counts)
+        raise SystemExit(f"{kind} counts must be integers from 1 to {largest:,}: not {', '.join(wrong)}")
+    return tuple(registry.sized(count, kind) for count in counts)
+
+
+def size_sweep_cells(args, apps):
+    """(apps, workloads) of a size sweep: its kind at its counts; an echo kind adds sweep.json's
+    echo_extras (getQuote, and the engine-less SOAP baselines' apps unless --apps names the apps)."""
+    kind = args.size_workload or SIZE_SWEEP["workload"]
+    workloads = sized_workloads(args.sizes or tuple(map(str, SIZE_SWEEP["counts"][kind])), kind)
+    if kind == registry.SIZE_WORKLOAD:
+        return apps, workloads
+    extras = SIZE_SWEEP["echo_extras"]
+    added = () if args.apps else tuple(app for name in extras["sets"] for app in registry.set_members(name))
+    return apps + tuple(app for app in added if app not in apps), workloads + tuple(extras["workloads"])
 
 
 def from_argv(argv, description):
     """(RunContext, run id, results folder) from the command line."""
     args = parser(description).parse_args(argv)
+    sizing = bool(args.size_sweep or args.sizes or args.size_workload)
     if args.size_sweep:
-        args.sizes = args.sizes or tuple(map(str, SIZE_SWEEP["counts"]))
         args.app_set = args.app_set or SIZE_SWEEP["set"]
         args.engines = args.engines or tuple(SIZE_SWEEP["engines"])
         args.rounds = args.rounds or SIZE_SWEEP["rounds"]
     engines = args.engines or tuple(registry.engines())
     apps = chosen_apps(args.app_set, args.apps)
-    workloads = sized_workloads(args.sizes) if args.sizes else args.workloads
+    workloads = args.workloads
+    if sizing:
+        apps, workloads = size_sweep_cells(args, apps)
     unknown = [value for value in engines if value not in registry.engines()]
     if unknown:
         raise SystemExit(f"unknown engines {', '.join(unknown)}; the registry has "
@@ -148,7 +167,12 @@ def from_argv(argv, description):
     unknown = [value for value in workloads if not registry.is_workload(value)]
     if unknown:
         raise SystemExit(f"unknown workloads {', '.join(unknown)}; the registry has "
-                         f"{', '.join(registry.workloads())}, and {registry.SIZE_WORKLOAD}-N (--sizes)")
+                         f"{', '.join(registry.workloads())}, {', '.join(registry.ECHO_WORKLOADS)}, "
+                         f"and {', '.join(registry.size_kinds())} as NAME-N (--sizes)")
+    try:
+        load.large_body_choice()
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
     if args.quick and args.study:
         raise SystemExit("QUICK=1 and STUDY=1 are two methods: choose one")
     presets = ("quick",) * args.quick + (study.STUDY_PRESET,) * args.study
@@ -180,7 +204,9 @@ def from_argv(argv, description):
     context = RunContext.of(apps, engines=engines, workloads=workloads, mode=args.mode or preset_mode,
                             app_set=args.app_set or registry.DEFAULT_SET, presets=presets, topology=hosts,
                             thresholds=thresholds, **values)
-    run_id = args.run or (datetime.now().strftime("%Y%m%d-%H%M%S") + ("-sizes" if args.sizes else "")
+    size_suffix = "-sizes" + ("" if (args.size_workload or SIZE_SWEEP["workload"]) == registry.SIZE_WORKLOAD
+                              else f"-{args.size_workload}")
+    run_id = args.run or (datetime.now().strftime("%Y%m%d-%H%M%S") + (size_suffix if sizing else "")
                           + "".join(f"-{preset}" for preset in presets))
     if context.plan.mode == "linear" and context.plan.linear_rates:
         reference_run, figures = study.kept_or_found(args.results, run_id, context.selection.cells,

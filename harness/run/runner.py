@@ -25,8 +25,8 @@ from stack import database_access, lifecycle, registry, settings
 
 
 # Knobs a server's start records that do not shape it: the sweep's own CPUs (it pins the servers
-# itself), which host of TOPOLOGY=ssh the remote lab was, and where the load comes from.
-NOT_THE_SERVERS = ("CLIENT_CPUS", "SERVER_CPUS", "DB_CPUS", "LAB_ON_HOST", "CLIENT_HOSTS")
+# itself), which host of TOPOLOGY=ssh the remote lab was, and where the load comes from (and which httperf).
+NOT_THE_SERVERS = ("CLIENT_CPUS", "SERVER_CPUS", "DB_CPUS", "LAB_ON_HOST", "CLIENT_HOSTS", "LARGE_BODY_HTTPERF")
 # The short watches that give each lab CPU its first canary readings (two each: before and after).
 CALIBRATION_CHECKS = 5
 

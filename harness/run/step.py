@@ -30,6 +30,9 @@ def launch(cell, share, number, timeout_s, client_cpus, session_file):
         return None, load.httperf_here(command, client_cpus)
     there = load.host_session_file(number) if session_file else None
     command = load.httperf_command(cell.request, share_rate, share_conns, timeout_s, there)
+    if command[0] != "httperf":
+        raise ValueError(f"{cell.visit}: its body needs the large-body httperf, which runs on this machine only, "
+                         f"not on load client host {host}")
     return host, [command, there, session_file.read_text() if session_file else None]
 
 

@@ -34,6 +34,34 @@ def test_a_body_with_a_single_quote_cannot_become_a_session():
         load.session_file_text(registry.Request("POST", 1, "/", body="<a>'</a>"))
 
 
+def test_a_body_httperf_would_read_as_an_escape_or_a_second_line_cannot_become_a_session():
+    for body in ("<a>\\n</a>", "<a>\n</a>"):
+        with pytest.raises(ValueError, match="no backslash or line break"):
+            load.session_file_text(registry.Request("POST", 1, "/", body=body))
+
+
+def test_sessions_debian_httperf_would_cut_go_to_the_large_body_build(monkeypatch, tmp_path):
+    """Debian's httperf reads a session line into 10,000-byte buffers: echo-76's still fits, echo-77's
+    does not (its path, /soap/services/PlayerService, included)."""
+    fits, cut = registry.request("soap", "echo-76"), registry.request("soap", "echo-77")
+    assert len(load.session_file_text(fits).encode()) <= load.STOCK_SESSION_LINE_LIMIT < len(load.session_file_text(cut).encode())
+    built = tmp_path / "httperf"
+    monkeypatch.setattr(load, "LARGE_BODY_HTTPERF", built)
+    with pytest.raises(FileNotFoundError, match="make build"):
+        load.httperf_binary(cut, "auto")
+    built.write_text("")
+    assert load.httperf_binary(fits, "auto") == "httperf"
+    assert load.httperf_binary(registry.request("php", "large"), "always") == "httperf"  # a GET has no session
+    assert load.httperf_binary(cut, "auto") == load.httperf_binary(fits, "always") == str(built)
+    assert load.httperf_command(cut, 5, 10, 2, "session.txt")[0] == str(built)
+
+
+def test_the_large_body_knob_takes_auto_or_always(monkeypatch):
+    monkeypatch.setenv("LARGE_BODY_HTTPERF", "sometimes")
+    with pytest.raises(ValueError, match="auto or always, not 'sometimes'"):
+        load.large_body_choice()
+
+
 def test_without_time_wait_reuse_a_step_waits_until_its_connections_fit_in_the_free_ports():
     assert ports.ports_free_for(9000, time_wait=10000, port_range=28232, reuse=0)
     assert not ports.ports_free_for(9000, time_wait=20000, port_range=28232, reuse=0)
@@ -89,7 +117,7 @@ def test_sizes_choose_the_payload_workload_at_each_count_and_its_profile_by_size
     assert context.profile_for(f"rows-{threshold}") == context.PROFILES["large"]
     assert context.profile_for("single") == context.PROFILES["single"]
     for wrong in ("0", "16001", "ten"):
-        with pytest.raises(SystemExit, match="row counts must be integers from 1 to 16000"):
+        with pytest.raises(SystemExit, match="rows counts must be integers from 1 to 16,000"):
             options.from_argv(["--sizes", wrong], "test")
     with pytest.raises(SystemExit, match="unknown workloads rows-x"):
         options.from_argv(["--workloads", "rows-x"], "test")
@@ -98,13 +126,35 @@ def test_sizes_choose_the_payload_workload_at_each_count_and_its_profile_by_size
 def test_the_size_sweep_takes_its_counts_set_engines_and_rounds_from_sweep_json_unless_told():
     sizes = options.SIZE_SWEEP
     default, run_id, _ = options.from_argv(["--size-sweep"], "test")
-    assert default.selection.workloads == tuple(f"rows-{count}" for count in sizes["counts"]) and run_id.endswith("-sizes")
+    assert default.selection.workloads == tuple(f"rows-{count}" for count in sizes["counts"]["rows"]) and run_id.endswith("-sizes")
     assert default.selection.apps == tuple(registry.set_members(sizes["set"])) and default.selection.app_set == sizes["set"]
     assert default.selection.engines == tuple(sizes["engines"]) and default.plan.rounds == sizes["rounds"]
     told, _, _ = options.from_argv(["--size-sweep", "--sizes", "5", "--set", "study", "--engines", "myisam",
                                     "--rounds", "2"], "test")
     assert (told.selection.workloads, told.selection.apps, told.selection.engines, told.plan.rounds) == (
         ("rows-5",), tuple(registry.set_members("study")), ("myisam",), 2)
+
+
+def test_an_echo_size_sweep_adds_get_quote_and_the_soap_baselines_and_keeps_each_kind_within_its_cap(capsys):
+    sizes = options.SIZE_SWEEP
+    echo, run_id, _ = options.from_argv(["--size-sweep", "--size-workload", "echo"], "test")
+    assert echo.selection.workloads == (*(f"echo-{count}" for count in sizes["counts"]["echo"]), "quote")
+    assert run_id.endswith("-sizes-echo")
+    baselines = registry.set_members("soap-baselines")
+    assert echo.selection.apps == (*registry.set_members("soap"), *baselines)
+    cells = {(key.app, key.engine, key.workload) for key in echo.selection.cells}
+    # The baselines answer getQuote only; no echo cell has an engine.
+    assert {(app, "none", "quote") for app in baselines} <= cells
+    assert not any(app in baselines and workload != "quote" for app, _, workload in cells)
+    assert {engine for _, engine, _ in cells} == {"none"}
+    assert len(cells) == len(registry.set_members("soap")) * (len(sizes["counts"]["echo"]) + 1) + len(baselines)
+    named, _, _ = options.from_argv(["--size-workload", "list", "--apps", "soap-gsoap", "--sizes", "2,64"], "test")
+    assert (named.selection.apps, named.selection.workloads) == (("soap-gsoap",), ("list-2", "list-64", "quote"))
+    with pytest.raises(SystemExit, match="list counts must be integers from 1 to 64: not 65"):
+        options.from_argv(["--size-workload", "list", "--sizes", "65"], "test")
+    with pytest.raises(SystemExit):
+        options.from_argv(["--size-workload", "quote"], "test")
+    assert "invalid choice: 'quote'" in capsys.readouterr().err
 
 
 def test_a_set_names_the_apps_apps_narrows_it_and_other_sets_run_one_round():
