@@ -10,7 +10,7 @@ export PYTHONPATH := $(CURDIR)$(if $(PYTHONPATH),:$(PYTHONPATH))
 LAB := $(PYTHON) -m stack.lab
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build up saturation-sweep size-sweep sweep crosscheck plots compare down status import test test-java test-faults test-unit clean distclean
+.PHONY: help setup build up saturation-sweep size-sweep sweep crosscheck driver-agreement plots compare down status import test test-java test-faults test-unit clean distclean
 
 help: ## list the targets
 	@echo "The web architecture lab: PHP, servlet, pooled servlet and SOAP against MyISAM and InnoDB."
@@ -64,9 +64,13 @@ sweep: ## run the sweep on running servers (SET= APPS= ROUNDS=N|auto AUTO_CAP_MI
 	  $(if $(STUDY),--study) $(if $(REFERENCE),--reference "$(REFERENCE)") $(if $(LINEAR_RATES),--linear-rates $(LINEAR_RATES)) \
 	  $(if $(ROUNDS),--rounds $(ROUNDS)) $(if $(AUTO_CAP_MIN),--auto-cap-min $(AUTO_CAP_MIN)) $(if $(SEED),--seed $(SEED)) $(if $(CLIENTS),--clients $(CLIENTS))
 
-crosscheck: ## second opinions on a run (RUN=; default the latest) on running servers: wrk and oha -> crosscheck.tsv; docs/method.md
+crosscheck: ## second opinions on a run (RUN=; default the latest; CELLS=app/engine/workload,... for some cells) on running servers: wrk and oha -> crosscheck.tsv; docs/method.md
 	@bash stack/install-oha.sh
-	@$(PYTHON) -m harness.run.crosscheck $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
+	@$(PYTHON) -m harness.run.crosscheck $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)")
+
+driver-agreement: build ## Debian's httperf against the lab's large-body build on cells both can drive (RUN= CELLS=app/engine/workload,...), on running servers -> results/RUN-drivers/agreement.tsv; docs/soap-engines.md
+	@test -n "$(RUN)" -a -n "$(CELLS)" || { echo "driver-agreement: name the run and its cells: make driver-agreement RUN=a CELLS=soap-gsoap/none/echo-10"; exit 2; }
+	@$(PYTHON) -m harness.run.agreement --run "$(RUN)" --cells "$(CELLS)" $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
 plots: ## PDFs, report.pdf and summary.md/.tsv of a run's saved results (RUN=; default the latest); docs/method.md#reading-the-plots
 	@$(PYTHON) -m harness.report.render $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))

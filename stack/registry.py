@@ -110,6 +110,7 @@ SIZE_PARAMETER = "count"
 # The SOAP papers' workloads: "echo-10" sends 10 structs; "quote" takes no count.
 ECHO_WORKLOADS = REGISTRY["echo_workloads"]
 ECHO_PARAMETER = "items"
+QUOTE_WORKLOAD = "quote"
 
 
 def size_kinds():
@@ -141,14 +142,14 @@ def parse_workload(workload):
     base, _, count = workload.partition("-")
     if base == SIZE_WORKLOAD and count.isdigit():
         return base, {SIZE_PARAMETER: count}
-    if base in ECHO_WORKLOADS and base != "quote" and count.isdigit() and int(count) > 0:
+    if base in ECHO_WORKLOADS and base != QUOTE_WORKLOAD and count.isdigit() and int(count) > 0:
         return base, {ECHO_PARAMETER: count}
     return workload, {}
 
 
 def is_echo(workload):
     base, fixed = parse_workload(workload)
-    return base == "quote" or ECHO_PARAMETER in fixed
+    return base == QUOTE_WORKLOAD or ECHO_PARAMETER in fixed
 
 
 def row_count(workload):

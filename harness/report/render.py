@@ -2,8 +2,8 @@
 
     python3 -m harness.report.render [--run RUN_ID]   (plots/report.py; make plots [RUN=RUN_ID]; default: the latest run)
 
-Into results/<run>/plots/: for a size sweep, sizes-<engine>.pdf (throughput and reply time against
-the payload's row count); a PDF per cell, per workload x engine (the apps overlaid), per app x
+Into results/<run>/plots/: for a size sweep, sizes.pdf (throughput and reply time against N, a
+column per sized workload); a PDF per cell, per workload x engine (the apps overlaid), per app x
 workload (MyISAM against InnoDB), summary.pdf (saturation bars, a page per workload), canary.pdf
 (the speed canary against the servers' cost, with two rounds or more) and report.pdf (all of them
 behind a title page and the saturation table); into results/<run>/: summary.md and
@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from harness.report.series import bars_text, points, series_text, spans_decades, text_page
-from harness.report.sizes import size_series_text, sized_rows
+from harness.report.sizes import group_title, reference_levels, size_series_text, sized_rows
 from harness.report.tables import (SUMMARY_COLUMNS, study_figures, summary_markdown, summary_rows,
                                    table_lines, title_lines)
 from harness.report.view import ENGINE_DASH, View
@@ -135,20 +135,27 @@ def figure_pages(view, out, data):
 
 
 def size_pages(view, rows, out, data):
-    """make size-sweep's figure, per engine: throughput and reply time against N, one line per app."""
-    pages = []
-    for engine, by_app in sized_rows(rows).items():
+    """make size-sweep's figure: throughput and reply time against N, one line per app, a column per
+    sized workload (rows-N per engine, each echo), the SOAP baselines as dashed lines; none without."""
+    groups = sized_rows(rows)
+    if not groups:
+        return []
+    variables = {"output": out / "sizes.pdf", "g": len(groups), "heading": "Throughput and reply time against N"}
+    for column, ((kind, engine), by_app) in enumerate(groups.items(), start=1):
         apps = [app for app in view.apps if app in by_app]
-        variables = {"output": out / f"sizes-{engine}.pdf", "n": len(apps),
-                     "heading": f"Payload size: the first N rows by id, {engine_title(engine)}"}
+        levels = reference_levels(view, rows, engine)
+        variables.update({f"heading_{column}": group_title(kind, engine), f"n_{column}": len(apps),
+                          f"levels_{column}": len(levels)})
         for index, app in enumerate(apps, start=1):
-            series = data / f"sizes-{engine}-{app}.tsv"
+            series = data / f"sizes-{kind}-{engine}-{app}.tsv"
             series.write_text(size_series_text(by_app[app]))
-            variables.update({f"file{index}": series, f"title{index}": view.title(app),
-                              f"colour{index}": view.colour(app)})
-        gnuplot("sizes.gp", **variables)
-        pages.append(variables["output"])
-    return pages
+            variables.update({f"file_{column}_{index}": series, f"title_{column}_{index}": view.title(app),
+                              f"colour_{column}_{index}": view.colour(app)})
+        for index, (app, level) in enumerate(levels, start=1):
+            variables.update({f"level_{column}_{index}": level, f"levelcolour_{column}_{index}": view.colour(app),
+                              f"leveltitle_{column}_{index}": f"{view.title(app)}: getQuote {level:,.0f}/s"})
+    gnuplot("sizes.gp", **variables)
+    return [variables["output"]]
 
 
 def canary_page(view, out, data):

@@ -10,7 +10,7 @@ from harness.report.series import ratio_text, short_interval, throughput_text
 from harness.report.sizes import size_lines
 from harness.report.trust import calibration_lines, disturbance_line, rounds_line, rounds_sentence, speed_line
 from harness.results.store import cell_text, read_tsv
-from stack.registry import NO_ENGINE, comparisons, engine_title, workload_title
+from stack.registry import NO_ENGINE, QUOTE_WORKLOAD, comparisons, engine_title, workload_title
 from stack.settings import ROOT
 
 STUDY_FILE = ROOT / "plots" / "study-2006.tsv"
@@ -88,15 +88,20 @@ def summary_rows(view, study):
 
 def with_baseline_fractions(rows, baselines_of):
     """Pure: each database app's row with its figure as a fraction of its own server's baselines in
-    the same workload (the constant-row page and the static file; blank where the run has none)."""
+    the same workload (the constant-row page and the static file), and each SOAP app's echo or quote
+    row as a fraction of its server's engine-less SOAP baselines' getQuote (the canned answer read
+    from a page and from a file); blank where the run has none."""
     by_cell = {(row["workload"], row["engine"], row["app"]): row for row in rows}
     result = []
     for row in rows:
-        references = baselines_of(row["app"]) if row["engine"] != NO_ENGINE else {}
+        if row["engine"] != NO_ENGINE:
+            references = {kind: (row["workload"], app) for kind, app in baselines_of(row["app"]).items()}
+        else:
+            references = {kind: (QUOTE_WORKLOAD, app) for kind, app in baselines_of(row["app"], "soap_baselines").items()}
         result.append({**row, "constant_baseline_fraction": "", "static_baseline_fraction": "",
-                       **{f"{kind}_baseline_fraction": ratio_text(row, by_cell.get((row["workload"], NO_ENGINE, app)),
+                       **{f"{kind}_baseline_fraction": ratio_text(row, by_cell.get((workload, NO_ENGINE, app)),
                                                                   suffix="", missing="")
-                          for kind, app in references.items()}})
+                          for kind, (workload, app) in references.items()}})
     return result
 
 

@@ -125,11 +125,15 @@ class Manifest:
     def title(self, app):
         return self.apps[app].get("title", app)
 
-    def baselines_of(self, app):
+    def baselines_of(self, app, family="baselines"):
         """{"constant": app, "static": app}: the references on the app's server, as the run's
-        registry named them (none in runs from before the baselines)."""
-        server = self.apps.get(app, {}).get("server")
-        return dict(self.data["registry"].get("servers", {}).get(server, {}).get("baselines", {}))
+        registry named them (none in runs from before the baselines). family "soap_baselines": the
+        engine-less SOAP references, for a SOAP app only."""
+        declared = self.apps.get(app, {})
+        if family == "soap_baselines" and declared.get("kind") != "soap":
+            return {}
+        server = declared.get("server")
+        return dict(self.data["registry"].get("servers", {}).get(server, {}).get(family, {}))
 
     def set_members(self, name):
         """A named set's apps as the run's registry listed them (empty when it had no such set)."""

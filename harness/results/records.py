@@ -136,6 +136,8 @@ class CellState:
     disturbed_stops: int = 0
     # Set when the machine stayed slower than its reference past slow_wait_s: {"from_step", "speed", "reason"}.
     slower_machine: dict = None
+    # Seconds the visit took, its warm-up to its last step: what later runs' ETAs are planned from.
+    wall_s: float = None
 
     @classmethod
     def from_json(cls, data):

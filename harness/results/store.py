@@ -184,6 +184,20 @@ def load_run(directory):
     return Run(files.directory, Manifest.read(files.manifest), saturation, steps, canary)
 
 
+def earlier_cell_walls(results_dir, this_run):
+    """{(app, workload, first round?): [seconds, ...]}: how long each cell's visits took in the
+    runs under results_dir but this one (those that recorded it), for the ETA before a run starts."""
+    walls = {}
+    for run in Path(results_dir).glob("*/"):
+        if run.name == this_run:
+            continue
+        for path in run.glob("cells/**/cell.json"):
+            state = read_cell_state(path)
+            if state and state.wall_s:
+                walls.setdefault((state.app, state.workload, state.round == 1), []).append(state.wall_s)
+    return walls
+
+
 def latest_run(results_dir):
     runs = [path.parent for path in Path(results_dir).glob("*/manifest.json")]
     if not runs:

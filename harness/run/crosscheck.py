@@ -127,7 +127,9 @@ def oha_run(cell, rate, watched):
     planned = context.plan.requests(rate)
     descriptors = resource.getrlimit(resource.RLIMIT_NOFILE)[0] - 100
     database = cell.directory / "raw" / "oha-requests.sqlite"
-    command = load.oha_command(OHA, cell.request, rate, planned, timeout_s, descriptors, database)
+    body_file = cell.directory / "raw" / "oha-body.txt"
+    write_atomically(body_file, cell.request.body)
+    command = load.oha_command(OHA, cell.request, rate, planned, timeout_s, descriptors, database, body_file)
     wall_limit = load.wall_limit(planned, rate, timeout_s)
     (report, ends, text), shared, watch_figures = watched(
         lambda: load.run_oha(command, wall_limit, context.pinning.client_cpus, database))
@@ -180,12 +182,13 @@ def sweep_figure(figures):
     return replace(figures.representative, saturation_rps=round(figures.median.estimate, 2))
 
 
-def measure_cells(run, context):
-    """Each cell of the run measured again, its row saved as it comes: the rows."""
+def measure_cells(run, context, only=None):
+    """Each cell of the run (those named in `only`, when given) measured again, its row saved as it
+    comes: the rows."""
     processes.pin_harness(context.pinning.client_cpus)
     servers.pin_servers(context.pinning)
     files, rows, measured = RunFiles(run.directory), [], {}
-    cells = list(cell_figures(run).values())
+    cells = [figures for key, figures in cell_figures(run).items() if only is None or str(key) in only]
     for index, figures in enumerate(cells, start=1):
         summary = sweep_figure(figures)
         cell = Cell(files, summary.key)
@@ -206,11 +209,18 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", help="the run id under results/ (default: the latest run)")
     parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--cells", default=None, help="only these cells, app/engine/workload comma-separated "
+                        "(default: every cell of the run)")
     args = parser.parse_args(argv)
     try:
         run = load_run(args.results / args.run if args.run else latest_run(args.results))
     except ResultsError as error:
         print(f"crosscheck: {error}", file=sys.stderr)
+        return 1
+    only = set(filter(None, args.cells.split(","))) if args.cells else None
+    unknown = sorted(only - {str(key) for key in cell_figures(run)}) if only else []
+    if unknown:
+        print(f"crosscheck: no cell {', '.join(unknown)} in run {run.directory.name}", file=sys.stderr)
         return 1
     if not os.access(OHA, os.X_OK):
         print(f"crosscheck: {OHA} is missing: run `make crosscheck` (it builds oha first)", file=sys.stderr)
@@ -220,7 +230,7 @@ def main(argv):
     context = RunContext.recorded(run.manifest.options)
     try:
         with from_the_client(context.topology):
-            rows = measure_cells(run, context)
+            rows = measure_cells(run, context, only)
     except NotReady as problem:
         print(f"crosscheck: {problem}", file=sys.stderr)
         return 1

@@ -12,6 +12,23 @@ def estimate_eta(cells_left, cell_walls, steps_in_cell, step_walls, typical_step
     return max(0, typical_steps - steps_in_cell) * step + cells_left * cell
 
 
+def planned_eta(visits, walls, fallback_s):
+    """(seconds, how many visits an earlier wall predicted) before a run starts: each visit (app,
+    workload, first round?) as long as the median of that cell's walls of its kind in earlier runs (a
+    first round searches from scratch, a later one starts near its figure); a cell no run measured, as
+    the median of every known wall of its kind, else fallback_s(first round?)."""
+    def median(values):
+        ordered = sorted(values)
+        return ordered[len(ordered) // 2]
+    total, known = 0.0, 0
+    for app, workload, first in visits:
+        own = walls.get((app, workload, first))
+        kind = [wall for (_, _, seen_first), values in walls.items() if seen_first == first for wall in values]
+        total += median(own) if own else median(kind) if kind else fallback_s(first)
+        known += bool(own)
+    return total, known
+
+
 def format_duration(seconds):
     minutes, seconds = divmod(int(seconds), 60)
     return f"{minutes}m{seconds:02d}s"

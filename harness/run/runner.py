@@ -12,14 +12,15 @@ from harness.measure import processes
 from harness.results.manifest import Manifest, servers_pinning_text, written
 from harness.results.records import TOO_DISTURBED
 from harness.results.speed import SpeedHistory
-from harness.results.store import RESULTS, RunFiles, read_cell_state, read_summaries, write_atomically, write_summaries
+from harness.results.store import (RESULTS, RunFiles, earlier_cell_walls, read_cell_state, read_summaries,
+                                   write_atomically, write_summaries)
 from harness.run import jvm_warmup
 from harness.run.auto_rounds import AutoRounds
 from harness.run.cell import Cell, now
 from harness.run.guard import Guard
 from harness.run.context import PROFILES, SIZE_SWEEP, SWEEP
 from harness.run.procedure import measure_cell
-from harness.run.progress import describe, estimate_eta, step_line
+from harness.run.progress import describe, estimate_eta, format_duration, planned_eta, step_line
 from harness.run.schedule import schedule
 from stack import database_access, lifecycle, registry, settings
 
@@ -29,6 +30,10 @@ from stack import database_access, lifecycle, registry, settings
 NOT_THE_SERVERS = ("CLIENT_CPUS", "SERVER_CPUS", "DB_CPUS", "LAB_ON_HOST", "CLIENT_HOSTS", "LARGE_BODY_HTTPERF")
 # The short watches that give each lab CPU its first canary readings (two each: before and after).
 CALIBRATION_CHECKS = 5
+# The ETA before a run with no earlier walls to go by: what a step costs beyond its load (the gate's
+# checks, the monitors, the pauses), and how much of its cap a JVM warm-up takes.
+STEP_OVERHEAD_S = 4
+JVM_WARMUP_SHARE = 0.75
 
 
 def say_now(text):
@@ -138,6 +143,23 @@ class Runner:
                 self.say(f"note: {name} was started with {', '.join(differing)}; the manifest records both "
                          f"(restart with `make down up` to apply today's)")
 
+    def planned_eta_text(self):
+        """Before the first cell: how long the run should take, from the walls of the same cells in
+        earlier runs under results/ (and their JVM warm-ups), else from the plan's step budget."""
+        plan, warmup = self.context.plan, self.context.warmup
+        left = [(visit.key.app, visit.key.workload, visit.round == 1) for visit in self.visits
+                if not self.files.cell_state(visit.key, visit.round, visit.replica).exists()]
+
+        def from_the_plan(first):
+            steps = plan.max_steps if first else 3
+            return warmup.warmup_cap_s / 2 + steps * (plan.duration_s + STEP_OVERHEAD_S)
+        seconds, known = planned_eta(left, earlier_cell_walls(self.files.directory.parent, self.run_id), from_the_plan)
+        rounds_with_jvm = len({visit.round for visit in self.visits if registry.jit(visit.key.app)})
+        seconds += rounds_with_jvm * warmup.jvm_warmup_cap_s * JVM_WARMUP_SHARE
+        return (f"expected to take ~{format_duration(seconds)} ({known} of {len(left)} cell visits planned from the same "
+                f"cells' walls in earlier runs, the rest from other cells' or the plan's step budget; the JVM's warm-ups "
+                f"at {JVM_WARMUP_SHARE:.0%} of their cap)" + (" + the rounds ROUNDS=auto adds" if plan.auto_rounds else ""))
+
     def progress(self, cell, step):
         ended = time.monotonic()
         self.step_walls.append(ended - (self.last_step_end or ended - step.wall_s))
@@ -229,6 +251,7 @@ class Runner:
                  f"seed {plan.seed}, mode {plan.mode}, {plan.duration_s:g} s steps, precision "
                  f"{plan.precision:.0%}; httperf on CPUs {pinning.client_cpus}, "
                  f"{servers_pinning_text(pinning.server_cpus, pinning.db_cpus)}; results in {self.files.directory}")
+        self.say(self.planned_eta_text())
         index = 0
         self.auto.start()
         while index < len(self.visits):
@@ -258,8 +281,10 @@ class Runner:
             if cell.awaiting_retry:
                 self.retry_later(visit, cell)
             if len(self.step_walls) > steps_before:
-                self.cell_walls.setdefault(visit.round, []).append(time.monotonic() - started)
-                self.auto.measured(visit.key, time.monotonic() - started)
+                wall_s = time.monotonic() - started
+                self.cell_walls.setdefault(visit.round, []).append(wall_s)
+                self.auto.measured(visit.key, wall_s)
+                cell.update(wall_s=round(wall_s, 1))
             summaries[visit] = cell.summary()
             write_summaries(self.files.saturation, [summaries[each] for each in dict.fromkeys(self.visits)
                                                     if each in summaries])

@@ -3,7 +3,7 @@ import pytest
 
 from harness.measure import load, ports
 from harness.run import context, options
-from harness.run.progress import estimate_eta
+from harness.run.progress import estimate_eta, planned_eta
 from stack import registry
 
 
@@ -23,7 +23,11 @@ def test_get_and_soap_requests_become_httperf_commands():
     soap = registry.request("soap", "large", engine="innodb")
     post = load.httperf_command(soap, 5, 30, 10, "session.txt")
     assert "--wsesslog" in post and post[post.index("--wsesslog") + 1] == "30,0,session.txt"
-    assert post[-1] == 'Content-Type: text/xml; charset=utf-8\\nSOAPAction: ""\\n'
+    assert post[post.index("--add-header") + 1] == 'Content-Type: text/xml; charset=utf-8\\nSOAPAction: ""\\n'
+    # The study's envelopes fit httperf's own 4 KB send buffer; echo-10000's 1.3 MB gets 2 MB.
+    assert post[-2:] == ["--send-buffer", "4096"]
+    echo = load.httperf_command(registry.request("soap", "echo-10000"), 5, 30, 10, "session.txt")
+    assert echo[-2:] == ["--send-buffer", str(2 ** 21)] and 2 ** 20 < len(registry.request("soap", "echo-10000").body) < 2 ** 21
     session = load.session_file_text(soap)
     assert session.startswith("/soap/services/PlayerService method=POST contents='<?xml")
     assert "<lab:engine>innodb</lab:engine>" in session
@@ -73,6 +77,17 @@ def test_time_wait_ports_are_reused_for_other_hosts_only_with_reuse_1():
     assert ports.ports_free_for(9000, time_wait=20000, port_range=28232, reuse=1, loopback=False)
     assert (ports.on_loopback("127.0.0.1"), ports.on_loopback("localhost"), ports.on_loopback("198.18.0.2"),
             ports.on_loopback("web.example")) == (True, True, False, False)
+
+
+def test_the_eta_before_a_run_takes_each_cells_walls_from_earlier_runs_by_round_kind():
+    walls = {("soap", "echo-1", True): [100, 300, 200], ("soap", "echo-1", False): [40],
+             ("php", "single", True): [60]}
+    visits = [("soap", "echo-1", True), ("soap", "echo-1", False), ("soap", "echo-10", True),
+              ("soap", "echo-10", False)]
+    # soap/echo-10 has no walls of its own: every first round's median (100, 200, 300, 60 -> 200), then
+    # every later round's (40).
+    assert planned_eta(visits, walls, lambda first: 999) == (200 + 40 + 200 + 40, 2)
+    assert planned_eta([("soap", "quote", True)], {}, lambda first: 75 if first else 30) == (75, 0)
 
 
 def test_the_eta_counts_the_current_cell_and_the_cells_left_at_their_measured_length():

@@ -161,18 +161,27 @@ def summary_row(app, engine, figure, lower_bound=0, workload="single"):
 
 
 def test_an_app_s_figure_is_set_against_its_own_server_s_baselines():
-    references = {"php": {"constant": "constant-php", "static": "static-apache"},
-                  "servlet": {"constant": "constant-servlet", "static": "static-tomcat"}}
+    references = {("php", "baselines"): {"constant": "constant-php", "static": "static-apache"},
+                  ("servlet", "baselines"): {"constant": "constant-servlet", "static": "static-tomcat"},
+                  ("soap-php", "soap_baselines"): {"constant": "canned-quote-php", "static": "static-quote-apache"}}
     rows = [summary_row("php", "myisam", "1500"), summary_row("servlet", "innodb", "1200"),
             summary_row("php", "myisam", "20", workload="large"),
             summary_row("constant-php", "none", "3000"), summary_row("static-apache", "none", "10000", lower_bound=1),
-            summary_row("constant-servlet", "none", "8000")]
+            summary_row("constant-servlet", "none", "8000"),
+            summary_row("soap-php", "none", "3000", workload="quote"), summary_row("soap-php", "none", "600", workload="echo-100"),
+            summary_row("canned-quote-php", "none", "4000", workload="quote"),
+            summary_row("static-quote-apache", "none", "12000", workload="quote")]
     fractions = {(row["workload"], row["app"]): (row["constant_baseline_fraction"], row["static_baseline_fraction"])
-                 for row in tables.with_baseline_fractions(rows, lambda app: references.get(app, {}))}
+                 for row in tables.with_baseline_fractions(
+                     rows, lambda app, family="baselines": references.get((app, family), {}))}
     assert fractions[("single", "php")] == ("0.50", "<= 0.15")  # the static file outran the client
     assert fractions[("single", "servlet")] == ("0.15", "")  # no static Tomcat cell in this run
     assert fractions[("large", "php")] == ("", "")  # baselines serve the single-row page only
     assert fractions[("single", "constant-php")] == ("", "")
+    # A SOAP engine's echo and quote cells against its server's engine-less getQuote.
+    assert fractions[("quote", "soap-php")] == ("0.75", "0.25")
+    assert fractions[("echo-100", "soap-php")] == ("0.15", "0.05")
+    assert fractions[("quote", "canned-quote-php")] == ("", "")
 
 
 def test_a_fraction_of_two_lower_bounds_says_it_is_only_approximate():

@@ -1,0 +1,110 @@
+"""`make driver-agreement RUN= CELLS=`: do Debian's httperf and the lab's large-body build
+(httperf-scripts/build-httperf.sh) give the same figures where both can send? On running servers, for
+each named cell of a run: warmed up as the sweep warms it, then steps at `FACTORS` x the run's
+saturation rate, the two drivers alternating, `REPEATS` times each. Each step is the sweep's own
+(harness/run/step.py: judged, watched, its raw output kept) in results/<run>-drivers/; agreement.tsv
+holds, per cell and rate, each driver's median reply rate and reply time and their ratios. Below
+saturation the reply time is the figure (the reply rate is the offered one); above it, the reply rate
+(what the server could serve)."""
+import argparse
+import os
+import statistics
+import sys
+from pathlib import Path
+
+from harness.hosts import servers
+from harness.measure import processes
+from harness.results.records import CellKey
+from harness.results.rounds import cell_figures
+from harness.results.speed import SpeedHistory
+from harness.results.store import RESULTS, ResultsError, RunFiles, load_run, tsv_text, write_atomically
+from harness.run import probe
+from harness.run.cell import Cell
+from harness.run.context import RunContext
+from harness.run.session import NotReady, from_the_client
+from harness.run.step import take_step
+
+FACTORS = (0.5, 1.2)
+REPEATS = 3
+DRIVERS = {"auto": "debian", "always": "large-body"}
+COLUMNS = ["app", "engine", "workload", "rate", "debian_reply_rps", "large_reply_rps", "reply_rps_ratio",
+           "debian_reply_ms", "large_reply_ms", "reply_ms_ratio", "debian_verdicts", "large_verdicts"]
+
+
+def agreement_row(key, rate, steps):
+    """Pure: one cell and rate's row from its steps [(driver, Step)]: each driver's medians and the
+    large-body build's over Debian's."""
+    def median(driver, figure):
+        values = [value for name, step in steps if name == driver and (value := figure(step)) is not None]
+        return round(statistics.median(values), 2) if values else None
+
+    def ratio(large, debian):
+        return round(large / debian, 3) if large and debian else None
+    row = {"app": key.app, "engine": key.engine, "workload": key.workload, "rate": rate}
+    for driver, prefix in (("debian", "debian"), ("large-body", "large")):
+        row[f"{prefix}_reply_rps"] = median(driver, lambda step: step.reply_rate)
+        row[f"{prefix}_reply_ms"] = median(driver, lambda step: step.reply_time_ms)
+        row[f"{prefix}_verdicts"] = " ".join(step.verdict for name, step in steps if name == driver)
+    row["reply_rps_ratio"] = ratio(row["large_reply_rps"], row["debian_reply_rps"])
+    row["reply_ms_ratio"] = ratio(row["large_reply_ms"], row["debian_reply_ms"])
+    return row
+
+
+def measure_cell(cell, saturation_offered, context, speed_history):
+    """The rows of one cell: a warm-up, then at each factor's rate the drivers in turn, REPEATS times."""
+    probe.warm_up(cell, context.warmup, context.pinning.client_cpus)
+    rows = []
+    for factor in FACTORS:
+        rate = round(saturation_offered * factor, 1)
+        steps = []
+        for _ in range(REPEATS):
+            for choice, driver in DRIVERS.items():
+                os.environ["LARGE_BODY_HTTPERF"] = choice
+                servers.server(cell.server).recycle()
+                steps.append((driver, take_step(cell, rate, context, speed_history, role=f"{driver} x{factor:g}")))
+        rows.append(agreement_row(cell.key, rate, steps))
+    return rows
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--run", required=True, help="the run whose saturation rates the steps scale")
+    parser.add_argument("--cells", required=True, help="app/engine/workload, comma-separated (e.g. soap-gsoap/none/echo-10)")
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    try:
+        run = load_run(args.results / args.run)
+    except ResultsError as error:
+        print(f"driver-agreement: {error}", file=sys.stderr)
+        return 1
+    figures = {key: each for key, each in cell_figures(run).items()}
+    keys = [CellKey(*name.split("/")) for name in args.cells.split(",") if name]
+    unknown = [str(key) for key in keys if key not in figures or not figures[key].representative.saturation_offered]
+    if unknown:
+        print(f"driver-agreement: no located cell {', '.join(unknown)} in run {args.run}", file=sys.stderr)
+        return 1
+    context = RunContext.recorded(run.manifest.options)
+    files = RunFiles(args.results / f"{args.run}-drivers")
+    speed_history = SpeedHistory(files.canary)
+    processes.pin_harness(context.pinning.client_cpus)
+    servers.pin_servers(context.pinning)
+    rows = []
+    try:
+        with from_the_client(context.topology):
+            for key in keys:
+                rows += measure_cell(Cell(files, key), figures[key].representative.saturation_offered, context,
+                                     speed_history)
+                write_atomically(files.directory / "agreement.tsv", tsv_text(COLUMNS, rows))
+                for row in rows[-len(FACTORS):]:
+                    print(f"driver-agreement {key} at {row['rate']:g}/s: reply rate {row['debian_reply_rps']} / "
+                          f"{row['large_reply_rps']} ({row['reply_rps_ratio']}), reply ms {row['debian_reply_ms']} / "
+                          f"{row['large_reply_ms']} ({row['reply_ms_ratio']})", flush=True)
+    except NotReady as problem:
+        print(f"driver-agreement: {problem}", file=sys.stderr)
+        return 1
+    print(f"driver-agreement: {files.directory / 'agreement.tsv'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,32 @@
+"""The large-body driver's agreement with Debian's httperf (harness/run/agreement.py), and oha's body
+read from a file (harness/measure/load.py): pure parts."""
+from harness.measure import load
+from harness.results.records import CellKey, Step
+from harness.run.agreement import agreement_row
+from stack import registry
+
+
+def step(verdict, reply_rate, response_ms, transfer_ms=0.0):
+    return Step(step=1, offered_rate=100, timeout_s=2, num_conns=500, verdict=verdict, reason="", raw="raw",
+                figures={"reply_rate": reply_rate, "response_time_ms": response_ms, "transfer_time_ms": transfer_ms})
+
+
+def test_each_driver_gets_its_medians_and_the_large_body_build_its_ratio_over_debians():
+    steps = [("debian", step("pass", 100, 2.0)), ("large-body", step("pass", 99, 2.2)),
+             ("debian", step("pass", 100, 4.0)), ("large-body", step("pass", 100, 2.4)),
+             ("debian", step("fail", 90, 3.0, 1.0)), ("large-body", step("pass", 101, 2.0, 0.6))]
+    row = agreement_row(CellKey("soap-gsoap", "none", "echo-10"), 100, steps)
+    assert (row["debian_reply_rps"], row["large_reply_rps"], row["reply_rps_ratio"]) == (100, 100, 1.0)
+    assert (row["debian_reply_ms"], row["large_reply_ms"], row["reply_ms_ratio"]) == (4.0, 2.4, 0.6)
+    assert (row["debian_verdicts"], row["large_verdicts"]) == ("pass pass fail", "pass pass pass")
+    lonely = agreement_row(CellKey("soap-gsoap", "none", "echo-10"), 100, steps[:1])
+    assert (lonely["large_reply_rps"], lonely["reply_rps_ratio"], lonely["reply_ms_ratio"]) == (None, None, None)
+
+
+def test_oha_reads_a_posts_body_from_a_file_and_a_get_sends_none():
+    echo = registry.request("soap-gsoap", "echo-1000")
+    command = load.oha_command("oha", echo, 50, 250, 10, 900, "requests.sqlite", "body.txt")
+    assert command[command.index("-D") + 1] == "body.txt" and "-d" not in command
+    assert command[command.index("-c") + 1] == "500" and command[-1] == echo.url
+    get = load.oha_command("oha", registry.request("php", "single"), 500, 2500, 2, 900, "requests.sqlite", "body.txt")
+    assert "-D" not in get and get[get.index("-c") + 1] == "900"
