@@ -77,7 +77,7 @@ def main(argv):
     except ResultsError as error:
         print(f"driver-agreement: {error}", file=sys.stderr)
         return 1
-    figures = {key: each for key, each in cell_figures(run).items()}
+    figures = cell_figures(run)
     keys = [CellKey(*name.split("/")) for name in args.cells.split(",") if name]
     unknown = [str(key) for key in keys if key not in figures or not figures[key].representative.saturation_offered]
     if unknown:
