@@ -68,9 +68,9 @@ crosscheck: ## second opinions on a run (RUN=; default the latest; CELLS=app/eng
 	@bash stack/install-oha.sh
 	@$(PYTHON) -m harness.run.crosscheck $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)")
 
-driver-agreement: build ## Debian's httperf against the lab's large-body build on cells both can drive (RUN= CELLS=app/engine/workload,...), on running servers -> results/RUN-drivers/agreement.tsv; docs/soap-engines.md
+driver-agreement: build ## Debian's httperf against the lab's large-body build on cells both can drive (RUN= CELLS=app/engine/workload,... FACTORS=0.5,1.2 REPEATS=3 DURATION=s), on running servers -> results/RUN-drivers/agreement.tsv; docs/soap-engines.md
 	@test -n "$(RUN)" -a -n "$(CELLS)" || { echo "driver-agreement: name the run and its cells: make driver-agreement RUN=a CELLS=soap-gsoap/none/echo-10"; exit 2; }
-	@$(PYTHON) -m harness.run.agreement --run "$(RUN)" --cells "$(CELLS)" $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
+	@$(PYTHON) -m harness.run.agreement --run "$(RUN)" --cells "$(CELLS)" $(if $(FACTORS),--factors "$(FACTORS)") $(if $(REPEATS),--repeats $(REPEATS)) $(if $(DURATION),--duration $(DURATION)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
 plots: ## PDFs, report.pdf and summary.md/.tsv of a run's saved results (RUN=; default the latest); docs/method.md#reading-the-plots
 	@$(PYTHON) -m harness.report.render $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
