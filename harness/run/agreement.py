@@ -17,7 +17,7 @@ from pathlib import Path
 
 from harness.hosts import servers
 from harness.measure import processes
-from harness.results.records import CellKey
+from harness.results.records import FAIL, PASS, CellKey
 from harness.results.rounds import cell_figures
 from harness.results.speed import SpeedHistory
 from harness.results.stats import ratio_interval
@@ -38,9 +38,15 @@ COLUMNS = ["app", "engine", "workload", "rate", "debian_reply_rps", "large_reply
 
 def agreement_row(key, rate, steps):
     """Pure: one cell and rate's row from its steps [(driver, Step)] in the order taken: each driver's
-    medians, the large-body build's over Debian's, and the paired ratios' interval."""
+    medians, the large-body build's over Debian's, and the paired ratios' interval. Only judged steps
+    (pass or fail) count: a disturbed or client-limited one measured something else, and is listed
+    among the verdicts only."""
+    def judged(step):
+        return step.verdict in (PASS, FAIL)
+
     def values(driver, figure):
-        return [value for name, step in steps if name == driver and (value := figure(step)) is not None]
+        return [value for name, step in steps
+                if name == driver and judged(step) and (value := figure(step)) is not None]
 
     def median(driver, figure):
         found = values(driver, figure)
@@ -59,7 +65,8 @@ def agreement_row(key, rate, steps):
         sizes = sorted(set(values(driver, lambda step: step.figures.get("request_size_b"))))
         row[f"{prefix}_request_b"] = " ".join(f"{size:g}" for size in sizes)
     pairs = [(large.reply_rate, debian.reply_rate) for (first, debian), (second, large) in zip(steps, steps[1:])
-             if (first, second) == ("debian", "large-body") and debian.reply_rate and large.reply_rate]
+             if (first, second) == ("debian", "large-body") and judged(debian) and judged(large)
+             and debian.reply_rate and large.reply_rate]
     interval = ratio_interval(pairs) if pairs else None
     row["paired_rps_ratio"] = round(interval.estimate, 3) if interval else None
     row["paired_rps_low"] = round(interval.low, 3) if interval and interval.low is not None else None

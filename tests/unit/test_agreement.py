@@ -42,6 +42,16 @@ def test_the_paired_ratio_sets_each_large_body_step_over_the_debian_step_just_be
     assert agreement_row(CellKey("soap-php", "none", "echo-1"), 120, spread[:1] + spread[2:])["paired_rps_ratio"] == 1.095
 
 
+def test_a_disturbed_or_client_limited_step_is_listed_but_counts_in_no_median_and_no_pair():
+    steps = [("debian", step("fail", 100, 9.0)), ("large-body", step("fail", 100, 9.0)),
+             ("debian", step("fail", 100, 9.0)), ("large-body", step("disturbed", 40, 90.0)),
+             ("debian", step("invalid", 10, 90.0)), ("large-body", step("fail", 120, 9.0))]
+    row = agreement_row(CellKey("soap-gsoap", "none", "echo-1"), 8533, steps)
+    assert (row["debian_reply_rps"], row["large_reply_rps"]) == (100, 110)
+    assert (row["debian_verdicts"], row["large_verdicts"]) == ("fail fail invalid", "fail disturbed fail")
+    assert (row["paired_rps_ratio"], row["paired_rps_low"], row["paired_rps_high"]) == (1.0, None, None)
+
+
 def test_oha_reads_a_posts_body_from_a_file_and_a_get_sends_none():
     echo = registry.request("soap-gsoap", "echo-1000")
     command = load.oha_command("oha", echo, 50, 250, 10, 900, "requests.sqlite", "body.txt")
