@@ -58,7 +58,7 @@ def rows(db, engine, where="1=1", limit=None):
     return [line.split("\t") for line in output.splitlines()]
 
 
-# The comparisons a workload's rows may be selected by (registry.selects).
+# The comparisons a workload's rows may be selected by (workload_names.selects).
 OPERATORS = ("=", "LIKE")
 
 

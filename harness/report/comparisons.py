@@ -3,7 +3,8 @@ figure and its ratio to the set's first app's; and every pair of apps measured i
 with whether their difference is real. Pure: a view and summary rows in, summary.md's lines out."""
 from harness.report.series import ratio_interval_text, ratio_text, short_interval, throughput_text
 from harness.results.rounds import pair_ratios
-from stack.registry import NO_ENGINE, baseline_workloads, engine_title, workload_title
+from stack.registry import NO_ENGINE, engine_title
+from stack.workload_names import baseline_workloads, workload_title
 
 
 def comparison_lines(view, rows, set_name, declared):

@@ -5,7 +5,8 @@ against each other on the database-backed workloads, the lab's own extension. Pu
 in, summary.md's lines out."""
 from harness.report.series import ratio_text
 from harness.results.store import read_tsv
-from stack.registry import NO_ENGINE, engine_title, workload_title
+from stack.registry import NO_ENGINE, engine_title
+from stack.workload_names import workload_title
 from stack.settings import ROOT
 
 PAPERS_FILE = ROOT / "plots" / "soap-papers.tsv"

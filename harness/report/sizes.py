@@ -3,8 +3,9 @@ per app, for each workload that grows by N (rows-N per engine, the echoes withou
 papers' figure shape. The engine-less SOAP baselines' getQuote figures are the echoes' reference
 lines. Pure: summary rows in, the size table's lines and gnuplot's data out."""
 from harness.report.series import number, ratio_text, throughput_text
-from stack import registry
-from stack.registry import NO_ENGINE, QUOTE_WORKLOAD, engine_title
+from stack import workload_names
+from stack.registry import NO_ENGINE, engine_title
+from stack.workload_names import QUOTE_WORKLOAD
 
 
 def sized_rows(rows):
@@ -12,7 +13,7 @@ def sized_rows(rows):
     order the run's rows name them."""
     found = {}
     for row in rows:
-        size = registry.size_of(row["workload"])
+        size = workload_names.size_of(row["workload"])
         if size is not None:
             kind, count = size
             found.setdefault((kind, row["engine"]), {}).setdefault(row["app"], []).append((count, row))
@@ -22,9 +23,9 @@ def sized_rows(rows):
 
 def group_title(kind, engine):
     """How the figure and the table name one sized workload: "the first N rows by id, InnoDB"."""
-    if kind == registry.SIZE_WORKLOAD:
+    if kind == workload_names.SIZE_WORKLOAD:
         return f"the first N rows by id, {engine_title(engine)}"
-    return f"{registry.ECHO_WORKLOADS[kind]['title'].format(n='N')}, {engine_title(engine)}"
+    return f"{workload_names.ECHO_WORKLOADS[kind]['title'].format(n='N')}, {engine_title(engine)}"
 
 
 def quote_rows(rows):

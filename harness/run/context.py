@@ -10,7 +10,7 @@ from harness.judge.disturbance import Limits
 from harness.judge.verdict import Thresholds
 from harness.hosts.servers import Pinning
 from harness.results.records import CellKey
-from stack import registry, settings
+from stack import registry, settings, workload_names
 from stack.topology import Topology, current as current_topology
 
 SWEEP_FILE = settings.ROOT / "httperf-scripts" / "sweep.json"
@@ -38,9 +38,9 @@ def profile_for(workload):
     """How a workload is driven: its own profile, or for the payload workload at N rows (an echo
     workload at N items) the single row's below size_sweep.large_profile_from and the 16,000 rows'
     from there on; quote, the single row's."""
-    count = registry.row_count(workload) or registry.item_count(workload)
+    count = workload_names.row_count(workload) or workload_names.item_count(workload)
     if count is None:
-        return PROFILES["single" if registry.is_echo(workload) else workload]
+        return PROFILES["single" if workload_names.is_echo(workload) else workload]
     return PROFILES["large" if count >= SIZE_SWEEP["large_profile_from"] else "single"]
 
 
@@ -49,7 +49,7 @@ class Selection:
     """Which cells the run measures, and its A/A control."""
     apps: tuple
     engines: tuple = tuple(registry.engines())
-    workloads: tuple = tuple(registry.workloads())
+    workloads: tuple = tuple(workload_names.workloads())
     app_set: str = registry.DEFAULT_SET
     aa_control: str = DEFAULTS["aa_control"]
 

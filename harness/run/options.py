@@ -12,7 +12,7 @@ from harness.measure import load
 from harness.results.store import RESULTS
 from harness.run import study
 from harness.run.context import DEFAULTS, SIZE_SWEEP, SWEEP, RunContext
-from stack import registry, topology
+from stack import registry, topology, workload_names
 
 
 def listed(text):
@@ -68,7 +68,7 @@ def parser(description):
     arguments.add_argument("--apps", type=listed, default=None, help="these apps of the set only")
     arguments.add_argument("--engines", type=listed, default=None,
                            help="default: " + ", ".join(registry.engines()))
-    arguments.add_argument("--workloads", type=listed, default=tuple(registry.workloads()))
+    arguments.add_argument("--workloads", type=listed, default=tuple(workload_names.workloads()))
     arguments.add_argument("--mode", choices=("adaptive", "linear"), default=None,
                            help=f"default {DEFAULTS['mode']} (STUDY=1: linear)")
     arguments.add_argument("--duration", type=number(float, 0, low_included=False), default=None,
@@ -93,7 +93,7 @@ def parser(description):
     arguments.add_argument("--sizes", type=listed, default=None,
                            help="the size sweep: its workload at these counts (e.g. "
                                 + ",".join(map(str, SIZE_SWEEP["counts"][SIZE_SWEEP["workload"]])) + ") instead of --workloads")
-    arguments.add_argument("--size-workload", default=None, choices=registry.size_kinds(),
+    arguments.add_argument("--size-workload", default=None, choices=workload_names.size_kinds(),
                            help=f"the workload the size sweep grows by N (default {SIZE_SWEEP['workload']}): "
                                 + SWEEP["size_sweep_about"])
     arguments.add_argument("--size-sweep", action="store_true",
@@ -126,13 +126,13 @@ def chosen_apps(app_set, apps):
 
 
 def sized_workloads(counts, kind):
-    """A size sweep's workload names: `kind` (registry.size_kinds) at these counts, each within the
+    """A size sweep's workload names: `kind` (workload_names.size_kinds) at these counts, each within the
     contract's cap."""
-    largest = registry.largest_count(kind)
+    largest = workload_names.largest_count(kind)
     wrong = [count for count in counts if not count.isdigit() or not 1 <= int(count) <= largest]
     if wrong:
         raise SystemExit(f"{kind} counts must be integers from 1 to {largest:,}: not {', '.join(wrong)}")
-    return tuple(registry.sized(count, kind) for count in counts)
+    return tuple(workload_names.sized(count, kind) for count in counts)
 
 
 def size_sweep_cells(args, apps):
@@ -140,7 +140,7 @@ def size_sweep_cells(args, apps):
     echo_extras (getQuote, and the engine-less SOAP baselines' apps unless --apps names the apps)."""
     kind = args.size_workload or SIZE_SWEEP["workload"]
     workloads = sized_workloads(args.sizes or tuple(map(str, SIZE_SWEEP["counts"][kind])), kind)
-    if kind == registry.SIZE_WORKLOAD:
+    if kind == workload_names.SIZE_WORKLOAD:
         return apps, workloads
     extras = SIZE_SWEEP["echo_extras"]
     added = () if args.apps else tuple(app for name in extras["sets"] for app in registry.set_members(name))
@@ -164,11 +164,11 @@ def from_argv(argv, description):
     if unknown:
         raise SystemExit(f"unknown engines {', '.join(unknown)}; the registry has "
                          f"{', '.join(registry.engines())}")
-    unknown = [value for value in workloads if not registry.is_workload(value)]
+    unknown = [value for value in workloads if not workload_names.is_workload(value)]
     if unknown:
         raise SystemExit(f"unknown workloads {', '.join(unknown)}; the registry has "
-                         f"{', '.join(registry.workloads())}, {', '.join(registry.ECHO_WORKLOADS)}, "
-                         f"and {', '.join(registry.size_kinds())} as NAME-N (--sizes)")
+                         f"{', '.join(workload_names.workloads())}, {', '.join(workload_names.ECHO_WORKLOADS)}, "
+                         f"and {', '.join(workload_names.size_kinds())} as NAME-N (--sizes)")
     try:
         load.large_body_choice()
     except ValueError as error:
@@ -204,7 +204,7 @@ def from_argv(argv, description):
     context = RunContext.of(apps, engines=engines, workloads=workloads, mode=args.mode or preset_mode,
                             app_set=args.app_set or registry.DEFAULT_SET, presets=presets, topology=hosts,
                             thresholds=thresholds, **values)
-    size_suffix = "-sizes" + ("" if (args.size_workload or SIZE_SWEEP["workload"]) == registry.SIZE_WORKLOAD
+    size_suffix = "-sizes" + ("" if (args.size_workload or SIZE_SWEEP["workload"]) == workload_names.SIZE_WORKLOAD
                               else f"-{args.size_workload}")
     run_id = args.run or (datetime.now().strftime("%Y%m%d-%H%M%S") + (size_suffix if sizing else "")
                           + "".join(f"-{preset}" for preset in presets))

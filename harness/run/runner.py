@@ -22,7 +22,7 @@ from harness.run.context import PROFILES, SIZE_SWEEP, SWEEP
 from harness.run.procedure import measure_cell
 from harness.run.progress import describe, estimate_eta, format_duration, planned_eta, step_line
 from harness.run.schedule import schedule
-from stack import database_access, lifecycle, registry, settings
+from stack import database_access, lifecycle, registry, settings, targets
 
 
 # Knobs a server's start records that do not shape it: the sweep's own CPUs (it pins the servers
@@ -84,7 +84,7 @@ class Runner:
             versions=inventory.versions(),
             host=inventory.host(),
             git=inventory.git_state(),
-            registry=registry.REGISTRY,
+            registry=targets.REGISTRY,
             quiet_check=self.quiet,
             added_rounds=self.auto.added)
         if finished:

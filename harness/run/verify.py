@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
 from harness.measure import load
-from stack import echoes, lab, registry
+from stack import echoes, lab, registry, targets, workload_names
 
 SOAP_ENVELOPE = "{http://schemas.xmlsoap.org/soap/envelope/}"
 SOAP_NAMESPACE = "{urn:lab}"
@@ -102,11 +102,11 @@ def judge_answer(kind, status, body, expected):
 def expected_rows(db, engine, workload):
     """The rows the sweep's request for a workload must return, read from the database (`db`: its
     server as the sweep drives it, harness/hosts/servers.py)."""
-    count = registry.row_count(workload)
+    count = workload_names.row_count(workload)
     if count is not None:
         return db.rows(engine, None, count)
-    column, operator, parameter = registry.selects(workload)
-    return db.rows(engine, [column, operator, registry.REGISTRY["defaults"][parameter]])
+    column, operator, parameter = workload_names.selects(workload)
+    return db.rows(engine, [column, operator, targets.REGISTRY["defaults"][parameter]])
 
 
 def judge_echo(workload, status, body):
@@ -114,8 +114,8 @@ def judge_echo(workload, status, body):
     hold exactly what the request carried."""
     if status != 200:
         return False, f"status {status}: {body[:200]!r}"
-    base, fixed = registry.parse_workload(workload)
-    count = int(fixed.get(registry.ECHO_PARAMETER, 1))
+    base, fixed = workload_names.parse_workload(workload)
+    count = int(fixed.get(workload_names.ECHO_PARAMETER, 1))
     problem = echoes.mismatch(base, count, body)
     return (False, problem) if problem else (True, f"{count:,} item{'s' if count > 1 else ''} echoed unchanged")
 
@@ -126,7 +126,7 @@ def verify_cell(key, request, db):
     if reply is None:
         return False, "no answer within 60 s"
     status, body = reply
-    if registry.is_echo(key.workload):
+    if workload_names.is_echo(key.workload):
         return judge_echo(key.workload, status, body)
     # Both tables hold the same rows (the import verifies it): a baseline is checked against the first.
     engine = key.engine if registry.reads_database(key.app) else registry.engines()[0]

@@ -3,6 +3,7 @@ constant-row page. Each answers byte for byte what the apps answer for the regis
 import pytest
 
 from stack import registry
+from stack.settings import ROOT
 
 from .conftest import db_rows, fetch, send
 
@@ -11,7 +12,7 @@ BASELINES = registry.set_members("baselines")
 
 def test_the_static_page_is_the_apps_page_for_the_default_id(stack):
     page = send(registry.request("php", "single")).body
-    assert (registry.ROOT / "php" / "baseline.html").read_text() == page
+    assert (ROOT / "php" / "baseline.html").read_text() == page
 
 
 @pytest.mark.parametrize("app", BASELINES)

@@ -2,11 +2,11 @@
 import pytest
 
 from harness.run.verify import html_rows
-from stack import registry
+from stack import registry, targets, workload_names
 
 from .conftest import db_rows, html_apps, sample_ids, send
 
-ENGINES = registry.REGISTRY["engines"]
+ENGINES = targets.REGISTRY["engines"]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -36,7 +36,7 @@ def test_large_returns_all_16000_rows_in_id_order(stack, db, app, engine):
 @pytest.mark.parametrize("app", html_apps())
 def test_rows_returns_the_first_count_rows_by_id(stack, db, app, engine):
     for count in (1, 37, 16000):
-        reply = send(registry.request(app, registry.sized(count), engine=engine))
+        reply = send(registry.request(app, workload_names.sized(count), engine=engine))
         assert reply.status == 200, (count, reply.body[:300])
         assert "<title>rows</title>" in reply.body
         assert html_rows(reply.body) == db_rows(db, engine, limit=count)

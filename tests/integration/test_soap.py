@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from harness.run import verify
-from stack import lab, registry
+from stack import lab, registry, targets, workload_names
 from tests import margins
 from tests.hostile_cases import ID, LEAKS, NAME, VALUE_CASES, parameters_with
 
@@ -17,10 +17,10 @@ from .conftest import COLUMNS, db_rows, fetch, sample_ids, send, soap_fault as f
 LAB = "{urn:lab}"
 ENV = "{http://schemas.xmlsoap.org/soap/envelope/}"
 XSI_NIL = "{http://www.w3.org/2001/XMLSchema-instance}nil"
-ENGINES = registry.REGISTRY["engines"]
+ENGINES = targets.REGISTRY["engines"]
 SOAP_APPS = [name for name in registry.apps() if registry.app(name)["kind"] == "soap"]
 MALFORMED = "malformed SOAP request"
-HEADERS = registry.REGISTRY["soap_requests"]["headers"]
+HEADERS = targets.REGISTRY["soap_requests"]["headers"]
 
 
 def post(app, body):
@@ -55,7 +55,7 @@ def test_find_players_returns_all_16000_rows_in_id_order(stack, db, app, engine)
 @pytest.mark.parametrize("app", SOAP_APPS)
 def test_first_players_returns_the_first_count_rows_by_id(stack, db, app, engine):
     for count in (1, 37, 16000):
-        assert players(send(registry.request(app, registry.sized(count), engine=engine))) == db_rows(
+        assert players(send(registry.request(app, workload_names.sized(count), engine=engine))) == db_rows(
             db, engine, limit=count)
 
 

@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from harness.run.verify import judge_echo
-from stack import echoes, registry
+from stack import echoes, registry, workload_names
 from stack.settings import ROOT
 
 ANSWERS = ROOT / "tests" / "fixtures" / "answers"
@@ -63,11 +63,11 @@ def test_an_answer_that_changed_an_item_is_named():
 
 
 def test_echo_workloads_are_named_counted_and_engine_less():
-    assert registry.parse_workload("echo-10") == ("echo", {"items": "10"})
-    assert registry.item_count("strings-16000") == 16000 and registry.item_count("quote") is None
-    assert registry.is_workload("list-64") and registry.is_workload("quote")
-    assert not registry.is_workload("echo-0") and not registry.is_workload("echo-x")
-    assert registry.workload_title("echo-1000") == "echoStructs of 1,000 structs"
+    assert workload_names.parse_workload("echo-10") == ("echo", {"items": "10"})
+    assert workload_names.item_count("strings-16000") == 16000 and workload_names.item_count("quote") is None
+    assert workload_names.is_workload("list-64") and workload_names.is_workload("quote")
+    assert not workload_names.is_workload("echo-0") and not workload_names.is_workload("echo-x")
+    assert workload_names.workload_title("echo-1000") == "echoStructs of 1,000 structs"
     assert registry.cells_of("soap", ["myisam", "innodb"], ["single", "echo-10", "quote"]) == [
         ("myisam", "single"), ("innodb", "single"), ("none", "echo-10"), ("none", "quote")]
     assert registry.cells_of("php", ["myisam"], ["single", "echo-10"]) == [("myisam", "single")]

@@ -1,23 +1,24 @@
 """The registry resolves each app's workloads into concrete requests."""
 import pytest
 
-from stack import registry
+from stack import registry, targets, workload_names
+from stack.settings import ROOT
 
 
 def test_every_app_names_a_known_server_and_its_workloads():
     for name in registry.apps():
         app = registry.app(name)
-        assert app["server"] in registry.REGISTRY["servers"], name
+        assert app["server"] in targets.REGISTRY["servers"], name
         expected = ({"quote"} if name in registry.set_members("soap-baselines") else {"single"}
-                    if app["kind"] == "baseline" else {*registry.REGISTRY["workloads"], registry.SIZE_WORKLOAD})
+                    if app["kind"] == "baseline" else {*targets.REGISTRY["workloads"], workload_names.SIZE_WORKLOAD})
         assert set(registry.workload_specs(name)) == expected, name
-        assert (registry.ROOT / app.get("folder", name)).is_dir(), f"app {name} has no folder"
+        assert (ROOT / app.get("folder", name)).is_dir(), f"app {name} has no folder"
 
 
 def test_every_server_of_html_apps_names_its_two_baselines_and_they_are_its_own():
     page_servers = {registry.server_of(app) for app in registry.apps() if registry.app(app)["kind"] == "html"}
-    assert page_servers < set(registry.REGISTRY["servers"]), "a server that serves no pages (gSOAP) has none"
-    for server, spec in registry.REGISTRY["servers"].items():
+    assert page_servers < set(targets.REGISTRY["servers"]), "a server that serves no pages (gSOAP) has none"
+    for server, spec in targets.REGISTRY["servers"].items():
         if server not in page_servers:
             continue
         references = spec["baselines"]
@@ -88,12 +89,12 @@ def test_every_soap_app_posts_the_shared_envelopes_to_its_own_service():
 
 
 def test_a_sized_workload_is_the_payload_workload_at_a_fixed_count():
-    assert registry.sized(1000) == "rows-1000"
-    assert registry.parse_workload("rows-1000") == ("rows", {"count": "1000"})
-    assert registry.parse_workload("large") == ("large", {})
-    assert [registry.row_count(name) for name in ("rows-16000", "single", "rows-x")] == [16000, None, None]
-    assert registry.is_workload("rows-10") and registry.is_workload("single")
-    assert not registry.is_workload("rows") and not registry.is_workload("rows-") and not registry.is_workload("huge")
+    assert workload_names.sized(1000) == "rows-1000"
+    assert workload_names.parse_workload("rows-1000") == ("rows", {"count": "1000"})
+    assert workload_names.parse_workload("large") == ("large", {})
+    assert [workload_names.row_count(name) for name in ("rows-16000", "single", "rows-x")] == [16000, None, None]
+    assert workload_names.is_workload("rows-10") and workload_names.is_workload("single")
+    assert not workload_names.is_workload("rows") and not workload_names.is_workload("rows-") and not workload_names.is_workload("huge")
     assert registry.request("servlet", "rows-10", engine="innodb").path == "/servlet/rows?count=10&engine=innodb"
     assert "<lab:count>16000</lab:count>" in registry.request("soap", "rows-16000").body
     assert registry.workloads_of("php", ("rows-1", "single")) == ("rows-1", "single")

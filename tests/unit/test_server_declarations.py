@@ -12,7 +12,8 @@ from harness.hosts import inventory
 from harness.judge import bottleneck
 from harness.measure import monitors
 from harness.results.records import Step
-from stack import database_access, lifecycle, registry, remote, servers, settings
+from stack import database_access, lifecycle, registry, remote, servers, settings, targets
+from stack.settings import ROOT
 
 FAKE = {"title": "Fake server", "class": "Gsoap", "host": "db", "port_knob": "FAKE_PORT", "needs": ["mariadb"],
         "packages": ["fake-server-bin", "gcc"], "ships": ["fake-server"], "ships_var": ["opt/fake-{TOMCAT_VERSION}"],
@@ -21,7 +22,7 @@ FAKE = {"title": "Fake server", "class": "Gsoap", "host": "db", "port_knob": "FA
 
 @pytest.fixture
 def fake_server(monkeypatch):
-    declared = copy.deepcopy(registry.REGISTRY)
+    declared = copy.deepcopy(targets.REGISTRY)
     declared["servers"]["fake"] = FAKE
     monkeypatch.setattr(registry, "REGISTRY", declared)
     monkeypatch.setenv("FAKE_PORT", "18099")
@@ -86,7 +87,7 @@ def test_setup_installs_its_packages_once(fake_server):
 def test_setup_reads_each_hosts_packages_from_the_registry():
     def packages(*host):
         result = subprocess.run([sys.executable, "-m", "stack.registry", "packages", *host], capture_output=True,
-                                text=True, cwd=registry.ROOT, check=True)
+                                text=True, cwd=ROOT, check=True)
         return result.stdout.split()
     assert packages("db") == ["mariadb-server-core", "mariadb-client-core"]
     assert packages() == registry.server_packages() and "apache2-bin" in packages("web")
@@ -94,7 +95,7 @@ def test_setup_reads_each_hosts_packages_from_the_registry():
 
 
 def test_a_declaration_naming_no_behaviour_is_refused_with_what_there_is(monkeypatch):
-    declared = copy.deepcopy(registry.REGISTRY)
+    declared = copy.deepcopy(targets.REGISTRY)
     declared["servers"]["nginx"] = {**FAKE, "class": "Nginx"}
     monkeypatch.setattr(registry, "REGISTRY", declared)
     with pytest.raises(lifecycle.LabError, match="servers declared with class Nginx; stack/servers.py and "

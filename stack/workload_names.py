@@ -1,0 +1,102 @@
+"""The workloads' names and what they mean: the declared ones (single, range...), the payload
+workload's rows-N, the SOAP papers' echo-N and quote. Pure over contract/targets.json (stack/targets.py);
+how each app is asked for one is the registry's (stack/registry.py)."""
+from stack.targets import REGISTRY
+
+# The payload workload (the first N rows by id), outside the default workloads: the size sweep names
+# its cells' workloads "rows-N", one per count.
+SIZE_WORKLOAD = REGISTRY["size_workload"]
+SIZE_PARAMETER = "count"
+
+
+# The SOAP papers' workloads: "echo-10" sends 10 structs; "quote" takes no count.
+ECHO_WORKLOADS = REGISTRY["echo_workloads"]
+ECHO_PARAMETER = "items"
+QUOTE_WORKLOAD = "quote"
+
+
+def size_kinds():
+    """The workloads a size sweep grows by N: the payload workload (rows), then the echoes that take
+    a count."""
+    return (SIZE_WORKLOAD, *[kind for kind, declared in ECHO_WORKLOADS.items() if "max_items" in declared])
+
+
+def largest_count(kind):
+    """The contract's cap on N for a kind of size_kinds (the apps refuse more)."""
+    return REGISTRY["size_workload_max"] if kind == SIZE_WORKLOAD else ECHO_WORKLOADS[kind]["max_items"]
+
+
+def sized(count, kind=SIZE_WORKLOAD):
+    """The workload name of a kind of size_kinds at N: rows-100, echo-10."""
+    return f"{kind}-{int(count)}"
+
+
+def size_of(workload):
+    """(kind, N) of a sized workload ("echo-10": ("echo", 10)); None for the others (quote too)."""
+    base, fixed = parse_workload(workload)
+    count = fixed.get(SIZE_PARAMETER) or fixed.get(ECHO_PARAMETER)
+    return (base, int(count)) if count else None
+
+
+def parse_workload(workload):
+    """(the registry's workload, its fixed parameters): "rows-100" is ("rows", {"count": "100"}),
+    "echo-10" ("echo", {"items": "10"})."""
+    base, _, count = workload.partition("-")
+    if base == SIZE_WORKLOAD and count.isdigit():
+        return base, {SIZE_PARAMETER: count}
+    if base in ECHO_WORKLOADS and base != QUOTE_WORKLOAD and count.isdigit() and int(count) > 0:
+        return base, {ECHO_PARAMETER: count}
+    return workload, {}
+
+
+def is_echo(workload):
+    base, fixed = parse_workload(workload)
+    return base == QUOTE_WORKLOAD or ECHO_PARAMETER in fixed
+
+
+def row_count(workload):
+    """How many rows a sized workload asks for; None for the others."""
+    count = parse_workload(workload)[1].get(SIZE_PARAMETER)
+    return int(count) if count else None
+
+
+def item_count(workload):
+    """How many items an echo workload sends; None for the others (and quote)."""
+    count = parse_workload(workload)[1].get(ECHO_PARAMETER)
+    return int(count) if count else None
+
+
+def is_workload(workload):
+    base, fixed = parse_workload(workload)
+    return base in REGISTRY["workloads"] or bool(fixed) or is_echo(workload)
+
+
+def workloads():
+    """The workloads every app answers, in report order (the payload workload's rows-N apart)."""
+    return list(REGISTRY["workloads"])
+
+
+def workload_title(workload, short=False):
+    """How reports name a workload: its declaration's title (short_title when `short`), or for the
+    payload workload its row count."""
+    count = row_count(workload)
+    if count is not None:
+        return f"first {count:,} row{'s' if count > 1 else ''} by id"
+    base, fixed = parse_workload(workload)
+    if is_echo(workload):
+        title = ECHO_WORKLOADS[base]["short_title" if short else "title"]
+        return title.format(n=f"{int(fixed.get(ECHO_PARAMETER, 0)):,}")
+    declared = REGISTRY["workloads"].get(workload, {})
+    return declared.get("short_title" if short else "title", workload)
+
+
+def selects(workload):
+    """(column, operator, the defaults' parameter) of the rows a declared workload returns."""
+    declared = REGISTRY["workloads"][workload]["selects"]
+    return declared["column"], declared["operator"], declared["parameter"]
+
+
+def baseline_workloads():
+    """The workloads a baseline app serves (its server's constant-row page answers these only)."""
+    return [workload for workload in workloads()
+            if any(spec["kind"] == "baseline" and workload in spec["workloads"] for spec in REGISTRY["apps"].values())]
