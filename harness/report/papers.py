@@ -6,8 +6,8 @@ in, summary.md's lines out."""
 from harness.report.series import ratio_text
 from harness.results.store import read_tsv
 from stack.registry import NO_ENGINE, engine_title
-from stack.workload_names import workload_title
 from stack.settings import ROOT
+from stack.workload_names import workload_title
 
 PAPERS_FILE = ROOT / "plots" / "soap-papers.tsv"
 

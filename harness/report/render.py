@@ -24,8 +24,8 @@ from harness.report.view import ENGINE_DASH, View
 from harness.results.calibration import calibration
 from harness.results.store import RESULTS, ResultsError, latest_run, load_run, tsv_text
 from stack.registry import engine_title
-from stack.workload_names import workload_title
 from stack.settings import ROOT
+from stack.workload_names import workload_title
 
 SCRIPTS = ROOT / "plots"
 

@@ -11,8 +11,8 @@ from harness.report.sizes import size_lines
 from harness.report.trust import calibration_lines, disturbance_line, rounds_line, rounds_sentence, speed_line
 from harness.results.store import cell_text, read_tsv
 from stack.registry import NO_ENGINE, comparisons, engine_title
-from stack.workload_names import QUOTE_WORKLOAD, workload_title
 from stack.settings import ROOT
+from stack.workload_names import QUOTE_WORKLOAD, workload_title
 
 STUDY_FILE = ROOT / "plots" / "study-2006.tsv"
 SUMMARY_COLUMNS = ["workload", "engine", "app", "status", "saturation_rps", "lower_bound", "rounds",
