@@ -55,14 +55,15 @@ size-sweep: up ## saturation and reply time against N per app: rows (1 to 16,000
 	@$(MAKE) --no-print-directory sweep SIZE_SWEEP=1
 	@$(MAKE) --no-print-directory plots
 
-sweep: ## run the sweep on running servers (SET= APPS= ROUNDS=N|auto AUTO_CAP_MIN= SEED= ENGINES= WORKLOADS= SIZES= SIZE_WORKLOAD= MODE= DURATION= PRECISION= CLIENTS= RUN= QUICK=1, or STUDY=1 REFERENCE= LINEAR_RATES= for the 2006 study's method)
+sweep: ## run the sweep on running servers (SET= APPS= CONN=close|keepalive CALLS= ROUNDS=N|auto AUTO_CAP_MIN= SEED= ENGINES= WORKLOADS= SIZES= SIZE_WORKLOAD= MODE= DURATION= PRECISION= CLIENTS= RUN= QUICK=1, or STUDY=1 REFERENCE= LINEAR_RATES= for the 2006 study's method)
 	@$(PYTHON) -m harness.run.sweep $(if $(MODE),--mode $(MODE)) $(if $(SET),--set "$(SET)") \
 	  $(if $(SIZE_SWEEP),--size-sweep) $(if $(SIZES),--sizes "$(SIZES)") $(if $(SIZE_WORKLOAD),--size-workload $(SIZE_WORKLOAD)) \
 	  $(if $(APPS),--apps "$(APPS)") $(if $(ENGINES),--engines "$(ENGINES)") \
 	  $(if $(WORKLOADS),--workloads "$(WORKLOADS)") $(if $(DURATION),--duration $(DURATION)) \
 	  $(if $(PRECISION),--precision $(PRECISION)) $(if $(RUN),--run $(RUN)) $(if $(QUICK),--quick) \
 	  $(if $(STUDY),--study) $(if $(REFERENCE),--reference "$(REFERENCE)") $(if $(LINEAR_RATES),--linear-rates $(LINEAR_RATES)) \
-	  $(if $(ROUNDS),--rounds $(ROUNDS)) $(if $(AUTO_CAP_MIN),--auto-cap-min $(AUTO_CAP_MIN)) $(if $(SEED),--seed $(SEED)) $(if $(CLIENTS),--clients $(CLIENTS))
+	  $(if $(ROUNDS),--rounds $(ROUNDS)) $(if $(AUTO_CAP_MIN),--auto-cap-min $(AUTO_CAP_MIN)) $(if $(SEED),--seed $(SEED)) $(if $(CLIENTS),--clients $(CLIENTS)) \
+	  $(if $(CONN),--conn $(CONN)) $(if $(CALLS),--calls $(CALLS))
 
 crosscheck: ## second opinions on a run (RUN=; default the latest; CELLS=app/engine/workload,... for some cells) on running servers: wrk and oha -> crosscheck.tsv; docs/method.md
 	@bash stack/install-oha.sh

@@ -801,12 +801,14 @@ int main(int argc, char **argv)
     const char *bind = option(argc, argv, "--bind"), *pidfile = option(argc, argv, "--pidfile");
     int port = atoi(option(argc, argv, "--port")), threads = atoi(option(argc, argv, "--threads"));
     int max_depth = atoi(option(argc, argv, "--max-depth"));
+    int keep_alive_requests = atoi(option(argc, argv, "--keep-alive-requests"));
     char address[300];
     struct soap *soap;
     FILE *pid;
 
     pool.size = atoi(option(argc, argv, "--connections"));
-    if (threads < 1 || pool.size < 1 || port < 1 || max_depth < 1 || read_settings(option(argc, argv, "--config"))) {
+    if (threads < 1 || pool.size < 1 || port < 1 || max_depth < 1 || keep_alive_requests < 1
+        || read_settings(option(argc, argv, "--config"))) {
         say("bad options or settings file");
         return 2;
     }
@@ -832,6 +834,7 @@ int main(int argc, char **argv)
     soap->recv_maxlength = MAX_MESSAGE_BYTES;
     soap->maxlength = MAX_MESSAGE_BYTES;
     soap->send_timeout = soap->recv_timeout = 60;
+    soap->max_keep_alive = keep_alive_requests;
     soap->fseterror = contract_fault;
     soap->fget = http_get;
     parse_http = soap->fparse;

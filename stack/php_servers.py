@@ -75,6 +75,8 @@ class Apache(Server):
             "RUNTIME_DIR": runtime_dir, "RUNTIME_CONF": runtime_conf,
             "USER_LINES": as_user_lines(("User", "Group")),
             "LISTEN_BACKLOG": settings.int_knob("APACHE_LISTEN_BACKLOG"),
+            "KEEPALIVE_REQUESTS": settings.int_knob("KEEPALIVE_REQUESTS"),
+            "KEEPALIVE_TIMEOUT_S": settings.int_knob("KEEPALIVE_TIMEOUT_S"),
             "DOCROOT": docroot,
             "DB_HOST": db["db.host"], "DB_PORT": db["db.port"], "DB_NAME": db["db.name"],
             "DB_USER": db["db.user"], "DB_PASSWORD": db["db.password"],
@@ -178,6 +180,8 @@ class Lighttpd(Server):
         render("lighttpd.conf.in", {
             "ADDRESS": self.address, "PORT": self.port, "PIDFILE": self.pidfile, "EMPTY_ROOT": self.empty_root,
             "LISTEN_BACKLOG": settings.int_knob("APACHE_LISTEN_BACKLOG"),
+            "KEEPALIVE_REQUESTS": settings.int_knob("KEEPALIVE_REQUESTS"),
+            "KEEPALIVE_TIMEOUT_S": settings.int_knob("KEEPALIVE_TIMEOUT_S"),
             "USER_LINES": f'server.username = "{user}"\nserver.groupname = "{user}"' if os.geteuid() == 0 else "",
             "DOCROOT": readable_folder(DOCROOT), "SOAP_PHP_ROOT": readable_folder(SOAP_PHP_ROOT),
             "CONTRACT_ROOT": readable_folder(CONTRACT_ROOT), "FPM_SOCKET": PhpFpm.socket_path,

@@ -92,6 +92,8 @@ class Tomcat(Server):
             "ADDRESS": self.address, "PORT": self.port, "THREADS": settings.int_knob("TOMCAT_THREADS"),
             "ACCEPT_COUNT": settings.int_knob("TOMCAT_ACCEPT_COUNT"),
             "MAX_CONNECTIONS": settings.int_knob("TOMCAT_MAX_CONNECTIONS"),
+            "KEEPALIVE_REQUESTS": settings.int_knob("KEEPALIVE_REQUESTS"),
+            "KEEPALIVE_TIMEOUT_MS": settings.int_knob("KEEPALIVE_TIMEOUT_S") * 1000,
         }, self.base / "conf" / "server.xml")
         self.deploy()
 
@@ -149,4 +151,5 @@ class Gsoap(Server):
                 "--threads", str(settings.int_knob("GSOAP_THREADS")),
                 "--connections", str(settings.int_knob("POOL_SIZE")),
                 "--backlog", str(settings.int_knob("GSOAP_BACKLOG")),
+                "--keep-alive-requests", str(settings.int_knob("KEEPALIVE_REQUESTS")),
                 "--max-depth", str(registry.soap_max_element_depth())]

@@ -106,6 +106,13 @@ DEFAULTS = {
     # max_connections, 80 + max_connections / 5). The kernel caps each at somaxconn.
     "APACHE_LISTEN_BACKLOG": "511",
     "MARIADB_BACK_LOG": "155",
+    # Kept-alive connections (the sweep's CONN=keepalive), the same on every web server: how many
+    # requests one connection may carry (Apache's MaxKeepAliveRequests, Tomcat's maxKeepAliveRequests,
+    # Lighttpd's server.max-keep-alive-requests, gSOAP's max_keep_alive; their defaults are 100, 100,
+    # 1,000 and 100), at least the sweep's CALLS, and how long an idle one stays open (Apache's
+    # KeepAliveTimeout default, 5 s; gSOAP has one receive timeout for both, 60 s, and keeps it).
+    "KEEPALIVE_REQUESTS": "1000",
+    "KEEPALIVE_TIMEOUT_S": "5",
     "TOMCAT_HEAP": "2g",
     "TOMCAT_GC": "-XX:+UseParallelGC",
     # HikariCP's guidance: connections = cores * 2 + effective spindles (1) -> 5 on 2 cores.

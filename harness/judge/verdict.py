@@ -19,14 +19,20 @@ class Thresholds:
     max_non2xx_ratio: float = 0.01
 
 
-def failed_requests(figures, planned_requests):
-    """httperf's errors, and the planned requests it never opened a connection for (a killed or
-    stalled client): both count as failed."""
+def failed_requests(figures, planned_requests, calls=1):
+    """With a connection per request: httperf's errors, and the planned requests it never opened a
+    connection for (a killed or stalled client); both count as failed. Kept alive (`calls` per
+    connection), httperf's errors count connections, and one timed out or reset takes the calls it
+    had left with it, never sent: every planned request without a reply failed."""
+    if calls > 1:
+        return max(0.0, planned_requests - figures["replies"])
     return figures["errors_total"] + max(0.0, planned_requests - figures["connections"])
 
 
-def issue_rate(figures, timeout_s):
-    """The rate at which httperf kept its schedule, in connections (one request each) per second.
+def issue_rate(figures, timeout_s, calls=1):
+    """The rate at which httperf kept its schedule, in requests per second: connections opened per
+    second, times the `calls` each carries (kept alive, a connection's later calls wait for the
+    server's replies: only its opening is the client's schedule).
 
     httperf's own "Request rate" counts only requests actually written - a connection an overloaded
     server never accepted sends none - and divides by the whole test duration, which includes
@@ -40,18 +46,19 @@ def issue_rate(figures, timeout_s):
     window = figures["test_duration_s"] - tail_ms / 1000
     if window <= 0:
         return figures["request_rate"]
-    return max(figures["request_rate"], figures["connections"] / window)
+    return max(figures["request_rate"], figures["connections"] * calls / window)
 
 
-def judge(figures, offered, timeout_s, planned_requests, killed=False, thresholds=Thresholds()):
-    """(verdict, reason) for one step; figures is None when httperf printed no summary."""
+def judge(figures, offered, timeout_s, planned_requests, killed=False, thresholds=Thresholds(), calls=1):
+    """(verdict, reason) for one step of `calls` requests per connection; figures is None when
+    httperf printed no summary."""
     if killed or figures is None:
         return CLIENT_LIMITED, f"httperf killed by the watchdog or printed no summary; {CLIENT_ADVICE}"
     client_errors = {name: figures.get(name, 0) for name in ("fd_unavail", "addrunavail", "ftab_full")}
     if any(client_errors.values()):
         named = ", ".join(f"{name} {int(count)}" for name, count in client_errors.items() if count)
         return CLIENT_LIMITED, f"client ran out of descriptors or ports ({named}); {CLIENT_ADVICE}"
-    issued = issue_rate(figures, timeout_s)
+    issued = issue_rate(figures, timeout_s, calls)
     if issued < thresholds.min_issue_ratio * offered:
         return CLIENT_LIMITED, (f"client issued only {issued:.1f} of {offered:g} req/s "
                          f"(< {thresholds.min_issue_ratio:.0%}); {CLIENT_ADVICE}")
@@ -59,7 +66,7 @@ def judge(figures, offered, timeout_s, planned_requests, killed=False, threshold
     if figures["reply_rate"] < thresholds.min_reply_ratio * offered:
         reasons.append(f"reply rate {figures['reply_rate']:.1f} < {thresholds.min_reply_ratio:.0%} "
                        f"of {offered:g}")
-    errors = failed_requests(figures, planned_requests)
+    errors = failed_requests(figures, planned_requests, calls)
     if errors > thresholds.max_error_ratio * planned_requests:
         reasons.append(f"{int(errors)} errors of {int(planned_requests)} requests "
                        f"(client-timo {int(figures.get('client_timo', 0))}, "

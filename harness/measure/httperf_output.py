@@ -52,7 +52,10 @@ def offered_rate(text):
 def reply_rate(figures):
     """Replies per second. Without client timeouts: over the span in which the replies arrived, the
     replies after the first over the test's duration less the shortest connection (about when the
-    first reply came). With timeouts the test ends on a timeout, not a reply, so httperf's own
+    first reply came). Kept alive, the shortest connection carried all its calls: it is also the least
+    the last connection lasted after the schedule's end, so the span is never shorter than the one the
+    requests were offered over (a server that keeps up reads its offered rate, and no slower one more).
+    With timeouts the test ends on a timeout, not a reply, so httperf's own
     average over its 5 s samples is kept (replies over the duration when it took none: a run under
     5 s prints "(0 samples)" with zeros).
 

@@ -38,7 +38,7 @@ def httperf_binary(request, choice=None):
     """Debian's httperf for every request it can send whole; the lab's large-body build otherwise, or
     for every POST when the knob LARGE_BODY_HTTPERF (or `choice`) is "always"."""
     choice = choice or large_body_choice()
-    if request.method == "GET" or (choice == "auto" and len(session_file_text(request).encode())
+    if request.method == "GET" or (choice == "auto" and len(session_line(request).encode())
                                    <= STOCK_SESSION_LINE_LIMIT):
         return "httperf"
     if not LARGE_BODY_HTTPERF.exists():
@@ -53,26 +53,32 @@ def step_timeout(rate, longest, fd_budget):
     return round(max(0.1, min(float(longest), fd_budget / rate)), 2)
 
 
-def wall_limit(num_conns, rate, timeout_s):
-    """The watchdog's bound on one httperf run: its schedule with half again as slack, then its
-    timeout and 15 s for start-up and the summary."""
-    return num_conns / max(rate, 0.1) * 1.5 + timeout_s + 15
+def wall_limit(num_requests, rate, timeout_s, calls=1):
+    """The watchdog's bound on one httperf run: its schedule with half again as slack, then the last
+    connection's calls each taking the timeout, and 15 s for start-up and the summary."""
+    return num_requests / max(rate, 0.1) * 1.5 + calls * timeout_s + 15
 
 
-def httperf_command(request, rate, num_conns, timeout_s, session_file=None):
-    """One open-loop httperf run: new connection per request, as in the 2006 study.
+def httperf_command(request, rate, num_requests, timeout_s, session_file=None, calls=1):
+    """One open-loop httperf run of `num_requests` at `rate` req/s: a new connection per request, as
+    in the 2006 study; or with `calls` > 1, connections opened at rate / calls, each carrying `calls`
+    requests one after another (a GET's --num-calls; a POST's session of `calls` requests, written
+    by session_file_text), kept alive.
 
     No --hog: with it httperf binds every local port itself, which the kernel cannot recycle from
     TIME_WAIT; at ~50,000 TIME_WAIT sockets a run hung and printed nothing (measured here). Left to
     connect(), the kernel reuses TIME_WAIT ports on loopback (net.ipv4.tcp_tw_reuse)."""
+    if num_requests % calls:
+        raise ValueError(f"{num_requests} requests do not fill connections of {calls} calls")
+    connections = num_requests // calls
     command = [httperf_binary(request), "--server", request.host, "--port", str(request.port),
-               "--rate", f"{rate:g}", "--timeout", f"{timeout_s:g}",
+               "--rate", f"{rate / calls:g}", "--timeout", f"{timeout_s:g}",
                # Twice: httperf then prints each step's connection-lifetime histogram (1 ms bins).
                "--verbose", "--verbose"]
     if request.method == "GET":
-        return command + ["--uri", request.path, "--num-conns", str(num_conns), "--num-calls", "1"]
+        return command + ["--uri", request.path, "--num-conns", str(connections), "--num-calls", str(calls)]
     headers = "".join(f"{name}: {value}\\n" for name, value in request.headers.items())
-    return command + ["--wsesslog", f"{num_conns},0,{session_file}", "--add-header", headers,
+    return command + ["--wsesslog", f"{connections},0,{session_file}", "--add-header", headers,
                       "--send-buffer", str(send_buffer(request))]
 
 
@@ -84,14 +90,20 @@ def send_buffer(request):
     return max(DEFAULT_SEND_BUFFER, 1 << (len(request.body.encode()) - 1).bit_length())
 
 
-def session_file_text(request):
-    """A --wsesslog session of one POST; httperf replays it for every session."""
+def session_line(request):
+    """One POST as a --wsesslog line."""
     if "'" in request.body:
         raise ValueError("httperf session bodies are single-quoted: the body cannot hold a quote")
     if "\\" in request.body or "\n" in request.body:
         # httperf reads a backslash as an escape, and a line break ends its line.
         raise ValueError("httperf session bodies are one line without escapes: no backslash or line break")
     return f"{request.path} method={request.method} contents='{request.body}'\n"
+
+
+def session_file_text(request, calls=1):
+    """A --wsesslog session: the POST `calls` times, each line a burst of its own sent after the
+    last one's reply on the session's connection; httperf replays it for every session."""
+    return session_line(request) * calls
 
 
 def httperf_here(command, client_cpus):
@@ -138,10 +150,10 @@ def run_httperfs(launches, wall_limit_s):
     return results
 
 
-def wrk_throughput(request, seconds, connections, client_cpus, script_dir):
-    """Replies per second of a short closed-loop run (wrk, a new connection per request): the
-    probe that seeds the rate plan, and the JIT warm-up."""
-    command = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "-H", "Connection: close"]
+def wrk_throughput(request, seconds, connections, client_cpus, script_dir, keepalive=False):
+    """Replies per second of a short closed-loop run (wrk, a new connection per request, or with
+    `keepalive` its connections kept): the probe that seeds the rate plan, and the JIT warm-up."""
+    command = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s"] + ([] if keepalive else ["-H", "Connection: close"])
     if request.method != "GET":
         script = Path(script_dir) / "wrk-post.lua"
         lines = [f'wrk.method = "{request.method}"', f"wrk.body = [==[{request.body}]==]"]
@@ -159,16 +171,17 @@ def wrk_throughput(request, seconds, connections, client_cpus, script_dir):
             "command": shlex.join(command), "seconds": seconds, "connections": connections}
 
 
-def oha_command(binary, request, rate, num_requests, timeout_s, max_connections, database, body_file):
+def oha_command(binary, request, rate, num_requests, timeout_s, max_connections, database, body_file,
+                keepalive=False):
     """One open-loop oha run for the cross-check: `num_requests` at `rate` req/s, a new connection per
-    request, latencies measured from each request's scheduled start (no coordinated omission). Enough
+    request (or with `keepalive` its connections kept), latencies measured from each request's scheduled start (no coordinated omission). Enough
     connections that rate x timeout can be outstanding, as httperf allows, within `max_connections`
     (the descriptor limit). A POST's body is read from `body_file` (-D), which holds request.body:
     an argument may not pass 128 KB on Linux, and echo-1000's envelope is 128 KB."""
     connections = max(1, min(max_connections, math.ceil(rate * timeout_s)))
     command = [str(binary), "--no-tui", "--output-format", "json", "-n", str(num_requests), "-q", f"{rate:g}",
-               "-c", str(connections), "-t", f"{timeout_s:g}s", "--disable-keepalive", "--latency-correction",
-               "-m", request.method, "--db-url", str(database)]
+               "-c", str(connections), "-t", f"{timeout_s:g}s", "--latency-correction",
+               "-m", request.method, "--db-url", str(database)] + ([] if keepalive else ["--disable-keepalive"])
     for name, value in request.headers.items():
         command += ["-H", f"{name}: {value}"]
     if request.body:

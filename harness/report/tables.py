@@ -106,12 +106,21 @@ def with_baseline_fractions(rows, baselines_of):
     return result
 
 
+def connections_text(options):
+    """How the run's steps used connections (CONN=; runs before it closed every one)."""
+    if options.get("connection", "close") == "close":
+        return "a new connection per request"
+    return (f"connections kept alive, up to {options['calls']} requests each, opened at the offered rate / "
+            f"their calls (no p50 / p99: httperf times whole connections)")
+
+
 def summary_markdown(view, rows):
     manifest, options = view.manifest, view.manifest.options
     lines = [f"# Saturation summary, run {manifest.run_id}", "",
              f"{manifest.started or '?'} to {manifest.finished or 'unfinished'}; "
              f"{manifest.host['cores']} cores, {manifest.host['memory_gib']} GiB; "
-             f"hosts on {manifest.topology_text}; {options['mode']} plan, {options['duration_s']:g} s steps, "
+             f"hosts on {manifest.topology_text}; {connections_text(options)}; {options['mode']} plan, "
+             f"{options['duration_s']:g} s steps, "
              + "; ".join(filter(None, [f"precision {options['precision']:.0%}", manifest.database_text])) + ".", "",
              rounds_sentence(view), "", *study_method_lines(options), *calibration_lines(view),
              "Throughput is the highest reply rate among passing steps (req/s), the median over the rounds, "
@@ -213,6 +222,7 @@ def title_lines(view):
             f"hosts: {manifest.topology_text}",
             f"plan: {options['mode']}, {options['duration_s']:g} s steps, precision {options['precision']:.0%}, "
             f"at most {options['max_steps']} steps a cell; {warmup_text(options)}",
+            f"connections: {connections_text(options)}",
             f"verdict: {', '.join(f'{key} {value}' for key, value in options['thresholds'].items())}",
             rounds_line(view), disturbance_line(view), speed_line(view), "", "versions:"]
     body += [f"  {name:<16} {version}" for name, version in data["versions"].items()]

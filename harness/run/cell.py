@@ -70,12 +70,12 @@ class Cell:
     def has_baseline(self):
         return any(step.role == BASELINE for step in self.steps)
 
-    def session_file(self):
-        """httperf's --wsesslog file for a POSTed request; None for a GET."""
+    def session_file(self, calls=1):
+        """httperf's --wsesslog file for a POSTed request, a session of `calls` of it; None for a GET."""
         if self.request.method == "GET":
             return None
         path = self.directory / "session.txt"
-        write_atomically(path, load.session_file_text(self.request))
+        write_atomically(path, load.session_file_text(self.request, calls))
         return path
 
     def summary(self):

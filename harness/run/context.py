@@ -33,6 +33,10 @@ class Profile:
 
 PROFILES = {name: Profile(**values) for name, values in SWEEP["profiles"].items()}
 
+# How a step's connections carry its requests (CONN=): one each, or `calls` each, kept alive.
+CLOSE, KEEPALIVE = "close", "keepalive"
+CONNECTIONS = (CLOSE, KEEPALIVE)
+
 
 def profile_for(workload):
     """How a workload is driven: its own profile, or for the payload workload at N rows (an echo
@@ -92,10 +96,27 @@ class Plan:
     reference_run: str = DEFAULTS["reference_run"]
     # {cell name: the reference run's figure}: what the linear rates bracketed, kept with the run.
     reference_figures: dict = field(default_factory=dict)
+    connection: str = DEFAULTS["connection"]
+    calls: int = DEFAULTS["calls"]
+    min_connections: int = DEFAULTS["min_connections"]
+
+    @property
+    def keepalive(self):
+        return self.connection == KEEPALIVE
 
     def requests(self, rate, duration_s=None):
         """How many requests a step at `rate` sends: its length's worth, never fewer than the floor."""
         return max(self.min_requests_per_step, round(rate * (duration_s or self.duration_s)))
+
+    def step_load(self, rate, duration_s=None):
+        """(requests, calls per connection) of a step at `rate`: a connection per request when
+        connections close; kept alive, `calls` on each, fewer where that would open under
+        `min_connections`, and the requests rounded up to whole connections."""
+        requests = self.requests(rate, duration_s)
+        if not self.keepalive:
+            return requests, 1
+        calls = max(1, min(self.calls, requests // self.min_connections))
+        return -(-requests // calls) * calls, calls
 
     def timeout_for(self, profile):
         """httperf's --timeout before fd_budget shortens it: the plan's own, else the workload's."""

@@ -93,7 +93,7 @@ def wrk_ladder(cell, watched, directory):
 
     def wrk(connections):
         result, shared, _ = watched(lambda: load.wrk_throughput(cell.request, window, connections, client_cpus,
-                                                                directory))
+                                                                directory, watched.context.plan.keepalive))
         return result["replies_per_s"], shared
 
     levels, disturbed = {}, []
@@ -129,7 +129,8 @@ def oha_run(cell, rate, watched):
     database = cell.directory / "raw" / "oha-requests.sqlite"
     body_file = cell.directory / "raw" / "oha-body.txt"
     write_atomically(body_file, cell.request.body)
-    command = load.oha_command(OHA, cell.request, rate, planned, timeout_s, descriptors, database, body_file)
+    command = load.oha_command(OHA, cell.request, rate, planned, timeout_s, descriptors, database, body_file,
+                               context.plan.keepalive)
     wall_limit = load.wall_limit(planned, rate, timeout_s)
     (report, ends, text), shared, watch_figures = watched(
         lambda: load.run_oha(command, wall_limit, context.pinning.client_cpus, database))
@@ -148,7 +149,7 @@ def oha_run(cell, rate, watched):
 
 def measure(cell, summary, context):
     watched = Watched(context)
-    result = {"warmup": probe.warm_up(cell, context.warmup, context.pinning.client_cpus)}
+    result = {"warmup": probe.warm_up(cell, context.warmup, context.pinning.client_cpus, context.plan.keepalive)}
     result["wrk"] = wrk_ladder(cell, watched, cell.directory)
     if summary.status == LOCATED:
         result["oha"] = [oha_run(cell, round(summary.saturation_offered * factor, 1), watched)

@@ -42,7 +42,7 @@ def servers_of(cells):
     return servers
 
 
-def warm_jvm(server_name, cells, warmup, pinning, directory):
+def warm_jvm(server_name, cells, warmup, pinning, directory, keepalive=False):
     """Drive the server's cells in rotation until its compiler gained at most jit_quiet_share of a
     rotation's time over the last rotation, or jvm_warmup_cap_s; None when off, down or unreadable."""
     server = servers.server(server_name)
@@ -60,7 +60,7 @@ def warm_jvm(server_name, cells, warmup, pinning, directory):
             for key in targets:
                 request = registry.request(key.app, key.workload, engine=key.engine)
                 result = load.wrk_throughput(request, WINDOW_S, profile_for(key.workload).probe_connections,
-                                             pinning.client_cpus, directory)
+                                             pinning.client_cpus, directory, keepalive)
                 windows.append([key.name, result["replies_per_s"]])
                 compiled.append(server.compile_seconds())
             if compiled[-1] is None:  # the JVM is gone: the guard's readiness check recovers it

@@ -11,8 +11,8 @@ from harness.judge.verdict import Thresholds
 from harness.measure import load
 from harness.results.store import RESULTS
 from harness.run import study
-from harness.run.context import DEFAULTS, SIZE_SWEEP, SWEEP, RunContext
-from stack import registry, topology, workload_names
+from harness.run.context import CONNECTIONS, DEFAULTS, SIZE_SWEEP, SWEEP, RunContext
+from stack import registry, settings, topology, workload_names
 
 
 def listed(text):
@@ -79,6 +79,8 @@ def parser(description):
     arguments.add_argument("--auto-cap-min", type=number(float, 0, low_included=False), default=None,
                            help=SWEEP["options_about"]["auto_cap_min"])
     arguments.add_argument("--clients", type=number(int, 1), default=None, help=SWEEP["options_about"]["clients"])
+    arguments.add_argument("--conn", choices=CONNECTIONS, default=None, help=SWEEP["options_about"]["connection"])
+    arguments.add_argument("--calls", type=number(int, 1), default=None, help=SWEEP["options_about"]["calls"])
     arguments.add_argument("--max-other-pct", type=number(float, 0), default=None,
                            help=SWEEP["options_about"]["max_other_pct"] + " (hosts that share one machine, as "
                                 "the ssh test's namespaces do, each see the others' servers as other work)")
@@ -185,12 +187,17 @@ def from_argv(argv, description):
         values["rounds"] = DEFAULTS["default_set_rounds"]
     values.update({key: value for key, value in (("duration_s", args.duration), ("precision", args.precision),
                                                  ("rounds", args.rounds), ("clients", args.clients),
+                                                 ("connection", args.conn), ("calls", args.calls),
                                                  ("auto_cap_min", args.auto_cap_min),
                                                  ("max_other_pct", args.max_other_pct),
                                                  ("max_steal_pct", args.max_steal_pct),
                                                  ("min_speed", args.min_speed),
                                                  ("linear_rates", args.linear_rates),
                                                  ("reference_run", args.reference)) if value is not None})
+    calls, most = values.get("calls", DEFAULTS["calls"]), settings.int_knob("KEEPALIVE_REQUESTS")
+    if calls > most:
+        raise SystemExit(f"CALLS={calls} is more than the servers' KEEPALIVE_REQUESTS={most}: each connection "
+                         f"would be closed by the server before its last call; lower CALLS or raise KEEPALIVE_REQUESTS")
     if values.get("rounds") == "auto":
         # Stein's first stage: the default rounds, whatever a preset or a set would run.
         values.update(rounds=DEFAULTS["rounds"], auto_rounds=True)

@@ -27,9 +27,10 @@ def warm_enough(windows, compile_seconds, warmup, window_s):
                                                          warmup.jit_quiet_share)
 
 
-def warm_up(cell, warmup, client_cpus):
-    """Closed-loop windows until warm (steady, and on a JIT server its compiler quiet) or the cap;
-    the curve, whether it got warm, and the median of the last windows. None when warm-up is off."""
+def warm_up(cell, warmup, client_cpus, keepalive=False):
+    """Closed-loop windows until warm (steady, and on a JIT server its compiler quiet) or the cap, the
+    connections kept alive when the steps keep them; the curve, whether it got warm, and the median
+    of the last windows. None when warm-up is off."""
     if not warmup.warmup_cap_s:
         return None
     profile = profile_for(cell.key.workload)
@@ -43,7 +44,7 @@ def warm_up(cell, warmup, client_cpus):
     windows, non2xx, started = [], 0, time.monotonic()
     while True:
         result = load.wrk_throughput(cell.request, window_s, profile.probe_connections,
-                                     client_cpus, cell.directory)
+                                     client_cpus, cell.directory, keepalive)
         windows.append(result["replies_per_s"])
         non2xx += result["non2xx"]
         if compiled:
@@ -57,11 +58,11 @@ def warm_up(cell, warmup, client_cpus):
             "compile_s": compiled, "non2xx": non2xx, "command": result["command"]}
 
 
-def probe(cell, warmup, mode, client_cpus):
+def probe(cell, warmup, mode, client_cpus, keepalive=False):
     """The cell's steady closed-loop capacity in replies/s (kept in cell.json, so a resumed cell keeps
     its plan), or None when the plan is not seeded by one (no warm-up, the linear plan, errors)."""
     if cell.state.warmup is None:
-        curve = warm_up(cell, warmup, client_cpus)
+        curve = warm_up(cell, warmup, client_cpus, keepalive)
         if curve is None:
             return None
         cell.update(warmup=curve, probe={key: curve[key] for key in ("replies_per_s", "non2xx")})

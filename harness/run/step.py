@@ -20,34 +20,35 @@ def parsed(output):
         return None
 
 
-def launch(cell, share, number, timeout_s, client_cpus, session_file):
+def launch(cell, share, number, timeout_s, client_cpus, session_file, calls):
     """How client `number` (from 1) runs its share of a step (load_clients.run_clients): here, or on
     its load client host, with the POST's session written there."""
-    share_rate, share_conns = share
+    share_rate, share_requests = share
     host = remote.load_client(number)
     if host is None:
-        command = load.httperf_command(cell.request, share_rate, share_conns, timeout_s, session_file)
+        command = load.httperf_command(cell.request, share_rate, share_requests, timeout_s, session_file, calls)
         return None, load.httperf_here(command, client_cpus)
     there = load.host_session_file(number) if session_file else None
-    command = load.httperf_command(cell.request, share_rate, share_conns, timeout_s, there)
+    command = load.httperf_command(cell.request, share_rate, share_requests, timeout_s, there, calls)
     if command[0] != "httperf":
         raise ValueError(f"{cell.visit}: its body needs the large-body httperf, which runs on this machine only, "
                          f"not on load client host {host}")
     return host, [command, there, session_file.read_text() if session_file else None]
 
 
-def run_load(cell, rate, num_conns, timeout_s, raw, clients_count, client_cpus):
-    """One step's load: `clients_count` httperf runs sharing the rate and the requests, their raw
-    outputs kept in one file under `raw`. [(share's rate, its requests, output, killed, figures or
-    None when it printed no summary)], one per client."""
-    shares = clients.shares(rate, num_conns, clients_count)
-    wall_limit_s = load.wall_limit(num_conns, rate, timeout_s)
-    session_file = cell.session_file()
-    runs = load_clients.run_clients([launch(cell, share, number, timeout_s, client_cpus, session_file)
+def run_load(cell, rate, num_requests, timeout_s, raw, clients_count, client_cpus, calls=1):
+    """One step's load: `clients_count` httperf runs sharing the rate and the requests (whole
+    connections of `calls` each), their raw outputs kept in one file under `raw`. [(share's rate,
+    its requests, output, killed, figures or None when it printed no summary)], one per client."""
+    shares = [(share_rate, connections * calls)
+              for share_rate, connections in clients.shares(rate, num_requests // calls, clients_count)]
+    wall_limit_s = load.wall_limit(num_requests, rate, timeout_s, calls)
+    session_file = cell.session_file(calls)
+    runs = load_clients.run_clients([launch(cell, share, number, timeout_s, client_cpus, session_file, calls)
                                      for number, share in enumerate(shares, start=1)], client_cpus, wall_limit_s)
     write_atomically(cell.directory / raw, clients.joined_output([output for output, _ in runs]))
-    return [(share_rate, share_conns, output, killed, parsed(output))
-            for (share_rate, share_conns), (output, killed) in zip(shares, runs)]
+    return [(share_rate, share_requests, output, killed, parsed(output))
+            for (share_rate, share_requests), (output, killed) in zip(shares, runs)]
 
 
 def merged_client_runs(runs):
@@ -58,13 +59,13 @@ def merged_client_runs(runs):
     return clients.merged([figures for *_, figures in runs], histogram), histogram
 
 
-def client_bound(runs, timeout_s, thresholds):
+def client_bound(runs, timeout_s, thresholds, calls=1):
     """The first of several clients that could not keep its own share (the step then measured a
     client, whatever the others saw): its reason, or None."""
     if len(runs) == 1:
         return None
-    for number, (share_rate, share_conns, _, killed, figures) in enumerate(runs, start=1):
-        verdict, reason = judge(figures, share_rate, timeout_s, share_conns, killed, thresholds)
+    for number, (share_rate, share_requests, _, killed, figures) in enumerate(runs, start=1):
+        verdict, reason = judge(figures, share_rate, timeout_s, share_requests, killed, thresholds, calls)
         if verdict == CLIENT_LIMITED:
             return f"client {number} of {len(runs)}: {reason}"
     return None
@@ -73,10 +74,10 @@ def client_bound(runs, timeout_s, thresholds):
 def gate_check(cell, rate, context, number):
     """A short low-rate httperf run (1 s) after a step that did not pass: its reply time in ms (None
     when it had none). Its raw output is kept beside the steps' (raw/gate-...), outside steps.tsv."""
-    figures, _ = merged_client_runs(run_load(cell, rate, context.plan.requests(rate, duration_s=1),
-                                             profile_for(cell.key.workload).timeout_s,
+    num_requests, calls = context.plan.step_load(rate, duration_s=1)
+    figures, _ = merged_client_runs(run_load(cell, rate, num_requests, profile_for(cell.key.workload).timeout_s,
                                              f"raw/gate-{number:02d}-rate-{rate:g}.txt", context.plan.clients,
-                                             context.pinning.client_cpus))
+                                             context.pinning.client_cpus, calls))
     return reply_time_ms(figures) if figures else None
 
 
@@ -102,20 +103,25 @@ def take_step(cell, rate, context, speed_history, role="", duration_s=None):
     number = len(cell.steps) + 1
     longest = context.plan.timeout_for(profile_for(cell.key.workload))
     timeout_s = load.step_timeout(rate, longest, context.plan.fd_budget)
-    num_conns = context.plan.requests(rate, duration_s)
-    port_wait = ports.wait_for_ports(num_conns, loopback=ports.on_loopback(cell.request.host))
+    num_conns, calls = context.plan.step_load(rate, duration_s)  # num_conns: the requests, as the 2006 study's
+    port_wait = ports.wait_for_ports(num_conns // calls, loopback=ports.on_loopback(cell.request.host))
     raw = f"raw/step-{number:02d}-rate-{rate:g}.txt"
     with watching(context) as watch:
-        runs = run_load(cell, rate, num_conns, timeout_s, raw, context.plan.clients, context.pinning.client_cpus)
+        runs = run_load(cell, rate, num_conns, timeout_s, raw, context.plan.clients, context.pinning.client_cpus,
+                        calls)
     figures, histogram = merged_client_runs(runs)
     killed = any(killed for _, _, _, killed, _ in runs)
-    verdict, reason = judge(figures, rate, timeout_s, num_conns, killed, context.thresholds)
-    lagging = client_bound(runs, timeout_s, context.thresholds) if figures else None
+    verdict, reason = judge(figures, rate, timeout_s, num_conns, killed, context.thresholds, calls)
+    lagging = client_bound(runs, timeout_s, context.thresholds, calls) if figures else None
     if lagging:
         verdict, reason = CLIENT_LIMITED, lagging
     if context.plan.step_timeout_s and timeout_s < longest:  # the study's 60 s, where the budget allows
         reason += f"; timeout {timeout_s:g} s, not {longest:g}: rate x timeout kept within fd_budget"
-    if figures:
+    if figures and context.plan.keepalive:
+        # httperf's lifetime histogram times connections, each `calls` requests long here: no
+        # request's percentile can be read from it (the cross-check's oha times every request).
+        figures["calls_per_connection"] = calls
+    elif figures:
         failed = failed_requests(figures, num_conns)
         spread = percentiles(histogram, failed, timeout_s * 1000)
         figures.update({f"p{round(quantile * 100)}_ms": value for quantile, value in spread.items()})
@@ -128,7 +134,7 @@ def take_step(cell, rate, context, speed_history, role="", duration_s=None):
     step = Step(step=number, round=cell.state.round, role=role, offered_rate=rate, timeout_s=timeout_s,
                 num_conns=num_conns, verdict=verdict, reason=reason, killed=killed, wall_s=round(watch.wall_s, 2),
                 port_wait_s=port_wait, raw=raw,
-                issue_rate=round(issue_rate(figures, timeout_s), 2) if figures else None,
+                issue_rate=round(issue_rate(figures, timeout_s, calls), 2) if figures else None,
                 figures={**(figures or {}), **watch.figures, **speed_figures})
     cell.record(step)
     return step

@@ -80,6 +80,24 @@ def test_a_short_sweep_writes_manifest_steps_and_saturation(stack, tmp_path):
     assert sum(step.figures["tomcat_gc_young_n"] for step in soap_steps) >= 1
 
 
+@pytest.mark.timing
+def test_a_kept_alive_sweep_carries_its_calls_on_each_connection_and_judges_per_request(stack, tmp_path):
+    files = sweep(tmp_path, "kept-alive", short(connection="keepalive", calls=10))
+    assert {key: Manifest.read(files.manifest).options[key] for key in ("connection", "calls")} == {
+        "connection": "keepalive", "calls": 10}
+    for row in read_summaries(files.saturation):
+        margins.at_least("a kept-alive 3-step sweep's single rows/s (php, soap)", measured_rate(files, row), 20)
+        cell = files.cell(row.key)
+        assert "Connection: close" not in read_cell_state(cell / "cell.json").warmup["command"]
+        for step in read_steps(cell / "steps.tsv"):
+            calls = int(step.figures["calls_per_connection"])
+            assert 1 <= calls <= 10 and step.num_conns % calls == 0 and "p50_ms" not in step.figures
+            if step.verdict == PASS:  # its connections opened and their calls answered, but for the 1 % a pass allows
+                assert 0.99 * step.num_conns // calls <= step.figures["connections"] <= step.num_conns // calls
+                assert 0.99 * step.num_conns <= step.figures["replies"] <= step.figures["requests"] <= step.num_conns
+        assert any(int(step.figures["calls_per_connection"]) == 10 for step in read_steps(cell / "steps.tsv"))
+
+
 def test_a_baseline_runs_once_without_an_engine_and_is_checked_like_an_app(stack, tmp_path):
     files = sweep(tmp_path, "baseline", short(apps=("constant-php-fpm",), engines=("myisam", "innodb"),
                                               workloads=("single", "large")))

@@ -31,10 +31,12 @@ def test_rendered_server_xml_binds_the_web_hosts_address_and_disables_the_shutdo
     monkeypatch.setenv("TOPOLOGY", topology)
     target = tmp_path / "server.xml"
     server.render("server.xml.in", {"ADDRESS": lifecycle.SERVERS["tomcat"].address, "PORT": 8123, "THREADS": 7,
-                                    "ACCEPT_COUNT": 3, "MAX_CONNECTIONS": 7}, target)
+                                    "ACCEPT_COUNT": 3, "MAX_CONNECTIONS": 7, "KEEPALIVE_REQUESTS": 250,
+                                    "KEEPALIVE_TIMEOUT_MS": 5000}, target)
     text = target.read_text()
     assert f'address="{address}" port="8123"' in text
     assert 'maxThreads="7" acceptCount="3"' in text and 'maxConnections="7"' in text
+    assert 'maxKeepAliveRequests="250" keepAliveTimeout="5000"' in text
     assert '<Server port="-1"' in text
     assert "AJP" not in text.replace("no AJP", "")
 
@@ -42,7 +44,8 @@ def test_rendered_server_xml_binds_the_web_hosts_address_and_disables_the_shutdo
 def test_render_can_restrict_the_file_to_its_owner(tmp_path):
     target = tmp_path / "secret.conf"
     values = {key: "x" for key in ("RUN", "ADDRESS", "PORT", "PIDFILE", "ERROR_LOG", "RUNTIME_DIR", "RUNTIME_CONF", "USER_LINES",
-                                   "LISTEN_BACKLOG", "DOCROOT", "DB_HOST", "DB_PORT", "DB_NAME", "DB_USER", "DB_PASSWORD")}
+                                   "LISTEN_BACKLOG", "KEEPALIVE_REQUESTS", "KEEPALIVE_TIMEOUT_S", "DOCROOT", "DB_HOST",
+                                   "DB_PORT", "DB_NAME", "DB_USER", "DB_PASSWORD")}
     server.render("httpd.conf.in", values, target, mode=0o600)
     assert oct(target.stat().st_mode & 0o777) == "0o600"
 

@@ -13,7 +13,33 @@ def test_step_timeout_keeps_rate_times_timeout_within_the_descriptor_budget():
 
 
 def test_the_watchdog_allows_the_schedule_with_slack_then_the_timeout():
-    assert load.wall_limit(num_conns=600, rate=200, timeout_s=2) == 600 / 200 * 1.5 + 2 + 15
+    assert load.wall_limit(num_requests=600, rate=200, timeout_s=2) == 600 / 200 * 1.5 + 2 + 15
+    # Kept alive, the last connection's calls may each take the timeout.
+    assert load.wall_limit(num_requests=600, rate=200, timeout_s=2, calls=10) == 600 / 200 * 1.5 + 20 + 15
+
+
+def test_kept_alive_connections_open_at_the_rate_over_their_calls_and_carry_them():
+    get = load.httperf_command(registry.request("php", "single"), 250, 1500, 2, calls=100)
+    assert [get[get.index(flag) + 1] for flag in ("--rate", "--num-conns", "--num-calls")] == ["2.5", "15", "100"]
+    soap = registry.request("soap", "single", engine="innodb")
+    post = load.httperf_command(soap, 250, 1500, 2, "session.txt", calls=100)
+    assert post[post.index("--rate") + 1] == "2.5" and post[post.index("--wsesslog") + 1] == "15,0,session.txt"
+    session = load.session_file_text(soap, calls=100)
+    assert session == load.session_file_text(soap) * 100 and len(session.splitlines()) == 100
+    with pytest.raises(ValueError, match="do not fill connections"):
+        load.httperf_command(soap, 250, 1501, 2, "session.txt", calls=100)
+    assert "--disable-keepalive" in load.oha_command("oha", soap, 50, 250, 2, 900, "r.sqlite", "body.txt")
+    assert "--disable-keepalive" not in load.oha_command("oha", soap, 50, 250, 2, 900, "r.sqlite", "body.txt",
+                                                         keepalive=True)
+
+
+def test_a_kept_alive_step_carries_calls_on_at_least_min_connections_and_fills_each():
+    plan = context.Plan(connection="keepalive", calls=100, min_connections=20, duration_s=5, min_requests_per_step=10)
+    assert plan.step_load(1500) == (7500, 100)   # 75 connections of 100
+    assert plan.step_load(100) == (500, 25)      # 20 connections: fewer calls each
+    assert plan.step_load(333) == (1743, 83)     # 1,665 requests rounded up to 21 connections of 83
+    assert plan.step_load(2) == (10, 1)          # under 20 requests: a connection each
+    assert context.Plan(connection="close").step_load(1500) == (7500, 1)
 
 
 def test_get_and_soap_requests_become_httperf_commands():
@@ -215,3 +241,17 @@ def test_a_bad_option_gets_one_line_naming_it_and_what_it_accepts(argv, message,
 def test_zero_is_a_limit_not_a_missing_option():
     strict, _, _ = options.from_argv(["--max-other-pct", "0", "--max-steal-pct", "0"], "test")
     assert (strict.disturbance.max_other_pct, strict.disturbance.max_steal_pct) == (0, 0)
+
+
+def test_conn_chooses_close_or_keepalive_and_calls_must_fit_the_servers_keep_alive_limit(monkeypatch, capsys):
+    default, _, _ = options.from_argv([], "test")
+    assert (default.plan.connection, default.plan.keepalive) == ("close", False)
+    kept, _, _ = options.from_argv(["--conn", "keepalive", "--calls", "50"], "test")
+    assert (kept.plan.keepalive, kept.plan.calls) == (True, 50)
+    assert (kept.as_manifest()["connection"], kept.as_manifest()["calls"]) == ("keepalive", 50)
+    with pytest.raises(SystemExit):
+        options.from_argv(["--conn", "pipelined"], "test")
+    assert "invalid choice: 'pipelined' (choose from 'close', 'keepalive')" in capsys.readouterr().err
+    monkeypatch.setenv("KEEPALIVE_REQUESTS", "40")
+    with pytest.raises(SystemExit, match="CALLS=50 is more than the servers' KEEPALIVE_REQUESTS=40"):
+        options.from_argv(["--conn", "keepalive", "--calls", "50"], "test")
