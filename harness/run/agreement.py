@@ -76,7 +76,7 @@ def agreement_row(key, rate, steps):
 
 def measure_cell(cell, saturation_offered, context, speed_history, factors, repeats, duration_s):
     """The rows of one cell: a warm-up, then at each factor's rate the drivers in turn, `repeats` times."""
-    probe.warm_up(cell, context.warmup, context.pinning.client_cpus, context.plan.keepalive)
+    probe.warm_up(cell, context)
     rows = []
     for factor in factors:
         rate = round(saturation_offered * factor, 1)

@@ -149,7 +149,7 @@ def oha_run(cell, rate, watched):
 
 def measure(cell, summary, context):
     watched = Watched(context)
-    result = {"warmup": probe.warm_up(cell, context.warmup, context.pinning.client_cpus, context.plan.keepalive)}
+    result = {"warmup": probe.warm_up(cell, context)}
     result["wrk"] = wrk_ladder(cell, watched, cell.directory)
     if summary.status == LOCATED:
         result["oha"] = [oha_run(cell, round(summary.saturation_offered * factor, 1), watched)

@@ -129,7 +129,7 @@ class Guard:
             cell.event(f"restarted {name}: {message}")
         if cell.server in names and load.answers(cell.request, timeout_s=10):
             # A restarted server (a JVM runs interpreted) is warmed again, or the next steps measure the JIT.
-            warmup = warm_up(cell, self.context.warmup, self.context.pinning.client_cpus, self.context.plan.keepalive)
+            warmup = warm_up(cell, self.context)
             if warmup:
                 cell.event(f"warm-up after the restart: {warmup['windows']} replies/s in {warmup['window_s']:g} s "
                            f"windows, {'warm' if warmup['steady'] else 'NOT warm'}")

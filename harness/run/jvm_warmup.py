@@ -42,9 +42,11 @@ def servers_of(cells):
     return servers
 
 
-def warm_jvm(server_name, cells, warmup, pinning, directory, keepalive=False):
-    """Drive the server's cells in rotation until its compiler gained at most jit_quiet_share of a
-    rotation's time over the last rotation, or jvm_warmup_cap_s; None when off, down or unreadable."""
+def warm_jvm(server_name, cells, context, directory):
+    """Drive the server's cells in rotation (connections kept alive when the run's steps keep them)
+    until its compiler gained at most jit_quiet_share of a rotation's time over the last rotation, or
+    jvm_warmup_cap_s; None when off, down or unreadable."""
+    warmup, pinning = context.warmup, context.pinning
     server = servers.server(server_name)
     pid = server.pid()
     compiled = [server.compile_seconds()] if warmup.jvm_warmup_cap_s and pid else [None]
@@ -60,7 +62,7 @@ def warm_jvm(server_name, cells, warmup, pinning, directory, keepalive=False):
             for key in targets:
                 request = registry.request(key.app, key.workload, engine=key.engine)
                 result = load.wrk_throughput(request, WINDOW_S, profile_for(key.workload).probe_connections,
-                                             pinning.client_cpus, directory, keepalive)
+                                             pinning.client_cpus, directory, context.plan.keepalive)
                 windows.append([key.name, result["replies_per_s"]])
                 compiled.append(server.compile_seconds())
             if compiled[-1] is None:  # the JVM is gone: the guard's readiness check recovers it

@@ -27,10 +27,11 @@ def warm_enough(windows, compile_seconds, warmup, window_s):
                                                          warmup.jit_quiet_share)
 
 
-def warm_up(cell, warmup, client_cpus, keepalive=False):
+def warm_up(cell, context):
     """Closed-loop windows until warm (steady, and on a JIT server its compiler quiet) or the cap, the
-    connections kept alive when the steps keep them; the curve, whether it got warm, and the median
-    of the last windows. None when warm-up is off."""
+    connections kept alive when the run's steps keep them; the curve, whether it got warm, and the
+    median of the last windows. None when warm-up is off."""
+    warmup = context.warmup
     if not warmup.warmup_cap_s:
         return None
     profile = profile_for(cell.key.workload)
@@ -44,7 +45,7 @@ def warm_up(cell, warmup, client_cpus, keepalive=False):
     windows, non2xx, started = [], 0, time.monotonic()
     while True:
         result = load.wrk_throughput(cell.request, window_s, profile.probe_connections,
-                                     client_cpus, cell.directory, keepalive)
+                                     context.pinning.client_cpus, cell.directory, context.plan.keepalive)
         windows.append(result["replies_per_s"])
         non2xx += result["non2xx"]
         if compiled:
@@ -58,11 +59,12 @@ def warm_up(cell, warmup, client_cpus, keepalive=False):
             "compile_s": compiled, "non2xx": non2xx, "command": result["command"]}
 
 
-def probe(cell, warmup, mode, client_cpus, keepalive=False):
+def probe(cell, context):
     """The cell's steady closed-loop capacity in replies/s (kept in cell.json, so a resumed cell keeps
     its plan), or None when the plan is not seeded by one (no warm-up, the linear plan, errors)."""
+    warmup = context.warmup
     if cell.state.warmup is None:
-        curve = warm_up(cell, warmup, client_cpus, keepalive)
+        curve = warm_up(cell, context)
         if curve is None:
             return None
         cell.update(warmup=curve, probe={key: curve[key] for key in ("replies_per_s", "non2xx")})
@@ -71,7 +73,7 @@ def probe(cell, warmup, mode, client_cpus, keepalive=False):
                         if curve["compile_s"] else "")
             cell.event(f"not warm after {curve['seconds']:g} s of warm-up (last windows "
                        f"{curve['windows'][-warmup.warmup_windows:]} replies/s{compiler}); measured anyway")
-    if mode == "linear" or cell.state.probe is None:
+    if context.plan.mode == "linear" or cell.state.probe is None:
         return None
     result = cell.state.probe
     return result["replies_per_s"] if result["non2xx"] == 0 and result["replies_per_s"] > 0 else None

@@ -57,7 +57,7 @@ def measure_cell(cell, context, guard, progress, earlier=()):
             cell.not_measured(WRONG_ANSWER, f"the answer differs from the database: {verdict}; not measured")
             return
         cell.update(verification=verdict)
-    estimate = probe(cell, context.warmup, context.plan.mode, context.pinning.client_cpus, context.plan.keepalive)
+    estimate = probe(cell, context)
     plan = plan_for(context.plan, cell.key.workload, estimate, earlier,
                     reference=context.plan.reference_figures.get(str(cell.key)))
 

@@ -216,8 +216,7 @@ class Runner:
                 continue
             self.say(f"round {round_}/{self.rounds_text()}: warming {name} for its {len(cells)} cells until "
                      f"its compiler is quiet (at most {warmup.jvm_warmup_cap_s:g} s)")
-            record = jvm_warmup.warm_jvm(name, cells, warmup, self.context.pinning, self.files.directory,
-                                         self.context.plan.keepalive)
+            record = jvm_warmup.warm_jvm(name, cells, self.context, self.files.directory)
             if record:
                 records.append({"round": round_, **record})
                 self.jvm_warmup_s = sum(each["seconds"] for each in records if each["round"] == round_)
