@@ -190,6 +190,15 @@ def jit(app_name):
     return server(server_of(app_name)).get("jit", False)
 
 
+def connection_cap(app_name):
+    """(how many connections the app's server serves at once, what bounds them) when one worker holds
+    one connection (prefork's processes, Tomcat's maxConnections, gSOAP's threads), else None: the
+    connections beyond it wait in the kernel's backlog, a kept-alive one until a worker's connection
+    ends."""
+    cap = server(server_of(app_name)).get("connection_cap")
+    return (settings.int_knob(cap["knob"]), f"{cap['what']} ({cap['knob']})") if cap else None
+
+
 def port_of(app_name):
     return settings.int_knob(server(server_of(app_name))["port_knob"])
 

@@ -88,3 +88,11 @@ def watching(context):
     """The step monitors around a stretch of load, by the run context's CPUs, topology and
     disturbance limits."""
     return Watch(context.disturbance.limits, step_monitors(context.pinning, context.topology.ssh))
+
+
+def quiet_check(context, seconds=2):
+    """Before any load: whatever else used the lab's CPUs over `seconds` of watching ("disturbed":
+    None when nothing did), kept in the run's manifest."""
+    with watching(context) as watch:
+        time.sleep(seconds)
+    return {"seconds": seconds, "disturbed": watch.disturbed(), "figures": watch.figures}

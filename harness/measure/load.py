@@ -5,7 +5,7 @@ import http.client
 import json
 import math
 import os
-import re
+import resource
 import shlex
 import sqlite3
 import subprocess
@@ -13,6 +13,7 @@ import time
 from contextlib import closing
 from pathlib import Path
 
+from harness.measure import wrk_output
 from stack import settings
 from stack.server import pinned
 
@@ -150,10 +151,14 @@ def run_httperfs(launches, wall_limit_s):
     return results
 
 
-def wrk_throughput(request, seconds, connections, client_cpus, script_dir, keepalive=False):
+def wrk_throughput(request, seconds, connections, client_cpus, script_dir, keepalive=False, latency=False,
+                   timeout_s=None):
     """Replies per second of a short closed-loop run (wrk, a new connection per request, or with
-    `keepalive` its connections kept): the probe that seeds the rate plan, and the JIT warm-up."""
+    `keepalive` its connections kept): the probe that seeds the rate plan, the JIT warm-up and the
+    concurrency sweep's windows, which ask for its `latency` distribution, a request `timeout_s` and
+    its report (`output`). `client_cpu_s`: the CPU time wrk used (itself one thread, -t1)."""
     command = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s"] + ([] if keepalive else ["-H", "Connection: close"])
+    command += (["--latency"] if latency else []) + ([f"--timeout={timeout_s:g}s"] if timeout_s else [])
     if request.method != "GET":
         script = Path(script_dir) / "wrk-post.lua"
         lines = [f'wrk.method = "{request.method}"', f"wrk.body = [==[{request.body}]==]"]
@@ -162,13 +167,21 @@ def wrk_throughput(request, seconds, connections, client_cpus, script_dir, keepa
         script.write_text("\n".join(lines) + "\n")
         command += ["-s", str(script)]
     command.append(request.url)
+    before = children_cpu_s()
     result = subprocess.run(pinned(command, client_cpus), capture_output=True, text=True,
-                            timeout=seconds + 30)
-    match = re.search(r"Requests/sec:\s+([\d.]+)", result.stdout)
-    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", result.stdout)
-    return {"replies_per_s": float(match.group(1)) if match else 0.0,
-            "non2xx": int(non2xx.group(1)) if non2xx else 0,
+                            timeout=seconds + (timeout_s or 2) + 30)
+    try:
+        figures = wrk_output.figures(result.stdout)
+    except ValueError:  # wrk could not run (no report): no replies
+        figures = {"replies_per_s": 0.0, "non2xx": 0}
+    return {**figures, "client_cpu_s": round(children_cpu_s() - before, 3), "output": result.stdout + result.stderr,
             "command": shlex.join(command), "seconds": seconds, "connections": connections}
+
+
+def children_cpu_s():
+    """The CPU seconds this process's ended children used, all told."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def oha_command(binary, request, rate, num_requests, timeout_s, max_connections, database, body_file,

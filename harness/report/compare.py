@@ -1,5 +1,8 @@
-"""Two runs side by side: per cell each run's figure with its intervals, how far apart they are and
-whether their 95 % t-intervals overlap. Pure: two loaded runs in, rows and markdown out.
+"""Two runs side by side: per cell each run's figure with its intervals, how far apart they are,
+whether their 95 % t-intervals overlap, the second over the first paired by round with its interval
+(a difference is real when that interval excludes 1), and whether the apps' order changed between the
+runs, per engine and workload. Pure: two loaded runs in, rows and markdown out. `make plots BESIDE=`
+puts the same tables in a run's summary.md, e.g. a keep-alive run beside the close run made with it.
 
     python3 -m harness.report.compare RUN RUN2    (make compare RUN=a RUN2=b; plots/compare.py)
 """
@@ -8,7 +11,9 @@ import statistics
 import sys
 from pathlib import Path
 
+from harness.report.series import ratio_interval_text
 from harness.results.rounds import cell_figures
+from harness.results.stats import ratio_interval
 from harness.results.store import RESULTS, ResultsError, load_run, write_atomically
 
 
@@ -27,10 +32,31 @@ def comparison_rows(run, other):
         if key not in theirs or figures.median is None or theirs[key].median is None:
             continue
         a, b = figures.median.estimate, theirs[key].median.estimate
-        rows.append({"cell": str(key), "first": figures, "second": theirs[key],
+        paired = paired_ratio(figures.figures, theirs[key].figures)
+        rows.append({"cell": str(key), "key": key, "first": figures, "second": theirs[key],
                      "ratio": max(a, b) / min(a, b), "second_over_first": b / a,
-                     "overlap": overlap(figures.geometric, theirs[key].geometric)})
+                     "overlap": overlap(figures.geometric, theirs[key].geometric), "paired": paired,
+                     "real": paired.excludes(1) if paired else None})
     return rows
+
+
+def paired_ratio(first, second):
+    """The geometric mean of second / first over the round numbers both runs measured ({round: figure}
+    each), round r of one beside round r of the other, with its 95 % t-interval; None with no round in
+    common. Runs made back to back pair rounds as near in time as two runs can."""
+    shared = sorted(set(first) & set(second))
+    return ratio_interval([(second[number], first[number]) for number in shared]) if shared else None
+
+
+def app_orders(rows):
+    """Per (engine, workload) of the rows: (the apps fastest first in the first run, in the second)."""
+    blocks = {}
+    for row in rows:
+        key = row["key"]
+        blocks.setdefault((key.engine, key.workload), []).append(row)
+    return {block: tuple([row["key"].app for row in sorted(members, key=lambda row: -row[side].median.estimate)]
+                         for side in ("first", "second"))
+            for block, members in blocks.items()}
 
 
 def median_with_interval(figures):
@@ -42,22 +68,37 @@ def median_with_interval(figures):
     return text + ")"
 
 
-def comparison_markdown(run, other, rows):
+def comparison_markdown(run, other, rows, heading="#"):
+    """The two runs' tables; `heading`, the markdown level of its title (## inside a summary)."""
     ratios = [row["ratio"] for row in rows]
     judged = [row["overlap"] for row in rows if row["overlap"] is not None]
-    lines = [f"# Run {run.manifest.run_id} against run {other.manifest.run_id}", "",
+    first, second = run.manifest.run_id, other.manifest.run_id
+    lines = [f"{heading} Run {first} against run {second}", "",
              "Each cell's figure is the median over its run's rounds; the intervals are the geometric "
-             "mean's 95 % t-intervals; the ratio is the larger run's figure over the smaller's.", ""]
+             "mean's 95 % t-intervals; the ratio is the larger run's figure over the smaller's. Paired: the "
+             f"geometric mean of {second} / {first} over the rounds both measured, round r of one beside round r "
+             "of the other, with its 95 % t-interval; the difference is real when it excludes 1.", ""]
     if rows:
+        real = [row for row in rows if row["real"]]
         lines += [f"Cells in both: {len(rows)}; ratio between the runs: median {statistics.median(ratios):.2f}, "
                   f"largest {max(ratios):.2f}; 95 % intervals overlap in "
-                  f"{sum(1 for each in judged if each)} of {len(judged)} cells that have them.", ""]
-    lines += [f"| cell | {run.manifest.run_id} | {other.manifest.run_id} | second / first | ratio | overlap |",
-              "|---|---:|---:|---:|---:|---|"]
+                  f"{sum(1 for each in judged if each)} of {len(judged)} cells that have them; a real paired "
+                  f"difference in {len(real)} of {sum(1 for row in rows if row['real'] is not None)}.", ""]
+    lines += [f"| cell | {first} | {second} | second / first | ratio | overlap | paired second / first | real |",
+              "|---|---:|---:|---:|---:|---|---:|---|"]
     for row in rows:
         lines.append(f"| {row['cell']} | {median_with_interval(row['first'])} | {median_with_interval(row['second'])} | "
                      f"{row['second_over_first']:.2f} | {row['ratio']:.2f} | "
-                     f"{ {True: 'yes', False: 'no', None: '-'}[row['overlap']]} |")
+                     f"{ {True: 'yes', False: 'no', None: '-'}[row['overlap']]} | "
+                     f"{ratio_interval_text(row['paired']) if row['paired'] else '-'} | "
+                     f"{ {True: 'yes', False: 'no', None: '-'}[row['real']]} |")
+    orders = app_orders(rows)
+    if orders:
+        lines += ["", f"{heading}# The apps' order, fastest first", "",
+                  f"| engine, workload | {first} | {second} | changed |", "|---|---|---|---|"]
+        for (engine, workload), (mine, theirs) in orders.items():
+            lines.append(f"| {engine}, {workload} | {' > '.join(mine)} | {' > '.join(theirs)} | "
+                         f"{'yes' if mine != theirs else 'no'} |")
     return "\n".join(lines) + "\n"
 
 

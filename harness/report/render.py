@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from harness.report.compare import comparison_markdown, comparison_rows
 from harness.report.series import bars_text, points, series_text, spans_decades, text_page
 from harness.report.sizes import group_title, reference_levels, size_series_text, sized_rows
 from harness.report.tables import (SUMMARY_COLUMNS, study_figures, summary_markdown, summary_rows,
@@ -186,16 +187,23 @@ def measurement_title(view, visit, count):
             + (f": {figure:,.1f} req/s" if figure else ": none passed"))
 
 
-def make_report(run_dir):
+def make_report(run_dir, beside=None):
+    """The run's PDFs, summary.md and summary.tsv; `beside`, another run (its folder) whose cells
+    summary.md sets this run's beside: the other connection mode's run made with it, say."""
     if not shutil.which("gnuplot") or not shutil.which("pdfunite"):
         raise ReportError("gnuplot and pdfunite are needed: run `make setup`")
-    view = View(load_run(run_dir))
+    run = load_run(run_dir)
+    view = View(run)
     out = run_dir / "plots"
     data = out / "data"
     data.mkdir(parents=True, exist_ok=True)
     rows = summary_rows(view, study_figures())
     (run_dir / "summary.tsv").write_text(tsv_text(SUMMARY_COLUMNS, rows))
-    (run_dir / "summary.md").write_text(summary_markdown(view, rows))
+    markdown = summary_markdown(view, rows)
+    if beside:
+        other = load_run(beside)
+        markdown += "\n" + comparison_markdown(other, run, comparison_rows(other, run), heading="##")
+    (run_dir / "summary.md").write_text(markdown)
     pages = text_pages(view, rows, out, data)
     summary = bars_page(view, rows, out / "summary.pdf", data)
     sizes = size_pages(view, rows, out, data)
@@ -211,12 +219,16 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", help="the run id under results/ (default: the latest run)")
     parser.add_argument("--results", type=Path, default=RESULTS, help="the results folder (default: results/)")
+    parser.add_argument("--beside", help="another run id whose figures summary.md sets this run's beside, paired "
+                                         "by round, with the apps' order in each (e.g. the close run beside a keep-alive one)")
     args = parser.parse_args(argv)
     try:
         run_dir = args.results / args.run if args.run else latest_run(args.results)
         if not run_dir.is_dir():
             raise ReportError(f"no run {args.run!r} under {args.results}")
-        report = make_report(run_dir)
+        if args.beside and not (args.results / args.beside).is_dir():
+            raise ReportError(f"no run {args.beside!r} under {args.results} to set beside")
+        report = make_report(run_dir, args.results / args.beside if args.beside else None)
     except (ReportError, ResultsError) as error:
         print(f"plots: {error}", file=sys.stderr)
         return 1

@@ -30,6 +30,8 @@ SCHEMA = {
     "quiet_check": "before any load: what else used the lab's CPUs for 2 s (see harness/judge/disturbance.py)",
     "added_rounds": "ROUNDS=auto: per cell its rounds in all (Stein's procedure) and its first rounds' spread, and "
                     "whether the time cap stopped the added rounds; null without ROUNDS=auto",
+    "concurrency": "make concurrency-sweep's settings (sweep.json crosscheck.concurrency and its ladder); null for a "
+                   "saturation sweep",
 }
 
 

@@ -1,7 +1,7 @@
 """`make crosscheck [RUN=]`: second opinions on a run's figures, from two other load generators, on
 the running servers. For every cell of the run, warmed up as the sweep warms it:
 
-- **wrk, closed loop**, a new connection per request at rising concurrency (1, 2, 4, ...), until two
+- **wrk, closed loop**, a new connection per request at rising concurrency (1, 2, 4, ... 64), until two
   levels in a row fall short of the best by more than a tenth; then, the server's pool recycled as
   after a sweep's failing step, more runs at the best level, whose median is the cell's closed-loop
   capacity. wrk waits for each reply before the next request,
@@ -97,7 +97,7 @@ def wrk_ladder(cell, watched, directory):
         return result["replies_per_s"], shared
 
     levels, disturbed = {}, []
-    for connections in SETTINGS["connections"]:
+    for connections in [level for level in SETTINGS["connections"] if level <= SETTINGS["ladder_most"]]:
         levels[connections], shared = wrk(connections)
         disturbed += [shared] if shared else []
         if ladder_done(levels, SETTINGS["drop"]):

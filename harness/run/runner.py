@@ -2,27 +2,26 @@
 summary written after each, progress with an ETA, and the manifest that makes the run traceable.
 Between rounds the servers restart, so that every round samples a fresh JVM and process layout.
 Re-running a run id resumes it, with the seed it started with."""
-import dataclasses
 import json
 import time
 
-from harness.hosts import inventory, servers
-from harness.hosts.watch import watching
+from harness.hosts import servers
+from harness.hosts.watch import quiet_check, watching
 from harness.measure import processes
-from harness.results.manifest import Manifest, servers_pinning_text, written
+from harness.results.manifest import Manifest, servers_pinning_text
 from harness.results.records import TOO_DISTURBED
 from harness.results.speed import SpeedHistory
 from harness.results.store import (RESULTS, RunFiles, earlier_cell_walls, read_cell_state, read_summaries,
                                    write_atomically, write_summaries)
 from harness.run import jvm_warmup
 from harness.run.auto_rounds import AutoRounds
-from harness.run.cell import Cell, now
+from harness.run.cell import Cell
 from harness.run.guard import Guard
-from harness.run.context import PROFILES, SIZE_SWEEP, SWEEP
 from harness.run.procedure import measure_cell
+from harness.run.run_manifest import write_manifest
 from harness.run.progress import describe, estimate_eta, format_duration, planned_eta, step_line
 from harness.run.schedule import schedule
-from stack import database_access, lifecycle, registry, settings, targets
+from stack import lifecycle, registry, settings
 
 
 # Knobs a server's start records that do not shape it: the sweep's own CPUs (it pins the servers
@@ -66,41 +65,17 @@ class Runner:
         return context.with_seed(seed) if seed else context
 
     def write_manifest(self, finished=False):
-        path, pinning = self.files.manifest, self.context.pinning
-        earlier = json.loads(path.read_text()) if path.exists() else {"run_id": self.run_id, "started": now()}
-        manifest = written(
-            earlier,
-            options=self.context.as_manifest(),
-            plan=SWEEP["plan"],
-            profiles={name: vars(profile) for name, profile in PROFILES.items()},
-            size_sweep=SIZE_SWEEP,
-            settings={**settings.knobs(), "CLIENT_CPUS": pinning.client_cpus, "SERVER_CPUS": pinning.server_cpus,
-                      "DB_CPUS": pinning.db_cpus, "max_connections": database_access.max_connections()},
-            servers={name: {"address": server.address, "port": server.port, "endpoint": server.endpoint,
-                            "started_with": servers.server(name).started_with()}
-                     for name, server in lifecycle.SERVERS.items()},
-            pinning=dataclasses.asdict(pinning),
-            topology=self.topology,
-            versions=inventory.versions(),
-            host=inventory.host(),
-            git=inventory.git_state(),
-            registry=targets.REGISTRY,
-            quiet_check=self.quiet,
-            added_rounds=self.auto.added)
-        if finished:
-            manifest["finished"] = now()
-        write_atomically(path, json.dumps(manifest, indent=2, default=str) + "\n")
+        write_manifest(self.files.manifest, self.run_id, self.context, self.topology, self.quiet,
+                       added_rounds=self.auto.added, finished=finished)
 
-    def check_quiet(self, seconds=2, say=True):
+    def check_quiet(self, say=True):
         """Before any load: is something else already using the lab's CPUs? Warn, and keep the
         answer in the manifest."""
-        with watching(self.context) as watch:
-            time.sleep(seconds)
-        shared = watch.disturbed()
-        if shared and say:
-            self.say(f"warning: the machine is not quiet before the run: {shared}; steps it disturbs "
+        quiet = quiet_check(self.context)
+        if quiet["disturbed"] and say:
+            self.say(f"warning: the machine is not quiet before the run: {quiet['disturbed']}; steps it disturbs "
                      f"are redone, but a quiet machine gives figures sooner")
-        return {"seconds": seconds, "disturbed": shared, "figures": watch.figures}
+        return quiet
 
     def retry_later(self, visit, cell):
         """A cell that disturbed steps stopped is measured once more, after the last cell of its round

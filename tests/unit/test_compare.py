@@ -37,3 +37,30 @@ def test_a_median_that_is_only_a_lower_bound_reads_as_one():
     servlet_line = next(line for line in markdown.splitlines() if line.startswith("| servlet/myisam/single"))
     assert servlet_line.count(">= ") == 1, "the second run's servlet figure only, not the first's"
     assert ">= " not in next(line for line in markdown.splitlines() if line.startswith("| php/myisam/single"))
+
+
+def scaled(run, factors):
+    """The run with each app's figure in round r multiplied by factors[app][r]."""
+    return dataclasses.replace(run, saturation=[
+        dataclasses.replace(row, saturation_rps=row.saturation_rps * factors.get(row.app, {}).get(row.round, 1))
+        for row in run.saturation])
+
+
+def test_the_paired_ratio_takes_round_r_beside_round_r_and_is_real_when_its_interval_excludes_one():
+    faster = scaled(ROUNDS2, {"servlet": {1: 1.5, 2: 1.6}})
+    rows = {row["cell"]: row for row in comparison_rows(ROUNDS2, faster)}
+    servlet, php = rows["servlet/myisam/single"], rows["php/myisam/single"]
+    assert servlet["paired"].estimate == pytest.approx((1.5 * 1.6) ** 0.5)
+    assert servlet["real"] is True  # two rounds, both 1.5x or more: t(1) still excludes 1 at this spread
+    assert php["paired"].estimate == pytest.approx(1) and php["real"] is False
+    assert comparison_rows(FULL6, ROUNDS2)[0]["paired"].low is None  # one round in common: no interval
+    assert "a real paired difference in 1 of 2" in comparison_markdown(ROUNDS2, faster, list(rows.values()))
+
+
+def test_the_apps_order_is_shown_per_engine_and_workload_and_a_change_is_named():
+    same = comparison_markdown(ROUNDS2, ROUNDS2, comparison_rows(ROUNDS2, ROUNDS2))
+    assert "| myisam, single | php > servlet | php > servlet | no |" in same
+    overtaken = scaled(ROUNDS2, {"servlet": {1: 3, 2: 3}})
+    changed = comparison_markdown(ROUNDS2, overtaken, comparison_rows(ROUNDS2, overtaken), heading="##")
+    assert "| myisam, single | php > servlet | servlet > php | yes |" in changed
+    assert changed.startswith("## Run") and "### The apps' order" in changed

@@ -1,0 +1,40 @@
+"""wrk's text report, read as figures. Pure.
+
+wrk prints its throughput (`Requests/sec`), its socket errors and non-2xx replies, and with
+`--latency` the 50/75/90/99 % points of every answered request's latency, timed from the request's
+write to its reply (a connection's handshake is outside it: a new connection's latency starts once
+it is open). A request that outlives `--timeout` is counted as a timeout error and left out of the
+latency."""
+import re
+
+UNITS_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0, "h": 3_600_000.0}
+ERROR_KINDS = ("connect", "read", "write", "timeout")
+
+
+def duration_ms(text):
+    """wrk's printed duration ("812.00us", "1.23ms", "2.01s", "1.00m") in milliseconds."""
+    match = re.fullmatch(r"([\d.]+)(us|ms|s|m|h)", text.strip())
+    if not match:
+        raise ValueError(f"not a wrk duration: {text!r}")
+    return round(float(match.group(1)) * UNITS_MS[match.group(2)], 6)
+
+
+def figures(text):
+    """{replies_per_s, requests, seconds, non2xx, errors (per kind), error_count, p50_ms ... p99_ms
+    when the report has a latency distribution}; ValueError when it is no wrk report."""
+    rate = re.search(r"^Requests/sec:\s+([\d.]+)", text, re.MULTILINE)
+    total = re.search(r"^\s*(\d+) requests in ([\d.]+\w+),", text, re.MULTILINE)
+    if not rate or not total:
+        raise ValueError("no wrk report (no Requests/sec or request count)")
+    errors = dict.fromkeys(ERROR_KINDS, 0)
+    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
+    if socket_errors:
+        errors = dict(zip(ERROR_KINDS, map(int, socket_errors.groups())))
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+    result = {"replies_per_s": float(rate.group(1)), "requests": int(total.group(1)),
+              "seconds": duration_ms(total.group(2)) / 1000, "non2xx": int(non2xx.group(1)) if non2xx else 0,
+              "errors": errors, "error_count": sum(errors.values())}
+    distribution = text.partition("Latency Distribution")[2]
+    for percent, value in re.findall(r"^\s+(50|75|90|99)%\s+(\S+)$", distribution, re.MULTILINE):
+        result[f"p{percent}_ms"] = round(duration_ms(value), 3)
+    return result

@@ -1,0 +1,51 @@
+"""The concurrency sweep's figures: a PDF per workload, a page per connection mode, a line per app
+and engine (plots/concurrency.gp), from concurrency.json alone. The data files are pure text."""
+import subprocess
+
+from harness.report.render import gnuplot
+from harness.report.view import ENGINE_DASH, PALETTE
+from stack import registry
+from stack.workload_names import workload_title
+
+
+def series_text(levels, peak, knee):
+    """A concurrency.gp data file: the unflagged levels, the flagged ones, the peak, the knee (four
+    blocks) as connections, replies/s, p50, p99, raw report."""
+    def line(level):
+        number = lambda value: "NaN" if value is None else f"{value:g}"
+        return (f"{level['connections']}\t{number(level['replies_per_s'])}\t{number(level['p50_ms'])}\t"
+                f"{number(level['p99_ms'])}\t{level['raw'][0] if level['raw'] else ''}")
+    blocks = [[level for level in levels if not level["flags"]], [level for level in levels if level["flags"]],
+              [level for level in levels if level["connections"] == peak],
+              [level for level in levels if level["connections"] == knee]]
+    # gnuplot needs each block to hold a line: an empty one is a comment.
+    return "\n\n\n".join("\n".join(map(line, block)) or "# none" for block in blocks) + "\n"
+
+
+def draw(directory, results):
+    """plots/concurrency-<workload>.pdf per workload of `results` (concurrency.json's); their paths."""
+    plots, data = directory / "plots", directory / "plots" / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    apps = list(registry.apps())
+    pdfs = []
+    for workload in dict.fromkeys(result["workload"] for result in results):
+        pages = []
+        for mode in dict.fromkeys(result["connection"] for result in results):
+            chosen = [result for result in results if result["workload"] == workload and result["connection"] == mode]
+            variables = {"output": plots / f"concurrency-{workload}-{mode}.pdf", "n": len(chosen),
+                         "heading": f"{workload_title(workload)}: throughput and latency against concurrency, "
+                                    f"connections {'kept alive' if mode == 'keepalive' else 'closed after each request'}"}
+            for index, result in enumerate(chosen, start=1):
+                file = data / f"concurrency-{result['app']}-{result['engine']}-{workload}-{mode}.tsv"
+                file.write_text(series_text(result["levels"], result["peak"], result["knee"]))
+                variables.update({f"file{index}": file, f"colour{index}": PALETTE[apps.index(result["app"]) % len(PALETTE)],
+                                  f"dash{index}": ENGINE_DASH.get(result["engine"], 1),
+                                  f"title{index}": f"{registry.app(result['app'])['title']}, "
+                                                   f"{registry.engine_title(result['engine'])}"})
+            gnuplot("concurrency.gp", **variables)
+            pages.append(str(variables["output"]))
+        pdf = plots / f"concurrency-{workload}.pdf"
+        subprocess.run(["pdfunite", *pages, str(pdf)], check=True)
+        pdfs.append(pdf)
+    return pdfs
+

@@ -1,0 +1,209 @@
+"""`make concurrency-sweep`: closed-loop throughput and latency against concurrency, per cell of a set,
+with connections closed after each request and kept alive: ICWS'08's Fig. 7 (2^1-2^10 client threads)
+and TechEmpower's levels. It is the cross-check's wrk ladder (sweep.json `crosscheck`) climbed to its
+end at every level, with wrk's latency distribution.
+
+For every cell, in each connection mode: the server's workers recycled, the cell warmed up in that
+mode as the sweep warms it (a JVM is warmed once for all its cells first), then each level: settle
+windows unrecorded, then its windows, each watched like a sweep step (one that other work disturbed is
+redone, bounded). The judge (harness/judge/concurrency.py) gives each level the medians of its
+windows, flags the levels the client, a server's connection cap, errors or other work bound, and
+names each app's peak and knee from the others.
+
+Into results/<run>/: manifest.json, concurrency.tsv (a row per cell, mode and level),
+concurrency.json (every window's figures), each cell's raw/ (wrk's reports) and
+plots/concurrency-<workload>.pdf (a page per mode)."""
+import argparse
+import json
+import resource
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from harness.hosts import servers
+from harness.hosts.watch import quiet_check
+from harness.judge.concurrency import Limits, knee, level_figures, level_flags, peak
+from harness.measure import load, processes
+from harness.report import concurrency as figures_of
+from harness.results.store import RESULTS, RunFiles, tsv_text, write_atomically
+from harness.run import jvm_warmup, probe
+from harness.run.cell import Cell
+from harness.run.context import CONNECTIONS, RunContext, profile_for
+from harness.run.crosscheck import SETTINGS as CROSSCHECK, Watched
+from harness.run.options import chosen_apps, listed
+from harness.run.progress import format_duration
+from harness.run.run_manifest import write_manifest
+from harness.run.session import NotReady, from_the_client
+from stack import registry, workload_names
+from stack.server import LabError
+
+SETTINGS = CROSSCHECK["concurrency"]
+LADDER = CROSSCHECK["connections"]
+LIMITS = Limits(SETTINGS["client_cpu_share"], SETTINGS["error_share"], SETTINGS["knee_factor"])
+COLUMNS = ["app", "engine", "workload", "connection", "connections", "replies_per_s", "p50_ms", "p90_ms", "p99_ms",
+           "client_cpu_share", "error_share", "peak", "knee", "flags", "raw"]
+# What a level costs beyond its windows (wrk's start and exit, the monitors): the ETA's first guess.
+LEVEL_OVERHEAD_S = 1.5
+
+
+def measure_level(cell, connections, context, watched, mode):
+    """One level: the settle windows, then the windows; its figures, flags and raw reports."""
+    window_s = max(SETTINGS["window_s"], profile_for(cell.key.workload).warmup_window_s)
+
+    def window():
+        return watched(lambda: load.wrk_throughput(cell.request, window_s, connections, context.pinning.client_cpus,
+                                                   cell.directory, context.plan.keepalive, latency=True,
+                                                   timeout_s=SETTINGS["request_timeout_s"]))
+    for _ in range(SETTINGS["settle_windows"]):
+        window()  # the server's pools and queues grow to the new level: unrecorded
+    windows, raws, disturbed = [], [], None
+    for number in range(1, SETTINGS["windows"] + 1):
+        result, shared, _ = window()
+        raw = cell.directory / "raw" / f"wrk-{mode}-c{connections:04d}-w{number}.txt"
+        write_atomically(raw, f"$ {result['command']}\n{result.pop('output')}")
+        windows.append(result)
+        raws.append(str(raw.relative_to(cell.directory)))
+        disturbed = disturbed or shared
+    figures = level_figures(windows)
+    return {"connections": connections, **figures, "window_s": window_s, "raw": raws, "windows_figures": windows,
+            "flags": level_flags(figures, connections, registry.connection_cap(cell.key.app), LIMITS, disturbed)}
+
+
+def measure_mode(cell, mode, context, ladder, on_level):
+    """The cell's `ladder` with its connections closed or kept alive (`mode`), warmed up in that mode."""
+    context = replace(context, plan=replace(context.plan, connection=mode))
+    watched = Watched(context)
+    recycled = servers.server(cell.server).recycle()
+    warmup = probe.warm_up(cell, context)
+    levels = []
+    for connections in ladder:
+        levels.append(measure_level(cell, connections, context, watched, mode))
+        on_level(cell.key, mode, levels[-1])
+    return {"app": cell.key.app, "engine": cell.key.engine, "workload": cell.key.workload, "connection": mode,
+            "recycled": recycled, "warmup": warmup, "levels": levels, "peak": peak(levels),
+            "knee": knee(levels, LIMITS.knee_factor), "redone_windows": watched.redone}
+
+
+def rows_of(result):
+    """concurrency.tsv's rows of one cell and mode: a row per level."""
+    return [{**{name: result[name] for name in ("app", "engine", "workload", "connection")},
+             **{name: level[name] for name in ("connections", "replies_per_s", "p50_ms", "p90_ms", "p99_ms",
+                                               "client_cpu_share", "error_share")},
+             "peak": level["connections"] == result["peak"], "knee": level["connections"] == result["knee"],
+             "flags": "; ".join(level["flags"]), "raw": level["raw"][0]} for level in result["levels"]]
+
+
+class Progress:
+    """A line per level, with what is left and an ETA from the levels' walls so far."""
+
+    def __init__(self, total_levels):
+        self.total, self.done, self.started = total_levels, 0, time.monotonic()
+
+    def first_guess_s(self):
+        return self.total * (SETTINGS["settle_windows"] + SETTINGS["windows"]) * (SETTINGS["window_s"] + LEVEL_OVERHEAD_S)
+
+    def __call__(self, key, mode, level):
+        self.done += 1
+        elapsed = time.monotonic() - self.started
+        eta = elapsed / self.done * (self.total - self.done)
+        flags = f" [{'; '.join(level['flags'])}]" if level["flags"] else ""
+        print(f"level {self.done}/{self.total} {key} {mode} c={level['connections']}: {level['replies_per_s']:,.0f} "
+              f"replies/s, p50 {level['p50_ms']} ms, p99 {level['p99_ms']} ms{flags}; ETA {format_duration(eta)}",
+              flush=True)
+
+
+def descriptors_for(connections):
+    """Raise this process's open-file limit (wrk inherits it) to hold `connections` and a margin, as
+    far as the hard limit allows; LabError when it cannot."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    needed = connections + 100
+    if soft < needed:
+        if hard != resource.RLIM_INFINITY and hard < needed:
+            raise LabError(f"{connections} connections need {needed} open files; the hard limit is {hard} (ulimit -Hn)")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+
+
+def run(context, run_id, results_dir, modes, ladder=tuple(LADDER)):
+    """The concurrency sweep on running servers; concurrency.json's results."""
+    descriptors_for(max(ladder))
+    files = RunFiles(results_dir / run_id)
+    files.directory.mkdir(parents=True, exist_ok=True)
+    processes.pin_harness(context.pinning.client_cpus)
+    servers.pin_servers(context.pinning)
+    quiet = quiet_check(context)
+    topology = servers.described_topology(context.topology)
+    recorded = {**SETTINGS, "ladder": list(ladder), "modes": list(modes)}
+    write_manifest(files.manifest, run_id, context, topology, quiet, concurrency=recorded)
+    cells = context.selection.cells
+    progress = Progress(len(cells) * len(modes) * len(ladder))
+    print(f"concurrency-sweep {run_id}: {len(cells)} cells x {', '.join(modes)} x {len(ladder)} levels "
+          f"({', '.join(map(str, ladder))} connections), {SETTINGS['windows']} windows of {SETTINGS['window_s']:g} s a level; "
+          f"expected ~{format_duration(progress.first_guess_s())} + warm-ups; results in {files.directory}", flush=True)
+    for name, its_cells in jvm_warmup.servers_of(cells).items():
+        record = jvm_warmup.warm_jvm(name, its_cells, replace(context, plan=replace(context.plan, connection=modes[0])),
+                                     files.directory)
+        if record:
+            print(jvm_warmup.describe(record), flush=True)
+    results, rows = [], []
+    for key in cells:
+        cell = Cell(files, key)
+        for mode in modes:
+            results.append(measure_mode(cell, mode, context, ladder, progress))
+            rows += rows_of(results[-1])
+            write_atomically(files.directory / "concurrency.json", json.dumps(results, indent=1) + "\n")
+            write_atomically(files.directory / "concurrency.tsv", tsv_text(COLUMNS, rows))
+            print(f"== {key} {mode}: peak at {results[-1]['peak']} connections, knee at {results[-1]['knee']}",
+                  flush=True)
+    write_manifest(files.manifest, run_id, context, topology, quiet, concurrency=recorded, finished=True)
+    pdfs = figures_of.draw(files.directory, results)
+    print(f"concurrency-sweep {run_id} finished in {format_duration(time.monotonic() - progress.started)}: "
+          f"{files.directory / 'concurrency.tsv'}, {', '.join(map(str, pdfs))}", flush=True)
+    return results
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", dest="app_set", default=None, choices=list(registry.sets()),
+                        help=f"the apps of this set (default: {SETTINGS['set']}, or the --apps named)")
+    parser.add_argument("--apps", type=listed, default=None, help="these apps (of the set, when one is named)")
+    parser.add_argument("--engines", type=listed, default=tuple(SETTINGS["engines"]))
+    parser.add_argument("--workloads", type=listed, default=tuple(SETTINGS["workloads"]))
+    parser.add_argument("--conn", choices=(*CONNECTIONS, "both"), default="both",
+                        help="close, keepalive or both (default), in that order per cell")
+    parser.add_argument("--levels", type=listed, default=None,
+                        help=f"these concurrencies, rising (default: the cross-check's ladder, {LADDER[0]}-{LADDER[-1]})")
+    parser.add_argument("--run", default=None, help="run id (default: concurrency-<UTC time>)")
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    unknown = [engine for engine in args.engines if engine not in registry.engines()]
+    unknown += [workload for workload in args.workloads if not workload_names.is_workload(workload)]
+    if unknown:
+        parser.error(f"unknown engines or workloads: {', '.join(unknown)}")
+    modes = SETTINGS["connections"] if args.conn == "both" else [args.conn]
+    try:
+        ladder = tuple(int(level) for level in args.levels) if args.levels else tuple(LADDER)
+    except ValueError:
+        parser.error(f"LEVELS must be whole numbers of connections, not {','.join(args.levels)}")
+    if min(ladder) < 1 or list(ladder) != sorted(set(ladder)):
+        parser.error(f"LEVELS must rise from 1 connection or more: {','.join(map(str, ladder))}")
+    app_set = args.app_set or (None if args.apps else SETTINGS["set"])
+    context = RunContext.of(chosen_apps(app_set, args.apps), engines=tuple(args.engines),
+                            workloads=tuple(args.workloads), app_set=app_set or registry.DEFAULT_SET)
+    if not context.selection.cells:
+        parser.error("no cell: none of these apps serves these workloads on these engines")
+    run_id = args.run or time.strftime("concurrency-%Y%m%d-%H%M%S", time.gmtime())
+    try:
+        with from_the_client(context.topology):
+            run(context, run_id, args.results, modes, ladder)
+    except (NotReady, LabError) as problem:
+        print(f"concurrency-sweep: {problem}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"\nconcurrency-sweep interrupted: the levels measured are in {args.results / run_id}", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,37 @@
+"""A short real concurrency sweep (make concurrency-sweep) on the live stack: both connection modes,
+a level above prefork's workers flagged and kept out of the peak, every figure traced to wrk's report."""
+import pytest
+
+from harness.results.manifest import Manifest, problems
+from harness.results.records import CellKey
+from harness.results.store import RunFiles, read_tsv
+from harness.run import concurrency
+from tests.integration.test_sweep import short
+
+
+@pytest.mark.timing
+def test_a_short_concurrency_sweep_flags_the_level_above_the_cap_and_plots_both_modes(stack, tmp_path, monkeypatch):
+    monkeypatch.setitem(concurrency.SETTINGS, "windows", 2)
+    monkeypatch.setitem(concurrency.SETTINGS, "settle_windows", 0)
+    workers = concurrency.registry.connection_cap("php")[0]
+    ladder = (1, workers + 10)
+    results = concurrency.run(short(apps=("php",), engines=("innodb",)), "levels", tmp_path, ("close", "keepalive"), ladder)
+    assert [(result["app"], result["connection"]) for result in results] == [("php", "close"), ("php", "keepalive")]
+    directory = tmp_path / "levels"
+    for result in results:
+        low, high = result["levels"]
+        assert low["flags"] == [] and low["replies_per_s"] > 0 and 0 < low["p50_ms"] <= low["p99_ms"]
+        assert any(f"cap of {workers} connections" in flag for flag in high["flags"])
+        assert result["peak"] == 1, "a level above the cap is the configuration's, never the app's peak"
+        for level in result["levels"]:
+            assert len(level["raw"]) == 2 and level["windows"] == 2
+            report = RunFiles(directory).cell(CellKey("php", "innodb", "single")) / level["raw"][0]
+            assert report.read_text().startswith("$ wrk -t1 -c")
+    closed, kept = [result["levels"][0]["windows_figures"][0]["command"] for result in results]
+    assert "Connection: close" in closed and "Connection: close" not in kept
+    rows = read_tsv(directory / "concurrency.tsv")
+    assert [(row["connection"], row["connections"]) for row in rows] == [
+        ("close", "1"), ("close", str(ladder[1])), ("keepalive", "1"), ("keepalive", str(ladder[1]))]
+    manifest = Manifest.read(directory / "manifest.json")
+    assert problems(manifest.data) == [] and manifest.data["concurrency"]["ladder"] == list(ladder)
+    assert (directory / "plots" / "concurrency-single.pdf").stat().st_size > 1000

@@ -1,0 +1,105 @@
+"""make concurrency-sweep's pure parts: wrk's report read on recorded outputs, a level's figures from
+its windows, what flags a level, and each app's peak and knee."""
+import pytest
+
+from harness.judge.concurrency import Limits, knee, level_figures, level_flags, peak
+from harness.measure.wrk_output import duration_ms, figures
+from harness.report.concurrency import series_text
+from stack import registry, settings
+
+WRK = settings.ROOT / "tests" / "fixtures" / "wrk"
+LIMITS = Limits(client_cpu_share=0.9, error_share=0.01, knee_factor=2)
+
+
+def recorded(name):
+    return figures((WRK / name).read_text())
+
+
+def test_wrk_durations_are_read_in_milliseconds():
+    assert duration_ms("812.00us") == pytest.approx(0.812)
+    assert duration_ms("33.64ms") == 33.64
+    assert duration_ms("2.01s") == 2010
+    assert duration_ms("1.50m") == 90_000
+    with pytest.raises(ValueError):
+        duration_ms("fast")
+
+
+def test_a_recorded_report_with_latency_gives_its_rate_count_and_percentiles():
+    php = recorded("php-close-c2-latency.txt")
+    assert php["replies_per_s"] == 428.22 and php["requests"] == 430 and php["seconds"] == 1.0
+    assert (php["p50_ms"], php["p90_ms"], php["p99_ms"]) == (4.73, 7.89, 33.64)
+    assert php["non2xx"] == 0 and php["error_count"] == 0
+    pooled = recorded("pooled-keepalive-c4-latency.txt")
+    assert pooled["replies_per_s"] == 773.7 and pooled["p99_ms"] == 13.67
+
+
+def test_a_report_without_latency_has_no_percentiles_and_counts_non_2xx():
+    missing = recorded("apache-404-no-latency.txt")
+    assert missing["non2xx"] == missing["requests"] == 5694
+    assert "p99_ms" not in missing
+
+
+def test_wrk_that_could_not_connect_printed_no_report():
+    with pytest.raises(ValueError):
+        recorded("refused-connect-errors.txt")
+
+
+def window(rate, p99, cpu_s=0.5, seconds=2.0, errors=0, requests=1000, non2xx=0):
+    return {"replies_per_s": rate, "p50_ms": p99 / 4, "p90_ms": p99 / 2, "p99_ms": p99, "client_cpu_s": cpu_s,
+            "seconds": seconds, "error_count": errors, "requests": requests, "non2xx": non2xx}
+
+
+def test_a_level_is_the_median_of_its_windows_with_the_worst_client_share_and_all_failures():
+    level = level_figures([window(1000, 9.0), window(1300, 3.0, cpu_s=1.9), window(1100, 4.0, errors=30)])
+    assert level["replies_per_s"] == 1100 and level["p99_ms"] == 4.0 and level["p50_ms"] == 1.0
+    assert level["client_cpu_share"] == 0.95
+    assert level["error_share"] == round(30 / 3030, 4)
+
+
+def test_a_level_is_flagged_by_the_client_the_cap_errors_and_other_work_and_not_otherwise():
+    clean = level_figures([window(1000, 4.0)])
+    assert level_flags(clean, 64, (150, "prefork's workers (APACHE_WORKERS)"), LIMITS) == []
+    assert level_flags(clean, 150, (150, "prefork"), LIMITS) == []  # at the cap, not above it
+    above = level_flags(clean, 256, (150, "prefork's workers (APACHE_WORKERS)"), LIMITS)
+    assert len(above) == 1 and "cap of 150" in above[0]
+    busy = level_flags(level_figures([window(1000, 4.0, cpu_s=1.85)]), 8, None, LIMITS)
+    assert len(busy) == 1 and "client ran out" in busy[0]
+    failing = level_flags(level_figures([window(1000, 4.0, non2xx=20)]), 8, None, LIMITS)
+    assert len(failing) == 1 and "failed" in failing[0]
+    assert level_flags(clean, 8, None, LIMITS, disturbed="other processes used 30 %") == [
+        "disturbed: other processes used 30 %"]
+
+
+def levels(*rows):
+    return [{"connections": connections, "replies_per_s": rate, "p99_ms": p99, "flags": flags}
+            for connections, rate, p99, flags in rows]
+
+
+def test_the_peak_is_the_best_unflagged_level_and_the_knee_the_first_whose_p99_doubles_the_lowest():
+    ladder = levels((1, 500, 2.0, []), (2, 900, 2.5, []), (4, 1400, 3.9, []), (8, 1500, 4.5, []),
+                    (16, 1450, 9.0, []), (256, 1900, 80.0, ["above the server's cap"]))
+    assert peak(ladder) == 8  # the capped level's higher figure is the configuration's, not the app's
+    assert knee(ladder, 2) == 8  # 4.5 > 2 x 2.0; 3.9 is not
+    assert knee(ladder, 5) is None
+
+
+def test_no_knee_without_a_clean_lowest_level_and_no_peak_without_a_clean_level():
+    assert knee(levels((1, 500, 2.0, ["disturbed: x"]), (2, 900, 9.0, [])), 2) is None
+    assert peak(levels((1, 500, 2.0, ["disturbed: x"]))) is None
+
+
+def test_the_plot_data_holds_four_blocks_clean_flagged_peak_knee():
+    ladder = [{**level, "p50_ms": 1.0, "raw": [f"raw/wrk-c{level['connections']}-w1.txt"]}
+              for level in levels((1, 500, 2.0, []), (2, 900, 5.0, []), (4, 800, 6.0, ["the client ran out"]))]
+    blocks = series_text(ladder, peak=2, knee=2).split("\n\n\n")
+    assert [block.count("\n") + 1 for block in blocks[:3]] == [2, 1, 1]
+    assert blocks[1].startswith("4\t800\t1\t6\traw/wrk-c4-w1.txt")
+    assert blocks[2] == blocks[3].rstrip("\n") == "2\t900\t1\t5\traw/wrk-c2-w1.txt"
+    assert series_text(ladder[:1], peak=None, knee=None).split("\n\n\n")[2] == "# none"
+
+
+def test_the_servers_that_hold_a_worker_per_connection_declare_their_cap():
+    assert registry.connection_cap("php")[0] == settings.int_knob("APACHE_WORKERS")
+    assert registry.connection_cap("servlet")[0] == settings.int_knob("TOMCAT_MAX_CONNECTIONS")
+    assert registry.connection_cap("soap-gsoap")[0] == settings.int_knob("GSOAP_THREADS")
+    assert registry.connection_cap("soap-php-lighttpd") is None  # Lighttpd's event loop holds no worker per connection
