@@ -187,9 +187,10 @@ def children_cpu_s():
 def oha_command(binary, request, rate, num_requests, timeout_s, max_connections, database, body_file,
                 keepalive=False):
     """One open-loop oha run for the cross-check: `num_requests` at `rate` req/s, a new connection per
-    request (or with `keepalive` its connections kept), latencies measured from each request's scheduled start (no coordinated omission). Enough
-    connections that rate x timeout can be outstanding, as httperf allows, within `max_connections`
-    (the descriptor limit). A POST's body is read from `body_file` (-D), which holds request.body:
+    request (or with `keepalive` its connections kept), latencies measured from each request's
+    scheduled start (no coordinated omission). Enough connections that rate x timeout can be
+    outstanding, as httperf allows, within `max_connections` (the descriptor limit; kept alive, also
+    the server's connection cap). A POST's body is read from `body_file` (-D), which holds request.body:
     an argument may not pass 128 KB on Linux, and echo-1000's envelope is 128 KB."""
     connections = max(1, min(max_connections, math.ceil(rate * timeout_s)))
     command = [str(binary), "--no-tui", "--output-format", "json", "-n", str(num_requests), "-q", f"{rate:g}",

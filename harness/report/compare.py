@@ -11,6 +11,7 @@ import statistics
 import sys
 from pathlib import Path
 
+from harness.judge.bottleneck import telling_steps
 from harness.report.series import ratio_interval_text
 from harness.results.rounds import cell_figures
 from harness.results.stats import ratio_interval
@@ -34,6 +35,7 @@ def comparison_rows(run, other):
         a, b = figures.median.estimate, theirs[key].median.estimate
         paired = paired_ratio(figures.figures, theirs[key].figures)
         rows.append({"cell": str(key), "key": key, "first": figures, "second": theirs[key],
+                     "costs": (request_cost(run, figures), request_cost(other, theirs[key])),
                      "ratio": max(a, b) / min(a, b), "second_over_first": b / a,
                      "overlap": overlap(figures.geometric, theirs[key].geometric), "paired": paired,
                      "real": paired.excludes(1) if paired else None})
@@ -46,6 +48,26 @@ def paired_ratio(first, second):
     common. Runs made back to back pair rounds as near in time as two runs can."""
     shared = sorted(set(first) & set(second))
     return ratio_interval([(second[number], first[number]) for number in shared]) if shared else None
+
+
+def request_cost(run, figures):
+    """What a request cost the servers at the cell's saturation step, in the round whose figure is
+    the cell's median: (servers' CPU µs per reply, softirq µs per reply on the servers' CPUs,
+    connections per request); None without a saturation step, pinned servers or softirq figures (runs
+    from before them). The softirq is the kernel's TCP work (handshakes, teardown, the packets), which
+    a kept-alive connection pays once for its calls."""
+    summary = figures.representative
+    told = telling_steps(summary, run.steps.get(summary.visit, []))
+    cpus = run.manifest.server_cpus
+    if not told or told[0].offered_rate != summary.saturation_offered or not cpus:
+        return None
+    step = told[0]
+    replies = (step.reply_rate or 0) * (step.figures.get("test_duration_s") or 0)
+    if not replies or f"softirq_cpu{cpus[0]}_s" not in step.figures:
+        return None
+    softirq = sum(step.figures.get(f"softirq_cpu{cpu}_s") or 0.0 for cpu in cpus)
+    return (1e6 * step.server_total("_cpu_s") / replies, 1e6 * softirq / replies,
+            1 / step.figures.get("calls_per_connection", 1))
 
 
 def app_orders(rows):
@@ -92,6 +114,18 @@ def comparison_markdown(run, other, rows, heading="#"):
                      f"{ {True: 'yes', False: 'no', None: '-'}[row['overlap']]} | "
                      f"{ratio_interval_text(row['paired']) if row['paired'] else '-'} | "
                      f"{ {True: 'yes', False: 'no', None: '-'}[row['real']]} |")
+    costed = [row for row in rows if None not in row["costs"]]
+    if costed:
+        lines += ["", f"{heading}# What a request cost the servers at saturation", "",
+                  "Over each cell's saturation step (the round of its median): the servers' CPU time and the "
+                  "softirq time on their CPUs (the kernel's TCP work: handshakes, teardown, packets), per reply, "
+                  "and how many connections each request opened.", "",
+                  f"| cell | CPU µs / reply: {first} | {second} | softirq µs / reply: {first} | {second} | "
+                  f"connections / request: {first} | {second} |", "|---|---:|---:|---:|---:|---:|---:|"]
+        for row in costed:
+            (cpu_a, soft_a, conns_a), (cpu_b, soft_b, conns_b) = row["costs"]
+            lines.append(f"| {row['cell']} | {cpu_a:,.0f} | {cpu_b:,.0f} | {soft_a:,.0f} | {soft_b:,.0f} | "
+                         f"{conns_a:.2g} | {conns_b:.2g} |")
     orders = app_orders(rows)
     if orders:
         lines += ["", f"{heading}# The apps' order, fastest first", "",

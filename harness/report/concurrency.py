@@ -22,6 +22,27 @@ def series_text(levels, peak, knee):
     return "\n\n\n".join("\n".join(map(line, block)) or "# none" for block in blocks) + "\n"
 
 
+def summary_markdown(run_id, host, results):
+    """concurrency.md: per workload, app, engine and mode its peak (throughput, p99 there), its knee
+    and which levels were flagged, and why."""
+    lines = [f"# Throughput against concurrency, run {run_id}", "",
+             f"{host.get('cpu_model', '?')}, {host.get('cores', '?')} cores. wrk, closed loop; each level the "
+             "median of its windows. Peak: the unflagged level of the highest throughput; knee: the first "
+             "unflagged level whose p99 passes twice one connection's. Flagged levels (the client ran out, "
+             "above a server's connection cap, failures, other work) are neither.", "",
+             "| workload | app | engine | connections | peak: connections | replies/s | p99 ms | knee: connections | "
+             "p99 ms | flagged levels |", "|---|---|---|---|---:|---:|---:|---:|---:|---|"]
+    for result in results:
+        by_level = {level["connections"]: level for level in result["levels"]}
+        peak, knee = by_level.get(result["peak"]), by_level.get(result["knee"])
+        flagged = [f"{level['connections']} ({level['flags'][0].split(':')[0]})" for level in result["levels"] if level["flags"]]
+        rate = f"{peak['replies_per_s']:,.0f}" if peak else "-"
+        lines.append(f"| {result['workload']} | {result['app']} | {result['engine']} | {result['connection']} | "
+                     f"{result['peak'] or '-'} | {rate} | {peak['p99_ms'] if peak else '-'} | {result['knee'] or '-'} | "
+                     f"{knee['p99_ms'] if knee else '-'} | {', '.join(flagged) or 'none'} |")
+    return "\n".join(lines) + "\n"
+
+
 def draw(directory, results):
     """plots/concurrency-<workload>.pdf per workload of `results` (concurrency.json's); their paths."""
     plots, data = directory / "plots", directory / "plots" / "data"

@@ -97,13 +97,18 @@ class Manifest:
         return self.data.get("topology", {}).get("link_bits_per_s")
 
     @property
-    def server_cores(self):
-        """How many CPUs the servers ran on: their pinned lists (the web servers' and the database's;
-        runs from before DB_CPUS had one), or the whole machine unpinned."""
+    def server_cpus(self):
+        """The CPUs the servers were pinned to (the web servers' and the database's; runs from before
+        DB_CPUS had one), sorted; None when they were not pinned."""
         lists = [cpu_numbers(self.pinning.get(key)) for key in ("server_cpus", "db_cpus") if key in self.pinning]
         if not lists or None in lists:
-            return self.host["cores"]
-        return len(set().union(*lists))
+            return None
+        return sorted(set().union(*lists))
+
+    @property
+    def server_cores(self):
+        """How many CPUs the servers ran on: their pinned ones, or the whole machine unpinned."""
+        return len(self.server_cpus) if self.server_cpus else self.host["cores"]
 
     @property
     def database_text(self):

@@ -10,7 +10,8 @@ redone, bounded). The judge (harness/judge/concurrency.py) gives each level the 
 windows, flags the levels the client, a server's connection cap, errors or other work bound, and
 names each app's peak and knee from the others.
 
-Into results/<run>/: manifest.json, concurrency.tsv (a row per cell, mode and level),
+Into results/<run>/: manifest.json, concurrency.md (each app's peak and knee per mode),
+concurrency.tsv (a row per cell, mode and level),
 concurrency.json (every window's figures), each cell's raw/ (wrk's reports) and
 plots/concurrency-<workload>.pdf (a page per mode)."""
 import argparse
@@ -157,8 +158,10 @@ def run(context, run_id, results_dir, modes, ladder=tuple(LADDER)):
                   flush=True)
     write_manifest(files.manifest, run_id, context, topology, quiet, concurrency=recorded, finished=True)
     pdfs = figures_of.draw(files.directory, results)
+    host = json.loads(files.manifest.read_text())["host"]
+    write_atomically(files.directory / "concurrency.md", figures_of.summary_markdown(run_id, host, results))
     print(f"concurrency-sweep {run_id} finished in {format_duration(time.monotonic() - progress.started)}: "
-          f"{files.directory / 'concurrency.tsv'}, {', '.join(map(str, pdfs))}", flush=True)
+          f"{files.directory / 'concurrency.md'}, {', '.join(map(str, pdfs))}", flush=True)
     return results
 
 

@@ -64,3 +64,22 @@ def test_the_apps_order_is_shown_per_engine_and_workload_and_a_change_is_named()
     changed = comparison_markdown(ROUNDS2, overtaken, comparison_rows(ROUNDS2, overtaken), heading="##")
     assert "| myisam, single | php > servlet | servlet > php | yes |" in changed
     assert changed.startswith("## Run") and "### The apps' order" in changed
+
+
+def test_what_a_request_cost_comes_from_the_saturation_step_of_the_median_round():
+    """Recorded one-round runs of PHP and the pooled servlet (AMD EPYC), connections closed and kept
+    alive: PHP's saturation steps at 2,131 and 2,685 req/s offered."""
+    close, kept = load_run(FIXTURES / "close-quick"), load_run(FIXTURES / "ka-quick")
+    rows = {row["cell"]: row for row in comparison_rows(close, kept)}
+    (cpu_closed, softirq_closed, opened_closed), (cpu_kept, softirq_kept, opened_kept) = rows["php/innodb/single"]["costs"]
+    assert softirq_closed == pytest.approx(1e6 * 0.41 / (2033.8551610029272 * 3.144))
+    assert softirq_kept == pytest.approx(1e6 * 0.38 / (2635.535307517084 * 3.109))
+    assert (opened_closed, opened_kept) == (1, 0.01)
+    assert 0 < cpu_kept < cpu_closed
+    markdown = comparison_markdown(close, kept, list(rows.values()))
+    assert "What a request cost the servers at saturation" in markdown and "| php/innodb/single |" in markdown
+    assert all(None in row["costs"] or min(row["costs"][0][:2]) > 0 for row in rows.values())
+
+
+def test_a_run_from_before_the_softirq_figures_has_no_cost_table():
+    assert "What a request cost" not in comparison_markdown(ROUNDS2, ROUNDS2, comparison_rows(ROUNDS2, ROUNDS2))

@@ -4,7 +4,7 @@ import pytest
 
 from harness.judge.concurrency import Limits, knee, level_figures, level_flags, peak
 from harness.measure.wrk_output import duration_ms, figures
-from harness.report.concurrency import series_text
+from harness.report.concurrency import series_text, summary_markdown
 from stack import registry, settings
 
 WRK = settings.ROOT / "tests" / "fixtures" / "wrk"
@@ -103,3 +103,13 @@ def test_the_servers_that_hold_a_worker_per_connection_declare_their_cap():
     assert registry.connection_cap("servlet")[0] == settings.int_knob("TOMCAT_MAX_CONNECTIONS")
     assert registry.connection_cap("soap-gsoap")[0] == settings.int_knob("GSOAP_THREADS")
     assert registry.connection_cap("soap-php-lighttpd") is None  # Lighttpd's event loop holds no worker per connection
+
+
+def test_the_summary_names_each_modes_peak_knee_and_flagged_levels():
+    ladder = [{**level, "p50_ms": 1.0, "raw": ["raw/x.txt"]} for level in levels(
+        (1, 500, 2.0, []), (2, 900, 5.0, []), (256, 800, 60.0, ["above the server's cap of 150 connections: wait"]))]
+    result = {"workload": "single", "app": "php", "engine": "innodb", "connection": "keepalive", "levels": ladder,
+              "peak": 2, "knee": 2}
+    text = summary_markdown("c1", {"cpu_model": "AMD EPYC", "cores": 2}, [result])
+    assert "AMD EPYC, 2 cores" in text
+    assert "| single | php | innodb | keepalive | 2 | 900 | 5.0 | 2 | 5.0 | 256 (above the server's cap of 150 connections) |" in text
