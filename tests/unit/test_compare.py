@@ -82,4 +82,6 @@ def test_what_a_request_cost_comes_from_the_saturation_step_of_the_median_round(
 
 
 def test_a_run_from_before_the_softirq_figures_has_no_cost_table():
-    assert "What a request cost" not in comparison_markdown(ROUNDS2, ROUNDS2, comparison_rows(ROUNDS2, ROUNDS2))
+    assert "softirq_cpu1_s" not in FULL6.steps[next(iter(FULL6.steps))][0].figures
+    assert "What a request cost" not in comparison_markdown(FULL6, FULL6, comparison_rows(FULL6, FULL6))
+    assert "What a request cost" in comparison_markdown(ROUNDS2, ROUNDS2, comparison_rows(ROUNDS2, ROUNDS2))
