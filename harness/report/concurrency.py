@@ -35,7 +35,11 @@ def summary_markdown(run_id, host, results):
     for result in results:
         by_level = {level["connections"]: level for level in result["levels"]}
         peak, knee = by_level.get(result["peak"]), by_level.get(result["knee"])
-        flagged = [f"{level['connections']} ({level['flags'][0].split(':')[0]})" for level in result["levels"] if level["flags"]]
+        flagged = {}
+        for level in result["levels"]:
+            for flag in level["flags"]:
+                flagged.setdefault(flag.split(":")[0].split(", ")[0], []).append(str(level["connections"]))
+        flagged = [f"{', '.join(levels)} ({why})" for why, levels in flagged.items()]
         rate = f"{peak['replies_per_s']:,.0f}" if peak else "-"
         lines.append(f"| {result['workload']} | {result['app']} | {result['engine']} | {result['connection']} | "
                      f"{result['peak'] or '-'} | {rate} | {peak['p99_ms'] if peak else '-'} | {result['knee'] or '-'} | "

@@ -107,9 +107,11 @@ def test_the_servers_that_hold_a_worker_per_connection_declare_their_cap():
 
 def test_the_summary_names_each_modes_peak_knee_and_flagged_levels():
     ladder = [{**level, "p50_ms": 1.0, "raw": ["raw/x.txt"]} for level in levels(
-        (1, 500, 2.0, []), (2, 900, 5.0, []), (256, 800, 60.0, ["above the server's cap of 150 connections: wait"]))]
+        (1, 500, 2.0, []), (2, 900, 5.0, []), (256, 800, 60.0, ["above the server's cap of 150 connections, prefork: wait"]),
+        (512, 700, 90.0, ["above the server's cap of 150 connections, prefork: wait", "disturbed: other processes"]))]
     result = {"workload": "single", "app": "php", "engine": "innodb", "connection": "keepalive", "levels": ladder,
               "peak": 2, "knee": 2}
     text = summary_markdown("c1", {"cpu_model": "AMD EPYC", "cores": 2}, [result])
     assert "AMD EPYC, 2 cores" in text
-    assert "| single | php | innodb | keepalive | 2 | 900 | 5.0 | 2 | 5.0 | 256 (above the server's cap of 150 connections) |" in text
+    assert ("| single | php | innodb | keepalive | 2 | 900 | 5.0 | 2 | 5.0 | 256, 512 (above the server's cap of 150 "
+            "connections), 512 (disturbed) |") in text
