@@ -10,7 +10,7 @@ export PYTHONPATH := $(CURDIR)$(if $(PYTHONPATH),:$(PYTHONPATH))
 LAB := $(PYTHON) -m stack.lab
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build up saturation-sweep size-sweep concurrency-sweep sweep crosscheck driver-agreement plots compare down status import test test-java test-faults test-unit clean distclean
+.PHONY: help setup build up saturation-sweep size-sweep concurrency-sweep sweep crosscheck profile driver-agreement plots compare down status import test test-java test-faults test-unit clean distclean
 
 help: ## list the targets
 	@echo "The web architecture lab: PHP, servlet, pooled servlet and SOAP against MyISAM and InnoDB."
@@ -45,9 +45,10 @@ status: ## show which lab servers run, their pids, ports and logs; docs/apps.md
 import: ## create schema, account and data, and verify both tables (needs `up`)
 	@$(LAB) import
 
-saturation-sweep: up ## the main job: set up, start servers, import if needed, sweep every cell, plot (TOPOLOGY= LINK= CLIENTS= CLIENT_HOSTS= and the sweep's knobs); docs/method.md
+saturation-sweep: up ## the main job: set up, start servers, import if needed, sweep every cell, plot (TOPOLOGY= LINK= CLIENTS= CLIENT_HOSTS= and the sweep's knobs; PROFILE=1: then a CPU profile of every cell, as `make profile`); docs/method.md
 	@$(LAB) import --if-needed
 	@$(MAKE) --no-print-directory sweep
+	@$(if $(PROFILE),$(MAKE) --no-print-directory profile)
 	@$(MAKE) --no-print-directory plots
 
 size-sweep: up ## saturation and reply time against N per app: rows (1 to 16,000 rows), or SIZE_WORKLOAD=echo|list|ints|doubles|strings (the SOAP papers' echoes, with getQuote and the SOAP baselines) (SET=soap ENGINES=innodb ROUNDS=1 SIZES=, as sweep.json); docs/soap-engines.md
@@ -72,8 +73,12 @@ sweep: ## run the sweep on running servers (SET= APPS= CONN=close|keepalive CALL
 	  $(if $(CONN),--conn $(CONN)) $(if $(CALLS),--calls $(CALLS))
 
 crosscheck: ## second opinions on a run (RUN=; default the latest; CELLS=app/engine/workload,... for some cells) on running servers: wrk and oha -> crosscheck.tsv; docs/method.md
-	@bash stack/install-oha.sh
+	@bash stack/install-crate.sh oha OHA_VERSION 1.88 oha
 	@$(PYTHON) -m harness.run.crosscheck $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)")
+
+profile: ## where the servers' CPU goes at each cell's saturation rate, on running servers (RUN=; default the latest; CELLS=app/engine/workload,... OVERHEAD=N pairs without and with perf): perf record, flame graphs, components -> profile/ in the run; docs/profiles.md
+	@bash stack/install-crate.sh inferno INFERNO_VERSION 1.71 inferno-flamegraph
+	@$(PYTHON) -m harness.run.profile $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)") $(if $(OVERHEAD),--overhead $(OVERHEAD))
 
 driver-agreement: build ## Debian's httperf against the lab's large-body build on cells both can drive (RUN= CELLS=app/engine/workload,... FACTORS=0.5,1.2 REPEATS=3 DURATION=s), on running servers -> results/RUN-drivers/agreement.tsv; docs/soap-engines.md
 	@test -n "$(RUN)" -a -n "$(CELLS)" || { echo "driver-agreement: name the run and its cells: make driver-agreement RUN=a CELLS=soap-gsoap/none/echo-10"; exit 2; }

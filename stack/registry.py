@@ -187,7 +187,12 @@ def baselines_of(app_name):
 def jit(app_name):
     """Whether the app's server compiles its code as it runs (a JVM): its cells warm until its
     compiler is quiet (harness/measure/jit.py)."""
-    return server(server_of(app_name)).get("jit", False)
+    return server_jit(server_of(app_name))
+
+
+def server_jit(name):
+    """Whether a server compiles its code as it runs (a JVM): a profile asks it for its perf map."""
+    return server(name).get("jit", False)
 
 
 def connection_cap(app_name):

@@ -114,6 +114,7 @@ class Tomcat(Server):
                    CATALINA_OPTS=" ".join([
                        f"-Xms{heap}", f"-Xmx{heap}", settings.knob("TOMCAT_GC"),
                        "-XX:+ExitOnOutOfMemoryError", "-Djava.awt.headless=true",
+                       *(["-XX:+PreserveFramePointer"] if settings.knob("TOMCAT_FRAME_POINTERS") == "on" else []),
                        f"-Dlab.config={settings.APP_CONFIG}", *self.xml_depth_limits()]))
         return self.detached([str(settings.tomcat_home() / "bin" / "catalina.sh"), "start"], cpus,
                              log=LOG / "tomcat-launch.log", env=env)

@@ -81,8 +81,10 @@ DEFAULTS = {
     # Lighttpd, in front of the same PHP-FPM pool (ICWS'08's PHP + Lighttpd).
     "LIGHTTPD_PORT": "18084",
     "TOMCAT_VERSION": "9.0.104",
-    # The cross-check's open-loop load generator (crates.io), built by stack/install-oha.sh.
+    # The cross-check's open-loop load generator (crates.io), built by stack/install-crate.sh.
     "OHA_VERSION": "1.16.0",
+    # The profiles' folded stacks and flame graphs (crates.io, `make profile`), same installer.
+    "INFERNO_VERSION": "0.12.8",
     # Which httperf drives a POST (harness/measure/load.py): "auto", Debian's for every session line
     # it reads whole and the lab's large-body build past that; "always", the large-body build for
     # every POST (the check that both give the same figures where both can send; docs/soap-engines.md).
@@ -115,6 +117,9 @@ DEFAULTS = {
     "KEEPALIVE_TIMEOUT_S": "5",
     "TOMCAT_HEAP": "2g",
     "TOMCAT_GC": "-XX:+UseParallelGC",
+    # "on": the JVM keeps frame pointers in compiled code (-XX:+PreserveFramePointer), so that perf
+    # walks Java stacks. Only `make profile` turns it on, for a Tomcat it restarts (docs/profiles.md).
+    "TOMCAT_FRAME_POINTERS": "off",
     # HikariCP's guidance: connections = cores * 2 + effective spindles (1) -> 5 on 2 cores.
     "POOL_SIZE": str((os.cpu_count() or 2) * 2 + 1),
     "POOL_TIMEOUT_MS": "5000",

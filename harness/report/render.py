@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from harness.judge.cpu_components import rules
+from harness.report import profiles
 from harness.report.compare import comparison_markdown, comparison_rows
 from harness.report.series import bars_text, points, series_text, spans_decades, text_page
 from harness.report.sizes import group_title, reference_levels, size_series_text, sized_rows
@@ -160,6 +162,18 @@ def size_pages(view, rows, out, data):
     return [variables["output"]]
 
 
+def breakdown_page(view, out, data):
+    """The CPU profiles' stacked bars (`make profile`), when the run has them: [the PDF] or []."""
+    if not any("breakdown" in result for result in view.run.profiles.values()):
+        return []
+    bars = data / "breakdown.tsv"
+    bars.write_text(profiles.bars_data(view.run.profiles, view.title))
+    output = out / "breakdown.pdf"
+    gnuplot("breakdown.gp", output=output, file=bars, n=len(rules().components),
+            heading="Where the servers' CPU goes at saturation (perf, one profiled step per cell)")
+    return [output]
+
+
 def canary_page(view, out, data):
     """The speed canary against the servers' cost, cell by cell (results/calibration.py); none without
     two rounds of a cell with the canary's speed."""
@@ -209,9 +223,11 @@ def make_report(run_dir, beside=None):
     sizes = size_pages(view, rows, out, data)
     figures = figure_pages(view, out, data)
     canary = canary_page(view, out, data)
+    breakdown = breakdown_page(view, out, data)
     report = out / "report.pdf"
     subprocess.run(["pdfunite", str(pages["title"]), str(pages["table"]), *map(str, sizes), str(summary),
-                    *map(str, figures), *map(str, canary), str(report)], check=True, capture_output=True)
+                    *map(str, breakdown), *map(str, figures), *map(str, canary), str(report)], check=True,
+                   capture_output=True)
     return report
 
 

@@ -6,6 +6,8 @@ from harness.judge.bottleneck import bottleneck
 from harness.judge.verdict import Thresholds
 from harness.report.comparisons import comparison_lines, differences_lines
 from harness.report.papers import paper_lines
+from harness.report.profiles import bottleneck_parts
+from harness.report.profiles import summary_lines as profile_lines
 from harness.report.series import ratio_text, short_interval, throughput_text
 from harness.report.sizes import size_lines
 from harness.report.trust import calibration_lines, disturbance_line, rounds_line, rounds_sentence, speed_line
@@ -154,12 +156,12 @@ def summary_markdown(view, rows):
                              f"{row['study_2006_response_ms_low'] or '-'} | {reply_parts_text(row, 'low')} | "
                              f"{reply_parts_text(row, 'saturation')} | {spread_text(row)} | {row['overload_offered'] or '-'} | "
                              f"{row['server_cpu_pct_saturation']} | {row['server_rss_mb_saturation']} | "
-                             f"{bottleneck_text(row)} |")
+                             f"{bottleneck_text(row, view.run.profiles)} |")
             lines.append("")
     return "\n".join(lines + size_lines(view, rows) + paper_lines(view, rows)
                      + [line for set_name, declared in comparisons().items()
                         for line in comparison_lines(view, rows, set_name, declared)]
-                     + differences_lines(view))
+                     + differences_lines(view) + profile_lines(view.run.profiles, view.title))
 
 
 def study_method_lines(options):
@@ -200,8 +202,11 @@ def rounds_with_interval(row):
             f"at {float(row['median_confidence']):.0%}")
 
 
-def bottleneck_text(row):
-    return f"{row['bottleneck']}: {row['bottleneck_why']}" if row["bottleneck"] else "-"
+def bottleneck_text(row, profiles=None):
+    """What ran out first and why; with the run's CPU profile (`make profile`), what took the CPU."""
+    text = f"{row['bottleneck']}: {row['bottleneck_why']}" if row["bottleneck"] else "-"
+    parts = bottleneck_parts(profiles or {}, f"{row['app']}/{row['engine']}/{row['workload']}")
+    return f"{text}; profile: {parts}" if parts else text
 
 
 def spread_text(row):

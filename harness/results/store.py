@@ -148,6 +148,14 @@ class RunFiles:
         """The JVM warm-ups of the run (harness/run/jvm_warmup.py), a JSON list of records."""
         return self.directory / "jvm-warmups.json"
 
+    @property
+    def profile(self):
+        """The run's CPU profiles (harness/run/profile.py): profile.json, profile.tsv, a folder per cell."""
+        return self.directory / "profile"
+
+    def profile_cell(self, key):
+        return self.profile / key.name
+
     def cell(self, key, round_=1, replica=1):
         """A measurement's folder: round 1's is the cell's own (as in runs from before rounds), a later
         round's or a repeat's is a folder inside it."""
@@ -170,6 +178,7 @@ class Run:
     saturation: list   # CellSummary per finished measurement (cell, round, repeat), in sweep order
     steps: dict        # Visit -> [Step]
     canary: dict = field(default_factory=dict)  # the speed canary's readings per CPU (canary.json)
+    profiles: dict = field(default_factory=dict)  # "app/engine/workload" -> its CPU profile (profile/profile.json)
 
 
 def load_run(directory):
@@ -181,7 +190,9 @@ def load_run(directory):
         raise ResultsError(f"{directory} has no saturation.tsv rows yet: no cell has finished")
     steps = {row.visit: read_steps(files.cell_steps(row.key, row.round, row.replica)) for row in saturation}
     canary = json.loads(files.canary.read_text()) if files.canary.exists() else {}
-    return Run(files.directory, Manifest.read(files.manifest), saturation, steps, canary)
+    profiles = files.profile / "profile.json"
+    return Run(files.directory, Manifest.read(files.manifest), saturation, steps, canary,
+               json.loads(profiles.read_text())["cells"] if profiles.exists() else {})
 
 
 def earlier_cell_walls(results_dir, this_run):

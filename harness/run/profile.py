@@ -1,0 +1,248 @@
+"""`make profile [RUN=] [CELLS=] [OVERHEAD=N]`: where the servers' CPU goes at each cell's saturation.
+`make saturation-sweep PROFILE=1` runs it after the sweep, before the plots.
+
+For every located cell of the run, warmed up as the sweep warms it: one extra step at the cell's
+saturation rate (the sweep's step length and rules, its httperf output kept under the cell's raw/)
+under `perf record` on the servers' CPUs (harness/measure/profiler.py). The step never counts toward a
+figure: the run's rounds are done before it, and it is written apart. Its samples, cut to the step's
+window, are put in components (harness/judge/cpu_components.py) and set against the server CPU the
+step's monitors measured (the servers' processes' CPU time, as the sweep's server CPU column). A step that
+other work disturbed is redone, as in the cross-check.
+
+A JVM's stacks are walked only when it keeps frame pointers: Tomcat is restarted with them
+(TOMCAT_FRAME_POINTERS=on) for the profiles and restarted without them at the end, so no figure of the
+sweep ever ran with them; each cell's own warm-up then brings the JIT back to steady.
+
+OVERHEAD=N: for each cell, N pairs of the same step without and with perf, in alternating order,
+their server CPU per reply set side by side (in profile.json, and overhead.tsv): what profiling
+costs the servers.
+
+Into the run's folder, profile/: per cell its folded stacks, flame graph (SVG), perf script text
+(gzipped; every figure traces back to it) and breakdown.json; profile.json and profile.tsv for the run."""
+import argparse
+import gzip
+import json
+import os
+import sys
+import time
+from contextlib import nullcontext
+from datetime import datetime, timezone
+from pathlib import Path
+
+from harness.hosts import inventory, servers
+from harness.hosts.watch import watching
+from harness.judge import cpu_components
+from harness.judge.disturbance import redone_while_disturbed
+from harness.judge.verdict import judge
+from harness.measure import load, perf_script, processes, profiler
+from harness.report import profiles
+from harness.results.records import LOCATED
+from harness.results.rounds import cell_figures
+from harness.results.store import RESULTS, ResultsError, RunFiles, latest_run, load_run, tsv_text, write_atomically
+from harness.run import jvm_warmup, probe, step
+from harness.run.cell import Cell
+from harness.run.context import RunContext, profile_for
+from harness.run.session import NotReady, from_the_client
+from stack import registry
+
+
+def measured_server_cpu(figures, server_cpus):
+    """Pure: the servers' CPU over a step as its monitors measured it: {"processes_s": every server's
+    processes, "softirq_s": the softirq time on the servers' CPUs, "irq_s": their interrupt time} (the
+    last two for the record: on a kernel without IRQ time accounting the processes' time holds the
+    softirq work done on their stacks already)."""
+    return {"processes_s": round(sum(value for name, value in figures.items()
+                                     if name.endswith("_cpu_s") and name[:-6] in registry.servers()), 3),
+            "softirq_s": round(sum(figures.get(f"softirq_cpu{cpu}_s", 0.0) for cpu in server_cpus), 3),
+            "irq_s": round(sum(figures.get(f"irq_cpu{cpu}_s", 0.0) for cpu in server_cpus), 3)}
+
+
+class Profiler:
+    """The profile steps of one run: where they run and what they are judged by."""
+
+    def __init__(self, context, files):
+        self.context = context
+        self.files = files
+        pinning = context.pinning
+        self.server_cpu_list = ",".join(map(str, sorted(set(processes.cpu_list(pinning.server_cpus))
+                                                        | set(processes.cpu_list(pinning.db_cpus)))))
+        self.server_cpus = processes.cpu_list(self.server_cpu_list)
+        self.classifier = cpu_components.Classifier()
+
+    def load_step(self, cell, rate, raw, folder=None):
+        """One step at `rate` (under perf into `folder` when given), watched: its figures."""
+        plan = self.context.plan
+        num_requests, calls = plan.step_load(rate)
+        timeout_s = load.step_timeout(rate, plan.timeout_for(profile_for(cell.key.workload)), plan.fd_budget)
+        perf = profiler.recording(folder / "perf.data", self.server_cpu_list, self.context.pinning.client_cpus) \
+            if folder else nullcontext()
+        with perf, profiler.Owners() as owners:
+            # The samples are cut to the monitors' whole window, not the load's: after a failing step's
+            # client has given up, the servers still work through their backlog, and the monitors count it.
+            started = time.monotonic()
+            with watching(self.context) as watch:
+                runs = step.run_load(cell, rate, num_requests, timeout_s, raw, plan.clients,
+                                     self.context.pinning.client_cpus, calls)
+            ended = time.monotonic()
+        figures, _ = step.merged_client_runs(runs)
+        killed = any(killed for _, _, _, killed, _ in runs)
+        verdict, reason = judge(figures, rate, timeout_s, num_requests, killed, self.context.thresholds, calls)
+        measured = measured_server_cpu(watch.figures, self.server_cpus)
+        cpu_s = measured["processes_s"]  # the sweep's server CPU (records.server_total("_cpu_s"))
+        replies = (figures or {}).get("replies") or 0
+        return {"rate": rate, "verdict": verdict, "reason": reason, "raw": raw, "disturbed": watch.disturbed(),
+                "window_s": round(ended - started, 3), "replies": replies, "reply_rate": (figures or {}).get("reply_rate"),
+                "measured_cpu_s": cpu_s, "measured": measured, "cpu_us_per_reply": round(cpu_s / replies * 1e6, 1) if replies else None,
+                "owners": dict(owners), "window": (started, ended)}
+
+    def watched(self, run):
+        return redone_while_disturbed(run, lambda result: result["disturbed"], self.context.disturbance.max_redos)
+
+    def profile(self, cell, rate):
+        """The cell's profile at `rate`: the step, its breakdown against the measured CPU, and its
+        files under profile/<cell>/."""
+        folder = self.files.profile_cell(cell.key)
+        folder.mkdir(parents=True, exist_ok=True)
+        result, redone = self.watched(lambda: self.load_step(cell, rate, f"raw/profile-rate-{rate:g}.txt", folder))
+        profiler.write_jit_maps()
+        text = profiler.script(folder / "perf.data")
+        samples = perf_script.within(perf_script.samples(text), *result.pop("window"))
+        owners = result.pop("owners")
+        result["breakdown"] = cpu_components.breakdown(samples, owners, self.classifier)
+        result["profiled_over_measured"] = cpu_components.against_measured(result["breakdown"],
+                                                                          result["measured_cpu_s"])
+        result["redone"] = redone
+        with gzip.open(folder / "perf-script.txt.gz", "wt") as kept:
+            kept.write(text)
+        stacks = profiler.folded(text)
+        write_atomically(folder / "stacks.folded", stacks)
+        write_atomically(folder / "flame.svg", profiler.flame_graph(stacks, f"{cell.key} at {rate:g} req/s offered"))
+        write_atomically(folder / "breakdown.json", json.dumps(result, indent=1) + "\n")
+        (folder / "perf.data").unlink()
+        return result
+
+    def overhead(self, cell, rate, pairs):
+        """`pairs` pairs of steps at `rate`, without and with perf, in alternating order."""
+        folder = self.files.profile_cell(cell.key) / "overhead"
+        folder.mkdir(parents=True, exist_ok=True)
+        found = []
+        for number in range(1, pairs + 1):
+            order = (False, True) if number % 2 else (True, False)
+            pair = {}
+            for with_perf in order:
+                kind = "with" if with_perf else "without"
+                result, _ = self.watched(lambda: self.load_step(cell, rate, f"raw/overhead-{number}-{kind}.txt",
+                                                                folder if with_perf else None))
+                result.pop("owners"), result.pop("window")
+                pair[kind] = result
+            found.append(pair)
+        (folder / "perf.data").unlink(missing_ok=True)
+        return found
+
+
+def saturation_rate(figures):
+    """The rate a cell is profiled at: its representative round's saturation rate (None when the
+    cell was not located)."""
+    summary = figures.representative
+    return summary.saturation_offered if summary.status == LOCATED else None
+
+
+def frame_pointers(on, pinning):
+    """Restart Tomcat (and any other JIT server) with frame pointers kept in compiled code, or as the
+    sweep runs it; the JVM then warms again in each cell's warm-up."""
+    os.environ["TOMCAT_FRAME_POINTERS"] = "on" if on else "off"
+    for name in registry.servers_on(None):
+        if registry.server_jit(name):
+            servers.server(name).restart(pinning.cpus_of(name))
+
+
+def warm_jvms(cells, context, directory):
+    """Each JIT server, just restarted with frame pointers, warmed once for all its cells as a
+    round's first cell warms it (harness/run/jvm_warmup.py): their records."""
+    records = []
+    for name, its_cells in jvm_warmup.servers_of(cells).items():
+        record = jvm_warmup.warm_jvm(name, its_cells, context, directory)
+        if record:
+            print(f"profile: {jvm_warmup.describe(record)}", flush=True)
+            records.append(record)
+    return records
+
+
+def profile_cells(run, context, only, overhead_pairs):
+    processes.pin_harness(context.pinning.client_cpus)
+    servers.pin_servers(context.pinning)
+    files = RunFiles(run.directory)
+    profiler_ = Profiler(context, files)
+    chosen = {key: figures for key, figures in cell_figures(run).items() if only is None or str(key) in only}
+    rows, results = [], {}
+    record = {"host": inventory.host(), "perf": profiler.version(), "frequency_hz": profiler.FREQUENCY_HZ,
+              "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+              "jvm_warmups": warm_jvms(list(chosen), context, run.directory), "cells": results}
+    for index, (key, figures) in enumerate(chosen.items(), start=1):
+        rate = saturation_rate(figures)
+        if rate is None:
+            results[str(key)] = {"not_profiled": f"{figures.representative.status}: no saturation rate"}
+            print(f"profile {index}/{len(chosen)} {key}: not profiled ({figures.representative.status})", flush=True)
+            continue
+        cell = Cell(files, key)
+        warmup = probe.warm_up(cell, context)
+        result = profiler_.profile(cell, rate)
+        result["warmup"] = warmup and {name: warmup[name] for name in ("steady", "seconds", "replies_per_s")}
+        results[str(key)] = result
+        if overhead_pairs:
+            result["overhead"] = profiler_.overhead(cell, rate, overhead_pairs)
+        rows.append(profiles.row(key, result, cpu_components.rules()))
+        print(f"profile {index}/{len(chosen)} {key} at {rate:g} req/s: {rows[-1]['top']} "
+              f"(profiled / measured CPU {result['profiled_over_measured']})", flush=True)
+        write_atomically(files.profile / "profile.json", json.dumps(record, indent=1) + "\n")
+        write_atomically(files.profile / "profile.tsv", tsv_text(profiles.COLUMNS, rows))
+        overheads = {name: each["overhead"] for name, each in results.items() if each.get("overhead")}
+        if overheads:
+            write_atomically(files.profile / "overhead.tsv",
+                             tsv_text(profiles.OVERHEAD_COLUMNS, profiles.overhead_rows(overheads)))
+    return rows
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--run", help="the run id under results/ (default: the latest run)")
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--cells", default=None, help="only these cells, app/engine/workload comma-separated")
+    parser.add_argument("--overhead", type=int, default=0, metavar="N",
+                        help="also N pairs of steps without and with perf per cell (default 0)")
+    args = parser.parse_args(argv)
+    try:
+        run = load_run(args.results / args.run if args.run else latest_run(args.results))
+    except ResultsError as error:
+        print(f"profile: {error}", file=sys.stderr)
+        return 1
+    only = set(filter(None, args.cells.split(","))) if args.cells else None
+    unknown = sorted(only - {str(key) for key in cell_figures(run)}) if only else []
+    problem = (f"no cell {', '.join(unknown)} in run {run.directory.name}" if unknown
+               else profiler.unavailable())
+    context = RunContext.recorded(run.manifest.options)
+    if not problem and context.topology.ssh:
+        problem = "TOPOLOGY=ssh: the servers' CPUs are on other machines; profile there with TOPOLOGY=local"
+    if problem:
+        print(f"profile: {problem}", file=sys.stderr)
+        return 1
+    jit_cells = any(registry.jit(key.app) for key in cell_figures(run) if only is None or str(key) in only)
+    try:
+        with from_the_client(context.topology):
+            if jit_cells:
+                frame_pointers(True, context.pinning)
+            try:
+                rows = profile_cells(run, context, only, args.overhead)
+            finally:
+                if jit_cells:
+                    frame_pointers(False, context.pinning)
+    except NotReady as problem:
+        print(f"profile: {problem}", file=sys.stderr)
+        return 1
+    print(f"profile: {len(rows)} cells profiled; {run.directory / 'profile' / 'profile.tsv'} "
+          f"(flame graphs in profile/<cell>/flame.svg); `make plots RUN={run.directory.name}` adds them to the report")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
