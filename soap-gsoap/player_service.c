@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <errmsg.h>
 #include <mysql.h>
@@ -177,7 +178,50 @@ static struct {
     pthread_cond_t returned;
     struct connection *idle;
     int idle_count, size;
-} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0};
+    int waiting;                    /* threads waiting for a connection now */
+    int most_waiting, most_active;  /* the most of each in the current second, for the pool's log */
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0, 0, 0, 0};
+
+/* Called with the pool's lock held, after every change. */
+static void note_pool_use(void)
+{
+    int active = pool.size - pool.idle_count;
+    if (pool.waiting > pool.most_waiting)
+        pool.most_waiting = pool.waiting;
+    if (active > pool.most_active)
+        pool.most_active = active;
+}
+
+/*
+ * The pool's log, as the pooled servlet's (PoolWaitLog.java) and read by the same monitor
+ * (harness/measure/pool_log.py): for every second in which the pool was in use, the most threads
+ * that waited for a connection and the most connections in use ("epoch-second TAB waiting TAB
+ * active"). The sweep reads it per step, to tell a pool that is too small from a CPU that is too slow.
+ */
+static void *pool_log_writer(void *path)
+{
+    for (;;) {
+        time_t second = time(NULL);
+        int waiting, active;
+        FILE *log;
+        while (time(NULL) == second)
+            usleep(20000);
+        pthread_mutex_lock(&pool.lock);
+        waiting = pool.most_waiting;
+        active = pool.most_active;
+        pool.most_waiting = pool.waiting;
+        pool.most_active = pool.size - pool.idle_count;
+        pthread_mutex_unlock(&pool.lock);
+        if (waiting + active == 0)
+            continue;
+        log = fopen(path, "a");
+        if (log) {
+            fprintf(log, "%ld\t%d\t%d\n", (long)second, waiting, active);
+            fclose(log);
+        }
+    }
+    return NULL;
+}
 
 static void disconnect(struct connection *connection)
 {
@@ -198,12 +242,18 @@ static int borrow(struct connection *out)
     clock_gettime(CLOCK_REALTIME, &deadline);
     deadline.tv_sec += POOL_WAIT_SECONDS;
     pthread_mutex_lock(&pool.lock);
-    while (pool.idle_count == 0 && result == 0)
-        result = pthread_cond_timedwait(&pool.returned, &pool.lock, &deadline);
+    if (pool.idle_count == 0) {
+        pool.waiting++;
+        note_pool_use();
+        while (pool.idle_count == 0 && result == 0)
+            result = pthread_cond_timedwait(&pool.returned, &pool.lock, &deadline);
+        pool.waiting--;
+    }
     if (pool.idle_count > 0) {
         *out = pool.idle[--pool.idle_count];
         result = 0;
     }
+    note_pool_use();
     pthread_mutex_unlock(&pool.lock);
     return result == 0;
 }
@@ -861,6 +911,11 @@ int main(int argc, char **argv)
     for (int i = 0; i < threads; i++) {
         pthread_t thread;
         pthread_create(&thread, NULL, worker, NULL);
+        pthread_detach(thread);
+    }
+    {
+        pthread_t thread;
+        pthread_create(&thread, NULL, pool_log_writer, (void *)option(argc, argv, "--pool-log"));
         pthread_detach(thread);
     }
     say("serving %s with %d threads and %d database connections", address, threads, pool.size);

@@ -24,7 +24,7 @@ def db_settings():
         "db.password": settings.db_password(),
         "pool.size": settings.knob("POOL_SIZE"),
         "pool.timeoutMs": settings.knob("POOL_TIMEOUT_MS"),
-        "pool.waitLog": str(settings.POOL_WAIT_LOG),
+        "pool.waitLog": str(registry.pool_log("tomcat")),
     }
 
 

@@ -190,6 +190,17 @@ def jit(app_name):
     return server_jit(server_of(app_name))
 
 
+def pool(name):
+    """How a server's pool is watched (its declaration's `pool`: {"watch": "log" | "listen-backlog",
+    "log": file under var/log, "what": the pool}), or None when it declares none."""
+    return server(name).get("pool")
+
+
+def pool_log(name):
+    """The file where a server records its pool's use each second (a `pool` watched by "log")."""
+    return settings.LOG / server(name)["pool"]["log"]
+
+
 def server_jit(name):
     """Whether a server compiles its code as it runs (a JVM): a profile asks it for its perf map."""
     return server(name).get("jit", False)

@@ -85,7 +85,7 @@ class Tomcat(Server):
         for folder in ("conf", "logs", "temp", "work", "webapps"):
             (self.base / folder).mkdir(parents=True, exist_ok=True)
         # A fresh pool, a fresh record of it (it would otherwise grow with every run).
-        settings.POOL_WAIT_LOG.unlink(missing_ok=True)
+        registry.pool_log(self.name).unlink(missing_ok=True)
         for name in ("web.xml", "context.xml", "catalina.properties", "logging.properties"):
             shutil.copyfile(home / "conf" / name, self.base / "conf" / name)
         render("server.xml.in", {
@@ -139,6 +139,8 @@ class Gsoap(Server):
     def prepare(self):
         if not self.binary.exists():
             raise LabError(f"gsoap: {self.binary} is not built; run `make build`")
+        # A fresh pool, a fresh record of it (it would otherwise grow with every run).
+        registry.pool_log(self.name).unlink(missing_ok=True)
 
     def launch(self, cpus):
         return self.detached(self.command(self.binary, self.port, self.pidfile), cpus)
@@ -151,6 +153,7 @@ class Gsoap(Server):
                 "--quote-response", str(CONTRACT_ROOT / "quote-response.xml"),
                 "--threads", str(settings.int_knob("GSOAP_THREADS")),
                 "--connections", str(settings.int_knob("POOL_SIZE")),
+                "--pool-log", str(registry.pool_log(self.name)),
                 "--backlog", str(settings.int_knob("GSOAP_BACKLOG")),
                 "--keep-alive-requests", str(settings.int_knob("KEEPALIVE_REQUESTS")),
                 "--max-depth", str(registry.soap_max_element_depth())]

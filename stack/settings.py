@@ -18,7 +18,6 @@ LOG = VAR / "log"
 OPT = VAR / "opt"
 SECRETS = VAR / "secrets"
 # The pooled servlet's per-second record of requests waiting for a connection (harness/measure/pool_log.py).
-POOL_WAIT_LOG = LOG / "pool-wait.tsv"
 
 
 

@@ -12,7 +12,8 @@ most of its rate."""
 from dataclasses import dataclass
 
 from harness.results.records import BASELINE, CLIENT_BOUND, FAIL, LOCATED, PLAN_LIMIT, latest_verdicts
-from stack.registry import DATABASE_SERVER, server_title
+from stack import registry
+from stack.registry import DATABASE_SERVER, pool, server_of, server_title
 
 CLIENT, CPU, DATABASE, POOL, ACCEPT_QUEUE, LINK, UNEXPLAINED = (
     "client", "server CPU", "database", "pool wait", "accept queue", "link", "unexplained")
@@ -67,7 +68,7 @@ def bottleneck(summary, steps, server_cores, limits=BottleneckLimits(), link_bit
     if summary.status not in (LOCATED, PLAN_LIMIT):
         return "", ""
     told = telling_steps(summary, steps)
-    name, why = diagnosis(told, server_cores, limits, link_bits_per_s)
+    name, why = diagnosis(told, server_cores, limits, link_bits_per_s, pool_of(summary.app))
     return name, "; ".join([why] + [note for step in told for note in full_collections(step)])
 
 
@@ -84,7 +85,18 @@ def full_collections(step):
     return notes
 
 
-def diagnosis(told, server_cores, limits, link_bits_per_s=None):
+def pool_of(app):
+    """What the pool the app's requests wait in is, in words: the `pool` its server declares, or that of
+    a server it needs (the Apache and Lighttpd in front of PHP-FPM hand requests to PHP-FPM's
+    workers); "a connection" when none declares one."""
+    name = server_of(app)
+    for server in [name, *registry.server(name).get("needs", ())]:
+        if pool(server):
+            return pool(server)["what"]
+    return "a connection"
+
+
+def diagnosis(told, server_cores, limits, link_bits_per_s=None, pool_what="a connection"):
     """(name, why) from the telling steps' link, CPU, pool, database and listen-queue figures."""
     for step in told:
         carried = link_pct(step, link_bits_per_s)
@@ -103,8 +115,8 @@ def diagnosis(told, server_cores, limits, link_bits_per_s=None):
     for step in told:
         where = f"at {step.offered_rate:g} req/s offered, servers' CPU {cpu_pct(step, server_cores):.0f} % busy"
         if step.figures.get("pool_waiting_max", 0) > 0:
-            evidence.append((POOL, f"up to {step.figures['pool_waiting_max']:.0f} requests waited for a "
-                                   f"connection {where}"))
+            evidence.append((POOL, f"up to {step.figures['pool_waiting_max']:.0f} requests waited for "
+                                   f"{pool_what} {where}"))
         if step.figures.get("db_refused_max_connections", 0) > 0:
             evidence.append((DATABASE, f"MariaDB refused {step.figures['db_refused_max_connections']:.0f} "
                                        f"connections (max_connections) {where}"))

@@ -11,7 +11,7 @@ from harness.measure.canary import CanaryMonitor
 from harness.measure.mariadb_status import QUERY, parse_status, status_deltas
 from harness.measure.pool_log import pool_columns
 from harness.measure.processes import all_processes, cpu_seconds, lab_pids, process_times, zombie_children
-from stack import lifecycle, registry, settings
+from stack import lifecycle, registry
 from stack.server import LabError
 
 
@@ -151,18 +151,59 @@ class MariaDBMonitor:
         return status_deltas(self.before, self.read())
 
 
-class PoolMonitor:
-    """Whether requests waited for the pooled servlet's connections during the step."""
+class PoolLogMonitor:
+    """Whether requests waited for a server's pool during the step, from the record the server keeps
+    of it each second (the pooled servlet's HikariCP, gSOAP's connections: harness/measure/pool_log.py).
+    A pool idle in the step (another app's) adds nothing."""
+
+    def __init__(self, server):
+        self.path = registry.pool_log(server)
 
     def start(self):
         self.started = time.time()
 
     def finish(self):
         try:
-            text = settings.POOL_WAIT_LOG.read_text()
+            text = self.path.read_text()
         except OSError:
             return {}
         return pool_columns(text, self.started, time.time())
+
+
+class ListenBacklogMonitor(threading.Thread):
+    """Whether requests waited for a server's workers during the step: the most connections queued on
+    its listening socket for a worker to accept them (ss's Recv-Q of a listening socket), sampled
+    every `interval` s. PHP-FPM's own status page cannot tell: a pool's workers answer it, so under
+    load it waits in the very queue it would report. A queue that stayed empty adds nothing."""
+
+    def __init__(self, server, interval=0.2):
+        super().__init__(daemon=True)
+        self.endpoint, self.namespace = lifecycle.SERVERS[server].endpoint, lifecycle.SERVERS[server].namespace
+        self.interval = interval
+        self.most = 0
+        self.stopping = threading.Event()
+
+    def sample(self):
+        self.most = max(self.most, network.listen_backlog(self.endpoint, self.namespace))
+
+    def start(self):
+        self.sample()
+        super().start()
+
+    def run(self):
+        while not self.stopping.wait(self.interval):
+            self.sample()
+
+    def finish(self):
+        self.stopping.set()
+        self.join()
+        return {"pool_waiting_max": self.most} if self.most else {}
+
+
+def pool_monitor(server):
+    """The monitor of a server's pool, by how its declaration says the pool is watched."""
+    watch = registry.pool(server)["watch"]
+    return PoolLogMonitor(server) if watch == "log" else ListenBacklogMonitor(server)
 
 
 class JvmMonitor:
@@ -208,8 +249,7 @@ def merged_monitor_figures(figure_sets):
 
 
 # The monitors a server's declaration may name (contract/targets.json, `monitors`), each made for that server.
-SERVER_MONITORS = {"mariadb-status": MariaDBMonitor, "pool": lambda server: PoolMonitor(),
-                   "jvm": JvmMonitor}
+SERVER_MONITORS = {"mariadb-status": MariaDBMonitor, "pool": pool_monitor, "jvm": JvmMonitor}
 
 
 def host_monitors(host, cpus):

@@ -2,6 +2,7 @@
 dropped at a server's accept queue (a dropped SYN is retried only after a second, a cliff in the
 reply rate), and the ephemeral ports held in TIME_WAIT before the step. Parsing is pure; the
 monitor reads /proc at the edge."""
+import subprocess
 from pathlib import Path
 
 from harness.measure import ports
@@ -93,3 +94,25 @@ def sysctls():
         except OSError:
             found[name.replace("/", ".")] = "unavailable"
     return found
+
+
+def listen_queue(ss_output):
+    """Pure: the connections queued on a listening socket for the server to accept them, from `ss -l
+    -H` (its Recv-Q column, after the state: "u_str LISTEN 3 511 /path ...", "LISTEN 0 511
+    127.0.0.1:18083 ..."); 0 when ss listed none."""
+    for line in ss_output.splitlines():
+        fields = line.split()
+        if "LISTEN" in fields[:2] and len(fields) > fields.index("LISTEN") + 1:
+            return int(fields[fields.index("LISTEN") + 1])
+    return 0
+
+
+def listen_backlog(endpoint, namespace=None):
+    """How many connections wait now on the server's listening socket (`endpoint`: a Unix socket's
+    path, or address:port), seen from the server's own network namespace."""
+    family = "-x" if endpoint.startswith("/") else "-t"
+    command = ["ss", family, "-l", "-n", "-H", "src", endpoint]
+    if namespace:
+        command = ["ip", "netns", "exec", namespace, *command]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=10)
+    return listen_queue(result.stdout)

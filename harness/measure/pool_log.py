@@ -1,6 +1,7 @@
-"""The pooled servlet's record of its pool (PoolWaitLog.java): per second in use, the most request
-threads that waited for a connection and the most connections in use. Pure: text in, a step's
-columns out; the monitor in harness/measure/monitors.py reads the file."""
+"""A server's record of its pool, the pooled servlet's (PoolWaitLog.java) and gSOAP's
+(player_service.c): per second in use, the most request threads that waited for a connection and
+the most connections in use. Pure: text in, a step's columns out; the monitor in
+harness/measure/monitors.py reads the file."""
 
 
 def pool_columns(text, started, finished):

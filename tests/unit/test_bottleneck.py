@@ -2,7 +2,8 @@
 at saturation, and on that run's steps with one measured figure changed to each other cause."""
 import dataclasses
 
-from harness.judge.bottleneck import ACCEPT_QUEUE, CLIENT, CPU, DATABASE, LINK, POOL, UNEXPLAINED, bottleneck
+from harness.judge.bottleneck import (ACCEPT_QUEUE, CLIENT, CPU, DATABASE, LINK, POOL, UNEXPLAINED, bottleneck,
+                                      pool_of)
 from harness.results import store
 from harness.results.records import CLIENT_BOUND, NO_PASS, PLAN_LIMIT, CellKey
 from stack.settings import ROOT
@@ -45,7 +46,15 @@ def test_the_database_when_mariadbd_used_most_of_a_busy_cpu():
 
 def test_requests_waiting_for_the_pool_explain_an_idle_cpu():
     name, why = bottleneck(SUMMARY, idle_servers(RUN.steps[SUMMARY.visit], pool_waiting_max=12.0), server_cores=1)
-    assert name == POOL and why.startswith("up to 12 requests waited for a connection at 4746 req/s offered")
+    # The pooled servlet's pool, as its server's declaration names it.
+    assert name == POOL and why.startswith("up to 12 requests waited for HikariCP's connections (POOL_SIZE) at "
+                                           "4746 req/s offered")
+
+
+def test_a_pool_is_named_by_its_servers_declaration_and_a_server_without_one_by_default():
+    assert pool_of("soap-gsoap") == "gSOAP's database connections (POOL_SIZE)"
+    assert pool_of("php-fpm") == pool_of("soap-php-lighttpd") == "PHP-FPM's workers (PHP_FPM_WORKERS)"
+    assert pool_of("php") == "a connection"
 
 
 def test_refused_connections_and_full_listen_queues_explain_an_idle_cpu():

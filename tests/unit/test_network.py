@@ -27,3 +27,9 @@ def test_a_step_records_how_much_each_counter_grew():
 
 def test_a_counter_the_kernel_lacks_counts_as_zero():
     assert network.counter_deltas({}, {})["tcp_syn_retransmits"] == 0
+
+
+def test_a_listening_sockets_queue_is_ss_recv_q():
+    assert network.listen_queue("u_str LISTEN 3      511    /work/var/run/php-fpm.sock 67099630 * 0\n") == 3
+    assert network.listen_queue("LISTEN 0      511        127.0.0.1:18083      0.0.0.0:*\n") == 0
+    assert network.listen_queue("") == 0
