@@ -1,8 +1,8 @@
 """`make profile [RUN=] [CELLS=] [OVERHEAD=N]`: where the servers' CPU goes at each cell's saturation.
 `make saturation-sweep PROFILE=1` runs it after the sweep, before the plots.
 
-For every located cell of the run, warmed up as the sweep warms it: one extra step at the cell's
-saturation rate (the sweep's step length and rules, its httperf output kept under the cell's raw/)
+For every located cell of the run (and every lower bound, at its best passing rate), warmed up as the
+sweep warms it: one extra step at the cell's saturation rate (the sweep's step length and rules, its httperf output kept under the cell's raw/)
 under `perf record` on the servers' CPUs (harness/measure/profiler.py). The step never counts toward a
 figure: the run's rounds are done before it, and it is written apart. Its samples, cut to the step's
 window, are put in components (harness/judge/cpu_components.py) and set against the server CPU the
@@ -36,7 +36,7 @@ from harness.judge.disturbance import redone_while_disturbed
 from harness.judge.verdict import judge
 from harness.measure import load, perf_script, processes, profiler
 from harness.report import profiles
-from harness.results.records import LOCATED
+from harness.results.records import LOCATED, LOWER_BOUND_STATUSES, CellKey
 from harness.results.rounds import cell_figures
 from harness.results.store import RESULTS, ResultsError, RunFiles, latest_run, load_run, tsv_text, write_atomically
 from harness.run import jvm_warmup, probe, step
@@ -141,10 +141,10 @@ class Profiler:
 
 
 def saturation_rate(figures):
-    """The rate a cell is profiled at: its representative round's saturation rate (None when the
-    cell was not located)."""
+    """The rate a cell is profiled at: its representative round's saturation rate, or for a lower
+    bound (the client or the plan ran out first) its best passing rate; None when no step passed."""
     summary = figures.representative
-    return summary.saturation_offered if summary.status == LOCATED else None
+    return summary.saturation_offered if summary.status in (LOCATED, *LOWER_BOUND_STATUSES) else None
 
 
 def frame_pointers(on, pinning):
@@ -174,7 +174,11 @@ def profile_cells(run, context, only, overhead_pairs):
     files = RunFiles(run.directory)
     profiler_ = Profiler(context, files)
     chosen = {key: figures for key, figures in cell_figures(run).items() if only is None or str(key) in only}
-    rows, results = [], {}
+    # A profile of some cells (CELLS=) joins the run's earlier ones; a cell profiled again is replaced.
+    earlier = json.loads((files.profile / "profile.json").read_text()) if (files.profile / "profile.json").exists() else {}
+    results = {name: result for name, result in earlier.get("cells", {}).items()
+               if name not in {str(key) for key in chosen}}
+    rows = [profiles.row(CellKey(*name.split("/")), result) for name, result in results.items() if "breakdown" in result]
     record = {"host": inventory.host(), "perf": profiler.version(), "frequency_hz": profiler.FREQUENCY_HZ,
               "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
               "jvm_warmups": warm_jvms(list(chosen), context, run.directory), "cells": results}

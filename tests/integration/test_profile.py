@@ -1,0 +1,47 @@
+"""`make profile` on a short real sweep: perf on the servers' CPUs during one extra step at the cell's
+saturation rate, a flame graph, and a breakdown whose servers' samples add up to the CPU time the
+step's monitors measured; the sweep's own figures untouched."""
+import json
+import subprocess
+
+import pytest
+
+from harness.measure import profiler
+from harness.results.store import read_steps, read_summaries
+from harness.run import profile
+from stack.settings import ROOT
+from tests import margins
+from tests.integration.test_sweep import short, sweep
+
+
+@pytest.fixture(scope="module")
+def inferno():
+    subprocess.run(["bash", "stack/install-crate.sh", "inferno", "INFERNO_VERSION", "1.71", "inferno-flamegraph"],
+                   cwd=ROOT, check=True, capture_output=True, timeout=900)
+    problem = profiler.unavailable()
+    assert problem is None, problem
+
+
+@pytest.mark.timing
+def test_a_profiled_cell_has_a_flame_graph_and_a_breakdown_that_adds_up(stack, inferno, tmp_path):
+    files = sweep(tmp_path, "profiled", short(apps=("php",), duration_s=3))
+    steps_before = read_steps(files.cell_steps(read_summaries(files.saturation)[0].key))
+    assert profile.main(["--run", "profiled", "--results", str(tmp_path)]) == 0
+    record = json.loads((files.profile / "profile.json").read_text())
+    assert record["host"]["cpu_model"] and record["perf"].startswith("perf version")
+    result = record["cells"]["php/myisam/single"]
+    assert result["breakdown"]["samples"] > 100
+    # The servers' own samples against their processes' CPU time: within 5 % as measured on both
+    # host kinds' runs (docs/profiles.md); a short loaded step here, so a wider bound.
+    margins.at_least("profiled / measured server CPU (php)", result["profiled_over_measured"], 0.85)
+    margins.at_most("profiled / measured server CPU (php)", result["profiled_over_measured"], 1.15)
+    shares = result["breakdown"]["components"]
+    assert {"runtime", "web-server", "db-server"} <= set(shares)
+    assert shares.get("other", 0) / result["breakdown"]["seconds"] < 0.15
+    folder = files.profile_cell(read_summaries(files.saturation)[0].key)
+    assert (folder / "flame.svg").read_text().lstrip().startswith("<?xml")
+    assert "apache2;" in (folder / "stacks.folded").read_text()
+    assert (folder / "perf-script.txt.gz").stat().st_size > 0 and not (folder / "perf.data").exists()
+    # The extra step is written apart: the cell's steps are as the sweep left them.
+    assert read_steps(files.cell_steps(read_summaries(files.saturation)[0].key)) == steps_before
+    assert (files.directory / "cells" / "php-myisam-single" / result["raw"]).exists()
