@@ -26,6 +26,7 @@ import os
 import sys
 import time
 from contextlib import nullcontext
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -41,7 +42,7 @@ from harness.results.rounds import cell_figures
 from harness.results.store import RESULTS, ResultsError, RunFiles, latest_run, load_run, tsv_text, write_atomically
 from harness.run import jvm_warmup, probe, step
 from harness.run.cell import Cell
-from harness.run.context import RunContext, profile_for
+from harness.run.context import DEFAULTS, RunContext, profile_for
 from harness.run.session import NotReady, from_the_client
 from stack import registry
 
@@ -158,10 +159,14 @@ def frame_pointers(on, pinning):
 
 def warm_jvms(cells, context, directory):
     """Each JIT server, just restarted with frame pointers, warmed once for all its cells as a
-    round's first cell warms it (harness/run/jvm_warmup.py): their records."""
+    round's first cell warms it (harness/run/jvm_warmup.py), for at least the sweep's default cap
+    whatever the run's (QUICK=1's 60 s left the compiler at work in the first cells' profiles:
+    7-12 % of their CPU, against 0-1 % in the last): their records."""
+    cap = max(context.warmup.jvm_warmup_cap_s, DEFAULTS["jvm_warmup_cap_s"])
+    warming = replace(context, warmup=replace(context.warmup, jvm_warmup_cap_s=cap))
     records = []
     for name, its_cells in jvm_warmup.servers_of(cells).items():
-        record = jvm_warmup.warm_jvm(name, its_cells, context, directory)
+        record = jvm_warmup.warm_jvm(name, its_cells, warming, directory)
         if record:
             print(f"profile: {jvm_warmup.describe(record)}", flush=True)
             records.append(record)
