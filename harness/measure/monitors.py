@@ -3,19 +3,19 @@ finished right after it; `finish()` returns the figures it adds to the step's ro
 columns). A new per-step check of a server is a new monitor class named in SERVER_MONITORS and in the
 servers' declarations (contract/targets.json, `monitors`); one of the client's side goes in
 harness/hosts/watch.py's `step_monitors()`. Nothing else changes."""
-import threading
 import time
 
 from harness.measure import jit, network
 from harness.measure.canary import CanaryMonitor
 from harness.measure.mariadb_status import QUERY, parse_status, status_deltas
 from harness.measure.pool_log import pool_columns
+from harness.measure.sampling import Sampler
 from harness.measure.processes import all_processes, cpu_seconds, lab_pids, process_times, zombie_children
 from stack import lifecycle, registry
 from stack.server import LabError
 
 
-class ServerSampler(threading.Thread):
+class ServerSampler(Sampler):
     """Samples every lab server's processes from /proc while a step runs: CPU seconds used during
     the step, the peak resident memory (summed over a server's processes, e.g. Apache's workers),
     and its threads (over all its processes: Apache's prefork workers, Tomcat's request threads) at
@@ -27,10 +27,8 @@ class ServerSampler(threading.Thread):
     worker is a zombie that still shows its times: it is sampled as if alive."""
 
     def __init__(self, names, interval=0.5):
-        super().__init__(daemon=True)
+        super().__init__(interval)
         self.names = names
-        self.interval = interval
-        self.stopping = threading.Event()
         self.first = {name: {} for name in names}
         self.last = {name: {} for name in names}
         self.reaped = {name: [None, None] for name in names}
@@ -65,18 +63,11 @@ class ServerSampler(threading.Thread):
                 self.threads[name][0] = threads
             self.threads[name][1] = max(self.threads[name][1], threads)
 
-    def start(self):
+    def first_sample(self):
         self.sample(initial=True)
-        super().start()
-
-    def run(self):
-        while not self.stopping.wait(self.interval):
-            self.sample()
 
     def finish(self):
-        self.stopping.set()
-        self.join()
-        self.sample()
+        self.stop()
         figures = {}
         for name in self.names:
             alive = self.present(name)
@@ -170,33 +161,22 @@ class PoolLogMonitor:
         return pool_columns(text, self.started, time.time())
 
 
-class ListenBacklogMonitor(threading.Thread):
+class ListenBacklogMonitor(Sampler):
     """Whether requests waited for a server's workers during the step: the most connections queued on
     its listening socket for a worker to accept them (ss's Recv-Q of a listening socket), sampled
     every `interval` s. PHP-FPM's own status page cannot tell: a pool's workers answer it, so under
     load it waits in the very queue it would report. A queue that stayed empty adds nothing."""
 
     def __init__(self, server, interval=0.2):
-        super().__init__(daemon=True)
+        super().__init__(interval)
         self.endpoint, self.namespace = lifecycle.SERVERS[server].endpoint, lifecycle.SERVERS[server].namespace
-        self.interval = interval
         self.most = 0
-        self.stopping = threading.Event()
 
     def sample(self):
         self.most = max(self.most, network.listen_backlog(self.endpoint, self.namespace))
 
-    def start(self):
-        self.sample()
-        super().start()
-
-    def run(self):
-        while not self.stopping.wait(self.interval):
-            self.sample()
-
     def finish(self):
-        self.stopping.set()
-        self.join()
+        self.stop()
         return {"pool_waiting_max": self.most} if self.most else {}
 
 

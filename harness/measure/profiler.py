@@ -9,11 +9,11 @@ Folded stacks and flame graphs come from inferno (crates.io, stack/install-crate
 import os
 import signal
 import subprocess
-import threading
 import time
 from contextlib import contextmanager
 
 from harness.measure.processes import zombie_children
+from harness.measure.sampling import Sampler
 from stack import lifecycle, registry, settings
 from stack.server import pinned
 
@@ -42,34 +42,25 @@ def unavailable():
     return None
 
 
-class Owners(threading.Thread):
+class Owners(Sampler):
     """Which lab server each process belongs to, sampled while the load runs (Apache's prefork
     workers come and go): {pid: server}."""
 
     def __init__(self, interval=0.2):
-        super().__init__(daemon=True)
-        self.interval = interval
+        super().__init__(interval)
         self.found = {}
-        self.stopping = threading.Event()
 
     def sample(self):
         for name, server in lifecycle.SERVERS.items():
             for pid in [*server.processes(), *zombie_children(server.pid())]:
                 self.found[pid] = name
 
-    def run(self):
-        while not self.stopping.wait(self.interval):
-            self.sample()
-
     def __enter__(self):
-        self.sample()
         self.start()
         return self.found
 
     def __exit__(self, *_):
-        self.stopping.set()
-        self.join()
-        self.sample()
+        self.stop()
         return False
 
 
