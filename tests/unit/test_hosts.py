@@ -47,7 +47,7 @@ def test_each_host_watches_only_its_own_servers():
     assert type(monitors.host_monitors("client1", [0])[0]).__name__ == "ServerSampler", "no servers there, no canary"
     web = {type(monitor).__name__: monitor for monitor in monitors.host_monitors("web", [0])}
     assert "mariadb" not in web["ServerSampler"].names and "MariaDBMonitor" not in web
-    assert {"PoolMonitor", "JvmMonitor"} <= set(web)
+    assert {"PoolLogMonitor", "ListenBacklogMonitor", "JvmMonitor"} <= set(web)
 
 
 def test_a_call_is_one_json_line_and_a_failure_there_is_a_lab_error_here():
