@@ -124,17 +124,17 @@ def icws_lines(profiles, title, paper_rows=None):
              "either. What differs: their PHP 5.2.5 and IBM J9 against PHP 8.2 and OpenJDK 17, their 4-core "
              "machine with a NIC (e1000) against loopback on one server CPU, and their profiler's libraries "
              "against our components; their Axis2/Java 57 % of compiled code is app, SOAP engine and XML at "
-             "once (their profiler could not split it), so set it against our app, XML and runtime together.", "",
-             "| app | component | ICWS'08 % | ours % |", "|---|---|---:|---:|"]
+             "once (their profiler could not split it), so set it against our app, XML and runtime together.", ""]
     for app, name in found:
         setup, theirs = papers[app]
         ours = shares(profiles[name]["breakdown"])
+        lines += [f"{title(app)}, beside ICWS'08's {setup}:", "", "| component | ICWS'08 % | ours % |", "|---|---:|---:|"]
         for component in table.components:
             if component in theirs or ours.get(component, 0) >= 0.01:
                 paper = f"{theirs[component]:g}" if component in theirs else "-"
-                lines.append(f"| {title(app)} ({setup}) | {table.title(component)} | {paper} | "
-                             f"{ours.get(component, 0) * 100:.0f} |")
-    return lines + [""]
+                lines.append(f"| {table.title(component)} | {paper} | {ours.get(component, 0) * 100:.0f} |")
+        lines.append("")
+    return lines
 
 
 def summary_lines(profiles, title):
