@@ -128,7 +128,8 @@ def icws_lines(profiles, title, paper_rows=None):
     for app, name in found:
         setup, theirs = papers[app]
         ours = shares(profiles[name]["breakdown"])
-        lines += [f"{title(app)}, beside ICWS'08's {setup}:", "", "| component | ICWS'08 % | ours % |", "|---|---:|---:|"]
+        lines += [f"{title(app)}, beside ICWS'08's {setup}:", "",
+                  "| component | ICWS'08 % | ours % |", "|---|---:|---:|"]
         for component in table.components:
             if component in theirs or ours.get(component, 0) >= 0.01:
                 paper = f"{theirs[component]:g}" if component in theirs else "-"

@@ -2,7 +2,8 @@
 `make saturation-sweep PROFILE=1` runs it after the sweep, before the plots.
 
 For every located cell of the run (and every lower bound, at its best passing rate), warmed up as the
-sweep warms it: one extra step at the cell's saturation rate (the sweep's step length and rules, its httperf output kept under the cell's raw/)
+sweep warms it: one extra step at the cell's saturation rate (the sweep's step length and rules, its
+httperf output kept under the cell's raw/)
 under `perf record` on the servers' CPUs (harness/measure/profiler.py). The step never counts toward a
 figure: the run's rounds are done before it, and it is written apart. Its samples, cut to the step's
 window, are put in components (harness/judge/cpu_components.py) and set against the server CPU the
@@ -58,8 +59,8 @@ def measured_server_cpu(figures, server_cpus):
     processes, "softirq_s": the softirq time on the servers' CPUs, "irq_s": their interrupt time} (the
     last two for the record: on a kernel without IRQ time accounting the processes' time holds the
     softirq work done on their stacks already)."""
-    return {"processes_s": round(sum(value for name, value in figures.items()
-                                     if name.endswith("_cpu_s") and name[:-6] in registry.servers()), 3),
+    servers = {f"{name}_cpu_s" for name in registry.servers()}
+    return {"processes_s": round(sum(value for name, value in figures.items() if name in servers), 3),
             "softirq_s": round(sum(figures.get(f"softirq_cpu{cpu}_s", 0.0) for cpu in server_cpus), 3),
             "irq_s": round(sum(figures.get(f"irq_cpu{cpu}_s", 0.0) for cpu in server_cpus), 3)}
 
@@ -98,8 +99,9 @@ class Profiler:
         cpu_s = measured["processes_s"]  # the sweep's server CPU (records.server_total("_cpu_s"))
         replies = (figures or {}).get("replies") or 0
         return {"rate": rate, "verdict": verdict, "reason": reason, "raw": raw, "disturbed": watch.disturbed(),
-                "window_s": round(ended - started, 3), "replies": replies, "reply_rate": (figures or {}).get("reply_rate"),
-                "measured_cpu_s": cpu_s, "measured": measured, "cpu_us_per_reply": round(cpu_s / replies * 1e6, 1) if replies else None,
+                "window_s": round(ended - started, 3), "replies": replies,
+                "reply_rate": (figures or {}).get("reply_rate"), "measured_cpu_s": cpu_s, "measured": measured,
+                "cpu_us_per_reply": round(cpu_s / replies * 1e6, 1) if replies else None,
                 "owners": dict(owners), "window": (started, ended)}
 
     def watched(self, run):
@@ -188,10 +190,12 @@ def profile_cells(run, context, only, overhead_pairs):
     profiler_ = Profiler(context, files)
     chosen = {key: figures for key, figures in cell_figures(run).items() if only is None or str(key) in only}
     # A profile of some cells (CELLS=) joins the run's earlier ones; a cell profiled again is replaced.
-    earlier = json.loads((files.profile / "profile.json").read_text()) if (files.profile / "profile.json").exists() else {}
+    saved = files.profile / "profile.json"
+    earlier = json.loads(saved.read_text()) if saved.exists() else {}
     results = {name: result for name, result in earlier.get("cells", {}).items()
                if name not in {str(key) for key in chosen}}
-    rows = [profiles.row(CellKey(*name.split("/")), result) for name, result in results.items() if "breakdown" in result]
+    rows = [profiles.row(CellKey(*name.split("/")), result)
+            for name, result in results.items() if "breakdown" in result]
     record = {"host": inventory.host(), "perf": profiler.version(), "frequency_hz": profiler.FREQUENCY_HZ,
               "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
               "jvm_warmups": warm_jvms(list(chosen), context, run.directory), "cells": results}

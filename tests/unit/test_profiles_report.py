@@ -34,7 +34,8 @@ def test_the_top_components_are_named_with_the_servers_that_took_most():
 
 def test_a_row_has_every_components_share_in_percent():
     row = profiles.row(CellKey("pooled-servlet", "innodb", "single"), TOMCAT)
-    assert (row["app"], row["gc"], row["web-server"], row["other"], row["xml"]) == ("pooled-servlet", 21.0, 32.0, 0.0, 0.0)
+    assert (row["app"], row["gc"], row["web-server"], row["other"], row["xml"]) == (
+        "pooled-servlet", 21.0, 32.0, 0.0, 0.0)
     assert row["profiled_over_measured"] == 1.0 and row["profiled_cpu_s"] == 10.0
 
 
