@@ -3,9 +3,9 @@
 
 For every located cell of the run (and every lower bound, at its best passing rate), warmed up as the
 sweep warms it: one extra step at the cell's saturation rate (the sweep's step length and rules, its
-httperf output kept under the cell's raw/)
-under `perf record` on the servers' CPUs (harness/measure/profiler.py). The step never counts toward a
-figure: the run's rounds are done before it, and it is written apart. Its samples, cut to the step's
+httperf output kept under the cell's raw/) under `perf record` on the servers' CPUs
+(harness/measure/profiler.py). The step never counts toward a figure: the run's rounds are done
+before it, and it is written apart. Its samples, cut to the step's
 window, are put in components (harness/judge/cpu_components.py) and set against the server CPU the
 step's monitors measured (the servers' processes' CPU time, as the sweep's server CPU column). A step that
 other work disturbed is redone, as in the cross-check.
