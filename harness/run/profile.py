@@ -5,10 +5,10 @@ For every located cell of the run (and every lower bound, at its best passing ra
 sweep warms it: one extra step at the cell's saturation rate (the sweep's step length and rules, its
 httperf output kept under the cell's raw/) under `perf record` on the servers' CPUs
 (harness/measure/profiler.py). The step never counts toward a figure: the run's rounds are done
-before it, and it is written apart. Its samples, cut to the step's
-window, are put in components (harness/judge/cpu_components.py) and set against the server CPU the
-step's monitors measured (the servers' processes' CPU time, as the sweep's server CPU column). A step that
-other work disturbed is redone, as in the cross-check.
+before it, and it is written apart. Its samples, cut to the step's window, are put in components
+(harness/judge/cpu_components.py) and set against the server CPU the step's monitors measured (the
+servers' processes' CPU time, as the sweep's server CPU column). A step that other work disturbed is
+redone, as in the cross-check.
 
 A JVM's stacks are walked only when it keeps frame pointers: Tomcat is restarted with them
 (TOMCAT_FRAME_POINTERS=on) for the profiles and restarted without them at the end, so no figure of the
