@@ -24,7 +24,7 @@ def inferno():
 
 @pytest.mark.timing
 def test_a_profiled_cell_has_a_flame_graph_and_a_breakdown_that_adds_up(stack, inferno, tmp_path):
-    files = sweep(tmp_path, "profiled", short(apps=("php",), duration_s=3))
+    files = sweep(tmp_path, "profiled", short(apps=("php",), max_steps=2))
     steps_before = read_steps(files.cell_steps(read_summaries(files.saturation)[0].key))
     assert profile.main(["--run", "profiled", "--results", str(tmp_path)]) == 0
     record = json.loads((files.profile / "profile.json").read_text())
