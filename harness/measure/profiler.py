@@ -11,6 +11,7 @@ import signal
 import subprocess
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 from harness.measure.processes import zombie_children
 from harness.measure.sampling import Sampler
@@ -33,7 +34,7 @@ def unavailable():
         subprocess.run(["perf", "--version"], capture_output=True, check=True)
     except (OSError, subprocess.CalledProcessError):
         return "perf is missing: run `make setup` (Debian's linux-perf)"
-    paranoid = int(open("/proc/sys/kernel/perf_event_paranoid").read())
+    paranoid = int(Path("/proc/sys/kernel/perf_event_paranoid").read_text())
     if os.geteuid() != 0 and paranoid > 0:
         return (f"perf_event_paranoid is {paranoid}: profiling every process on the servers' CPUs needs root "
                 "or `sysctl kernel.perf_event_paranoid=0`")

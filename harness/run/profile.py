@@ -183,12 +183,12 @@ def warm_jvms(cells, context, directory):
     return records
 
 
-def profile_cells(run, context, only, overhead_pairs):
+def profile_cells(run, context, chosen, overhead_pairs):
+    """Profile the `chosen` cells ({CellKey: CellFigures}) of the run: profile.tsv's rows."""
     processes.pin_harness(context.pinning.client_cpus)
     servers.pin_servers(context.pinning)
     files = RunFiles(run.directory)
     profiler_ = Profiler(context, files)
-    chosen = {key: figures for key, figures in cell_figures(run).items() if only is None or str(key) in only}
     # A profile of some cells (CELLS=) joins the run's earlier ones; a cell profiled again is replaced.
     saved = files.profile / "profile.json"
     earlier = json.loads(saved.read_text()) if saved.exists() else {}
@@ -212,7 +212,7 @@ def profile_cells(run, context, only, overhead_pairs):
         results[str(key)] = result
         if overhead_pairs:
             result["overhead"] = profiler_.overhead(cell, rate, overhead_pairs)
-        rows.append(profiles.row(key, result, cpu_components.rules()))
+        rows.append(profiles.row(key, result))
         print(f"profile {index}/{len(chosen)} {key} at {rate:g} req/s: {rows[-1]['top']} "
               f"(profiled / measured CPU {result['profiled_over_measured']})", flush=True)
         write_atomically(files.profile / "profile.json", json.dumps(record, indent=1) + "\n")
@@ -238,7 +238,9 @@ def main(argv):
         print(f"profile: {error}", file=sys.stderr)
         return 1
     only = set(filter(None, args.cells.split(","))) if args.cells else None
-    unknown = sorted(only - {str(key) for key in cell_figures(run)}) if only else []
+    cells = cell_figures(run)
+    unknown = sorted(only - {str(key) for key in cells}) if only else []
+    chosen = {key: figures for key, figures in cells.items() if only is None or str(key) in only}
     problem = (f"no cell {', '.join(unknown)} in run {run.directory.name}" if unknown
                else profiler.unavailable())
     context = RunContext.recorded(run.manifest.options)
@@ -247,13 +249,13 @@ def main(argv):
     if problem:
         print(f"profile: {problem}", file=sys.stderr)
         return 1
-    jit_cells = any(registry.jit(key.app) for key in cell_figures(run) if only is None or str(key) in only)
+    jit_cells = any(registry.jit(key.app) for key in chosen)
     try:
         with from_the_client(context.topology):
             if jit_cells:
                 frame_pointers(True, context.pinning)
             try:
-                rows = profile_cells(run, context, only, args.overhead)
+                rows = profile_cells(run, context, chosen, args.overhead)
             finally:
                 if jit_cells:
                     frame_pointers(False, context.pinning)
