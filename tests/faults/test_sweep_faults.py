@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.measure import load
+from harness.measure import canary, load
 from harness.results.records import CLIENT_LIMITED, DISTURBED, FAIL, PASS
 from harness.run import step as step_module
 from harness.run import procedure
@@ -235,23 +235,37 @@ SLOWER = 0.4
 
 @pytest.mark.timing
 def test_servers_slowed_by_a_cpu_quota_make_the_canary_flag_the_step_which_is_redone_at_speed(
-        stack, tmp_path, during_first_step):
+        stack, tmp_path, during_first_step, monkeypatch):
     """A CPU that runs slower for the servers, as a busy neighbour makes it: their cgroup held to a
-    tenth of a CPU from 1 s into the first step for 5 s. The canary, in the same cgroup, flags the
-    step for its own reason; the step is redone once the machine is back to speed, and the cell's
-    figure is an unthrottled run's."""
+    tenth of a CPU from 1 s into the first step until the canary has read the step's end. The canary,
+    in the same cgroup, flags the step for its own reason; the step is redone once the machine is back
+    to speed, and the cell's figure is an unthrottled run's. The quota ends on that event, not on a
+    timer: a slow host's step end came after a 5 s timer had lifted it (CI, AMD EPYC), and the step
+    passed."""
+    throttling, finish = threading.Event(), canary.CanaryMonitor.finish
+
     def throttle():
         cgroup.cpu_quota(0.1)
-        lifted = threading.Timer(5, cgroup.cpu_quota, (None,))
-        lifted.start()
-        return {"lifted": lifted}
-    outcome = during_first_step(throttle)
-    sweep(options("php", max_redos=2, min_speed=SLOWER, slow_wait_s=30), "slowed", tmp_path)
-    outcome["lifted"].join()
+        throttling.set()
+
+    def finish_then_lift(monitor):
+        figures = finish(monitor)
+        if throttling.is_set():
+            cgroup.cpu_quota(None)
+            throttling.clear()
+        return figures
+    monkeypatch.setattr(canary.CanaryMonitor, "finish", finish_then_lift)
+    during_first_step(throttle)
+    try:
+        sweep(options("php", max_redos=2, min_speed=SLOWER, slow_wait_s=30), "slowed", tmp_path)
+    finally:
+        cgroup.cpu_quota(None)
     sweep(options("php"), "unthrottled", tmp_path)
     steps, state = cell(tmp_path / "slowed", "php")
     throttled, *after = steps
-    assert throttled["verdict"] == DISTURBED and "machine slower: CPU" in throttled["reason"], throttled["reason"]
+    readings = {name: value for name, value in throttled.items() if name.startswith(("canary", "machine"))}
+    assert throttled["verdict"] == DISTURBED and "machine slower: CPU" in throttled["reason"], \
+        (throttled["reason"], readings)
     # The quota held the canary to a tenth of a CPU: its readings after the step took many times the reference.
     margins.at_most("the throttled step's machine speed", float(throttled["machine_speed"]), 0.2)
     assert "after step 1: the machine back to speed" in " ".join(state["events"]) and "slower_machine" not in state
