@@ -109,7 +109,7 @@ target/canary: harness/measure/canary.c  # the speed canary (harness/measure/can
 	@mkdir -p target && gcc -O2 -Wall -Wextra -o $@ $<
 
 clean: down ## stop servers and remove run state, logs and build output (keeps installs and data)
-	rm -rf var/run var/log var/tomcat target
+	rm -rf var/run var/log var/tomcat var/tomcat-* target
 
 distclean: clean ## remove everything generated, including var/ installs, database and password
 	rm -rf var results

@@ -24,7 +24,6 @@ def db_settings():
         "db.password": settings.db_password(),
         "pool.size": settings.knob("POOL_SIZE"),
         "pool.timeoutMs": settings.knob("POOL_TIMEOUT_MS"),
-        "pool.waitLog": str(registry.pool_log("tomcat")),
     }
 
 

@@ -99,7 +99,7 @@ class Server:
     @property
     def port(self):
         """The TCP port, or None for a server reached on a Unix socket."""
-        return settings.int_knob(self.port_knob) if self.port_knob else None
+        return registry.server_port(self.name)
 
     @property
     def pidfile(self):

@@ -9,7 +9,7 @@ import subprocess
 
 from stack import registry, settings
 from stack.database_access import max_connections
-from stack.server import LabError, Server, render
+from stack.server import LabError, Server, cmdline, read_pid, render
 from stack.settings import CONTRACT_ROOT, LOG, ROOT, RUN, VAR
 
 class MariaDB(Server):
@@ -74,14 +74,31 @@ class MariaDB(Server):
 
 
 class Tomcat(Server):
+    """Tomcat 9 serving the WARs built into target/webapps: all of them, or, split by TOMCAT_LAYOUT=per-app
+    (stack/layout.py), the one web application its declaration's `contexts` names."""
     binary_marker = "org.apache.catalina.startup.Bootstrap"
-    base = VAR / "tomcat"
     webapps_source = ROOT / "target" / "webapps"
+
+    @property
+    def base(self):
+        return VAR / self.name
+
+    def owns(self, pid):
+        """One of this lab's Tomcats, and this one: its CATALINA_BASE (one per JVM when split)."""
+        return super().owns(pid) and f"-Dcatalina.base={self.base} " in cmdline(pid) + " "
+
+    def others_running(self):
+        """The lab's Tomcats of another layout still running (their pid files here, their JVMs alive)."""
+        return [path.stem for path in RUN.glob("tomcat*.pid") if path.stem not in registry.servers()
+                and (pid := read_pid(path)) and self.binary_marker in cmdline(pid) and str(VAR) in cmdline(pid)]
 
     def prepare(self):
         home = settings.tomcat_home()
         if not (home / "bin" / "catalina.sh").exists():
-            raise LabError(f"tomcat: {home} is not installed; run `make setup`")
+            raise LabError(f"{self.name}: {home} is not installed; run `make setup`")
+        if self.others_running():
+            raise LabError(f"{self.name}: {', '.join(self.others_running())} of another TOMCAT_LAYOUT still "
+                           "running; run `make down` with the layout they were started with first")
         for folder in ("conf", "logs", "temp", "work", "webapps"):
             (self.base / folder).mkdir(parents=True, exist_ok=True)
         # A fresh pool, a fresh record of it (it would otherwise grow with every run).
@@ -103,8 +120,14 @@ class Tomcat(Server):
         for old in webapps.iterdir():
             shutil.rmtree(old) if old.is_dir() else old.unlink()
         if self.webapps_source.is_dir():
+            contexts = self.declared.get("contexts")
             for war in sorted(self.webapps_source.glob("*.war")):
-                shutil.copyfile(war, webapps / war.name)
+                if contexts is None or war.stem in contexts:
+                    shutil.copyfile(war, webapps / war.name)
+
+    @property
+    def gc_log(self):
+        return LOG / f"{self.name}-gc.log"
 
     def launch(self, cpus):
         heap = settings.knob("TOMCAT_HEAP")
@@ -115,9 +138,16 @@ class Tomcat(Server):
                        f"-Xms{heap}", f"-Xmx{heap}", settings.knob("TOMCAT_GC"),
                        "-XX:+ExitOnOutOfMemoryError", "-Djava.awt.headless=true",
                        *(["-XX:+PreserveFramePointer"] if settings.knob("TOMCAT_FRAME_POINTERS") == "on" else []),
-                       f"-Dlab.config={settings.APP_CONFIG}", *self.xml_depth_limits()]))
+                       # One line per pause, read by harness/measure/memory.py; no rotation, so one file a JVM.
+                       f"-Xlog:gc:file={self.gc_log}:uptime,level,tags:filecount=0",
+                       f"-Dlab.config={settings.APP_CONFIG}", *self.pool_log_property(),
+                       *self.xml_depth_limits()]))
         return self.detached([str(settings.tomcat_home() / "bin" / "catalina.sh"), "start"], cpus,
-                             log=LOG / "tomcat-launch.log", env=env)
+                             log=LOG / f"{self.name}-launch.log", env=env)
+
+    def pool_log_property(self):
+        """Where a pool in this JVM records its use each second (the pooled servlet's HikariCP)."""
+        return [f"-Dlab.poolWaitLog={registry.pool_log(self.name)}"] if registry.pool(self.name) else []
 
 
     @staticmethod

@@ -114,6 +114,9 @@ DEFAULTS = {
     # KeepAliveTimeout default, 5 s; gSOAP has one receive timeout for both, 60 s, and keeps it).
     "KEEPALIVE_REQUESTS": "1000",
     "KEEPALIVE_TIMEOUT_S": "5",
+    # shared: every Java app in one Tomcat, as the 2006 study deployed its servlets and Axis; per-app:
+    # a Tomcat (a JVM, a heap of TOMCAT_HEAP, a GC log) for each app's web application (stack/layout.py).
+    "TOMCAT_LAYOUT": "shared",
     "TOMCAT_HEAP": "2g",
     "TOMCAT_GC": "-XX:+UseParallelGC",
     # "on": the JVM keeps frame pointers in compiled code (-XX:+PreserveFramePointer), so that perf

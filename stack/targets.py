@@ -1,8 +1,14 @@
-"""The targets' declarations (contract/targets.json), read once: the registry of apps and servers
-(stack/registry.py) and the workloads' names (stack/workload_names.py) both read them here."""
+"""The targets' declarations (contract/targets.json), read once and laid out by the layout knobs
+(stack/layout.py: TOMCAT_LAYOUT): the registry of apps and servers (stack/registry.py) and the
+workloads' names (stack/workload_names.py) both read them here."""
 import json
 
+from stack import settings
+from stack.layout import laid_out
 from stack.settings import ROOT
 
 TARGETS_FILE = ROOT / "contract" / "targets.json"
-REGISTRY = json.loads(TARGETS_FILE.read_text())
+try:
+    REGISTRY = laid_out(json.loads(TARGETS_FILE.read_text()), settings.knob)
+except ValueError as error:
+    raise SystemExit(str(error)) from None

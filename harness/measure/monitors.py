@@ -5,7 +5,7 @@ servers' declarations (contract/targets.json, `monitors`); one of the client's s
 harness/hosts/watch.py's `step_monitors()`. Nothing else changes."""
 import time
 
-from harness.measure import jit, network
+from harness.measure import jit, memory, network
 from harness.measure.canary import CanaryMonitor
 from harness.measure.mariadb_status import QUERY, parse_status, status_deltas
 from harness.measure.pool_log import pool_columns
@@ -229,16 +229,18 @@ def merged_monitor_figures(figure_sets):
 
 
 # The monitors a server's declaration may name (contract/targets.json, `monitors`), each made for that server.
-SERVER_MONITORS = {"mariadb-status": MariaDBMonitor, "pool": pool_monitor, "jvm": JvmMonitor}
+SERVER_MONITORS = {"mariadb-status": MariaDBMonitor, "pool": pool_monitor, "jvm": JvmMonitor,
+                   "jvm-heap": memory.JvmHeapMonitor}
 
 
 def host_monitors(host, cpus):
     """The monitors of one host's servers, watching `cpus` there (host None: every server, here):
     the speed canary on those CPUs (first: it reads before the others start and after they end),
-    every server's CPU and memory, other work and the TCP counters, and what each server's
-    declaration names. A load client host has no servers and no canary."""
+    every server's CPU and memory (peak RSS while it runs, PSS at its end), other work and the TCP
+    counters, and what each server's declaration names. A load client host has no servers and no canary."""
     servers = registry.servers_on(host)
     speed = [CanaryMonitor(cpus)] if servers else []
-    return [*speed, ServerSampler(servers), OtherWorkMonitor(cpus), network.NetworkMonitor(),
+    return [*speed, ServerSampler(servers), memory.PssMonitor(servers), OtherWorkMonitor(cpus),
+            network.NetworkMonitor(),
             *(SERVER_MONITORS[monitor](name) for name in servers for monitor in registry.server_monitors(name))]
 

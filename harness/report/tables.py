@@ -5,6 +5,7 @@ from dataclasses import asdict
 from harness.judge.bottleneck import bottleneck
 from harness.judge.verdict import Thresholds
 from harness.report.comparisons import comparison_lines, differences_lines
+from harness.report.memory import memory_lines
 from harness.report.papers import paper_lines
 from harness.report.profiles import bottleneck_parts
 from harness.report.profiles import summary_lines as profile_lines
@@ -161,7 +162,7 @@ def summary_markdown(view, rows):
     return "\n".join(lines + size_lines(view, rows) + paper_lines(view, rows)
                      + [line for set_name, declared in comparisons().items()
                         for line in comparison_lines(view, rows, set_name, declared)]
-                     + differences_lines(view) + profile_lines(view.run.profiles, view.title))
+                     + differences_lines(view) + memory_lines(view) + profile_lines(view.run.profiles, view.title))
 
 
 def study_method_lines(options):

@@ -142,6 +142,23 @@ class Manifest:
         server = declared.get("server")
         return dict(self.data["registry"].get("servers", {}).get(server, {}).get(family, {}))
 
+    def servers_of(self, app):
+        """The app's server and those it needs, as the run's registry declared them (the database
+        server among them); [] for an app the registry did not know."""
+        server = self.apps.get(app, {}).get("server")
+        if not server:
+            return []
+        return [server, *self.data["registry"].get("servers", {}).get(server, {}).get("needs", ())]
+
+    @property
+    def database_server(self):
+        """The server the db host runs, as the run's registry declared it (None in a run without one)."""
+        return next((name for name, declared in self.data["registry"].get("servers", {}).items()
+                     if declared.get("host") == "db"), None)
+
+    def server_title(self, server):
+        return self.data["registry"].get("servers", {}).get(server, {}).get("title", server)
+
     def set_members(self, name):
         """A named set's apps as the run's registry listed them (empty when it had no such set)."""
         return list(self.data["registry"].get("sets", {}).get(name, []))

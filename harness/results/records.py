@@ -205,6 +205,19 @@ def latest_verdicts(history):
     return latest
 
 
+def passing(steps):
+    """(the passing steps, {rate: its latest judged verdict}): a rate counts by its latest try, so a
+    pass whose repeat failed is not among them."""
+    latest = latest_verdicts((step.offered_rate, step.verdict) for step in steps if step.verdict != DISTURBED)
+    return [step for step in steps if step.verdict == PASS and latest[step.offered_rate] == PASS], latest
+
+
+def saturation_step(steps):
+    """The step a cell's figure comes from (the passing step with the highest reply rate); None
+    when none passed."""
+    return max(passing(steps)[0], key=lambda step: step.reply_rate, default=None)
+
+
 def summarize(key, steps, restarts, round_=1, unmeasured=None, replica=1):
     """The saturation.tsv row a cell's judged steps imply. `unmeasured` is (status, note) for a cell
     whose target never answered or answered wrongly."""
@@ -214,13 +227,11 @@ def summarize(key, steps, restarts, round_=1, unmeasured=None, replica=1):
     if unmeasured:
         row.status, row.note = unmeasured
         return row
-    # A rate counts by its latest try: a pass whose repeat failed is not a saturation point.
-    latest = latest_verdicts((step.offered_rate, step.verdict) for step in steps if step.verdict != DISTURBED)
-    passed = [step for step in steps if step.verdict == PASS and latest[step.offered_rate] == PASS]
+    passed, latest = passing(steps)
     if not passed:
         row.note = "no step passed; the server could not sustain even the lowest rate"
         return row
-    best = max(passed, key=lambda step: step.reply_rate)
+    best = saturation_step(steps)
     lowest = min(passed, key=lambda step: step.offered_rate)
     top = best.offered_rate
     overload = min((rate for rate, verdict in latest.items() if verdict == FAIL and rate > top), default=None)

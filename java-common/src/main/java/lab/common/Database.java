@@ -67,9 +67,12 @@ public final class Database implements PlayerQuery.ConnectionSource {
         return Integer.parseInt(settings.getProperty("pool.size", "5"));
     }
 
-    /** Where a pool logs the seconds in which requests waited for it (pool.waitLog); null: nowhere. */
+    /**
+     * Where a pool logs the seconds in which requests waited for it: the JVM's own (system property
+     * lab.poolWaitLog, one per Tomcat when each app has its own); null: nowhere.
+     */
     public String poolWaitLog() {
-        return settings.getProperty("pool.waitLog");
+        return System.getProperty("lab.poolWaitLog");
     }
 
     public long poolTimeoutMs() {
