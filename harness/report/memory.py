@@ -28,7 +28,8 @@ def server_row(view, key, step, server, database):
 def memory_lines(view):
     """The section, or [] for a run whose steps have no PSS (recorded before it was measured)."""
     rows = []
-    for key in view.summaries:
+    order = {app: place for place, app in enumerate(view.apps)}
+    for key in sorted(view.summaries, key=lambda key: (order.get(key.app, len(order)), key.engine, key.workload)):
         step = saturation_step(view.steps_of(key))
         if step is None or not any(name.endswith("_pss_mb") for name in step.figures):
             continue

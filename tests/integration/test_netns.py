@@ -166,12 +166,14 @@ def test_down_leaves_no_namespace_behind(netns_lab):
     netns_lab.lab("up", "apache")  # as the module found it, for the fixture's own `down`
 
 
-def test_the_lockdown_suite_holds_with_every_server_on_its_hosts_address(tmp_path):
-    """tests/integration/test_lockdown.py again, every server in its host's namespace (a lab of its own)."""
+def test_the_lockdown_suite_holds_with_every_server_on_its_hosts_address_and_a_tomcat_per_app(tmp_path):
+    """tests/integration/test_lockdown.py again, every server in its host's namespace (a lab of its own),
+    and every Java app in a Tomcat of its own (TOMCAT_LAYOUT=per-app): the loopback run of the suite has
+    the shared one."""
     var = tmp_path / "var"
     var.mkdir()
     (var / "opt").symlink_to(settings.OPT)  # the Tomcat `make setup` installed
-    env = {**os.environ, "TOPOLOGY": "netns", "LAB_VAR": str(var), "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "TOPOLOGY": "netns", "TOMCAT_LAYOUT": "per-app", "LAB_VAR": str(var), "PYTHONPATH": str(ROOT)}
     subprocess.run([sys.executable, "-c", "from stack import settings; settings.ensure_password()"], env=env,
                    cwd=ROOT, check=True)
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",

@@ -71,3 +71,25 @@ def test_the_allocation_is_the_heaps_growth_plus_what_the_steps_collections_free
         {"alloc_mb": 50.0, "heap_after_gc_mb": 30.0}
     assert memory.heap_figures({}, after, [], None) == {}
 
+
+
+def test_the_summary_shows_each_apps_servers_memory_at_its_saturation_step():
+    # Run mem-quick: QUICK=1 ENGINES=innodb WORKLOADS=single, the study's apps, PHP-FPM and SET=soap, one
+    # round, every Java app in the one Tomcat (AMD EPYC; its raw httperf outputs left out of the fixture).
+    lines = memory_lines(View(load_run(FIXTURES / "results" / "mem-quick")))
+    rows = {(cells[1], cells[4]): cells for line in lines if line.startswith("| ") and "---" not in line
+            for cells in [[cell.strip() for cell in line.split("|")]] if cells[1] != "app"}
+    php = rows[("PHP (Apache + mod_php)", "Apache")]
+    processes, pss = int(php[5]), float(php[6].split()[0])
+    # Prefork's workers share most of their pages: PSS per worker x workers is a fraction of summed RSS.
+    assert php[6].endswith(f"({pss / processes:.1f} each)") and pss < float(php[7].replace(",", "")) / 5
+    assert php[8] == php[9] == "-" and float(php[10]) > 0  # no JVM; the database's PSS beside
+    # PHP-FPM's apps name both their servers, each with its own processes.
+    assert {server for app, server in rows if app.startswith("PHP-FPM")} == {"Apache (event, PHP-FPM)", "PHP-FPM"}
+    java = {app: row for (app, server), row in rows.items() if server == "Tomcat"}
+    assert len(java) == 5 and all(int(row[5]) == 1 and float(row[8]) > 0 for row in java.values())
+    allocated = {app: float(row[9]) for app, row in java.items()}
+    # A connection per request costs Connector/J's buffers every time: the pooled servlet allocates a
+    # small part of what the plain servlet does for the same row.
+    assert allocated["Pooled servlet (HikariCP)"] * 5 < allocated["Servlet (connection per request)"]
+    assert lines[0] == "## Memory at saturation"
