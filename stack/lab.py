@@ -160,7 +160,8 @@ def local_commands(argv):
     return {
         "up": lambda: lifecycle.up(only=argv[1:], pinned=True),
         "down": lifecycle.down,
-        "status": lambda: [lifecycle.SERVERS[name].status() for name in lifecycle.chosen(host=here)],
+        "status": lambda: [lifecycle.SERVERS[name].status(max(map(len, lifecycle.SERVERS)))
+                           for name in lifecycle.chosen(host=here)],
         "import": lambda: import_data(if_needed="--if-needed" in argv[1:]),
     }
 

@@ -56,3 +56,9 @@ def laid_out(registry, knob):
             result["apps"][app]["server"] = f"{name}-{context_of(result['apps'][app])}"
     result["servers"] = servers
     return result
+
+
+def every_layouts_servers(registry):
+    """{name: declaration} of the servers of every layout: what `make down` may find running."""
+    return {name: declared for layout in LAYOUTS
+            for name, declared in laid_out(registry, lambda knob, layout=layout: layout)["servers"].items()}

@@ -4,8 +4,9 @@ in the registry and the behaviour its `class` names (stack/servers.py, stack/php
 
 All state lives under var/.  `make up`, `make down` and the sweep's recovery all go through here.
 """
-from stack import cgroup, php_servers, registry, servers, settings, topology
+from stack import cgroup, php_servers, registry, servers, settings, targets, topology
 from stack.database_access import write_app_config
+from stack.layout import every_layouts_servers
 from stack.server import LabError, Server
 from stack.settings import VAR
 
@@ -31,6 +32,15 @@ def declared_servers():
 
 
 SERVERS = declared_servers()
+
+
+def strays():
+    """The servers of another layout (TOMCAT_LAYOUT) that are running: `up` refuses to start beside
+    them, `down` stops them too."""
+    others = {name: declared for name, declared in every_layouts_servers(targets.DECLARED).items()
+              if name not in SERVERS}
+    return [server for server in (CLASSES[declared["class"]](name, declared) for name, declared in others.items())
+            if server.pid()]
 # The order they start in (each after the servers it needs); they stop in the reverse.
 ORDER = list(SERVERS)
 
@@ -69,6 +79,10 @@ def up(only=(), pinned=False):
     """Build the topology's namespaces (TOPOLOGY=netns), then start the servers in order (those
     named in `only` and the servers they need, or all), each on its host's CPUs when pinned. On one
     host of TOPOLOGY=ssh: that host's."""
+    running = strays()
+    if running:
+        raise LabError(f"up: {', '.join(server.name for server in running)} of another TOMCAT_LAYOUT still "
+                       f"running; `make down` stops them first")
     notes = [topology.create(topology.current(), host_cpus())]
     write_app_config()
     names = chosen(only, settings.knob("LAB_ON_HOST"))
@@ -80,7 +94,8 @@ def down():
     """Stop every server (on one host of TOPOLOGY=ssh: that host's), then remove the servers' cgroup
     and the lab's namespaces (whichever TOPOLOGY is asked now: the namespaces of an earlier netns
     run go too)."""
-    notes = [SERVERS[name].stop() for name in reversed(chosen(host=settings.knob("LAB_ON_HOST")))]
+    notes = [server.stop() + " (of another TOMCAT_LAYOUT)" for server in strays()]
+    notes += [SERVERS[name].stop() for name in reversed(chosen(host=settings.knob("LAB_ON_HOST")))]
     cgroup.remove()
     every_namespace = topology.Topology("netns", "", topology.prefix_for(VAR))
     return notes + [note for note in [topology.remove(every_namespace)] if note]

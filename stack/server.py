@@ -87,9 +87,10 @@ class Server:
     # Knobs a running server was started under that a new value cannot change without a restart.
     start_knobs = ("TOPOLOGY",)
 
-    def __init__(self, name):
+    def __init__(self, name, declared=None):
+        """declared: the declaration when it is not the registry's (a server of another TOMCAT_LAYOUT)."""
         self.name = name
-        self.declared = registry.server(name)
+        self.declared = declared or registry.server(name)
         # The host it runs on (stack/topology.py): its address and, in TOPOLOGY=netns, its namespace.
         self.host = self.declared["host"]
         self.port_knob = self.declared.get("port_knob", "")
@@ -234,12 +235,12 @@ class Server:
             return f"{self.name}: stopped (pid {pid})"
         return f"{self.name}: killed {len(leftovers)} leftover processes" if leftovers else f"{self.name}: not running"
 
-    def status(self):
+    def status(self, width=10):
         pid = self.pid()
         if not pid:
-            return f"{self.name:10} stopped"
+            return f"{self.name:{width}} stopped"
         state = "answering" if self.answers() else "NOT answering"
-        return f"{self.name:10} running pid {pid}, {self.endpoint}, {state}; log {self.log}"
+        return f"{self.name:{width}} running pid {pid}, {self.endpoint}, {state}; log {self.log}"
 
 
 def parent_of(pid):

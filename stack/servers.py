@@ -9,7 +9,7 @@ import subprocess
 
 from stack import registry, settings
 from stack.database_access import max_connections
-from stack.server import LabError, Server, cmdline, read_pid, render
+from stack.server import LabError, Server, cmdline, render
 from stack.settings import CONTRACT_ROOT, LOG, ROOT, RUN, VAR
 
 class MariaDB(Server):
@@ -87,18 +87,10 @@ class Tomcat(Server):
         """One of this lab's Tomcats, and this one: its CATALINA_BASE (one per JVM when split)."""
         return super().owns(pid) and f"-Dcatalina.base={self.base} " in cmdline(pid) + " "
 
-    def others_running(self):
-        """The lab's Tomcats of another layout still running (their pid files here, their JVMs alive)."""
-        return [path.stem for path in RUN.glob("tomcat*.pid") if path.stem not in registry.servers()
-                and (pid := read_pid(path)) and self.binary_marker in cmdline(pid) and str(VAR) in cmdline(pid)]
-
     def prepare(self):
         home = settings.tomcat_home()
         if not (home / "bin" / "catalina.sh").exists():
             raise LabError(f"{self.name}: {home} is not installed; run `make setup`")
-        if self.others_running():
-            raise LabError(f"{self.name}: {', '.join(self.others_running())} of another TOMCAT_LAYOUT still "
-                           "running; run `make down` with the layout they were started with first")
         for folder in ("conf", "logs", "temp", "work", "webapps"):
             (self.base / folder).mkdir(parents=True, exist_ok=True)
         # A fresh pool, a fresh record of it (it would otherwise grow with every run).
