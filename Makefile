@@ -10,7 +10,7 @@ export PYTHONPATH := $(CURDIR)$(if $(PYTHONPATH),:$(PYTHONPATH))
 LAB := $(PYTHON) -m stack.lab
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build up saturation-sweep size-sweep concurrency-sweep sweep crosscheck profile driver-agreement plots compare down status import test test-java test-faults test-unit clean distclean
+.PHONY: help setup build up saturation-sweep size-sweep concurrency-sweep sweep crosscheck profile soap-phases driver-agreement plots compare down status import test test-java test-faults test-unit clean distclean
 
 help: ## list the targets
 	@echo "The web architecture lab: PHP, servlet, pooled servlet and SOAP against MyISAM and InnoDB."
@@ -79,6 +79,9 @@ crosscheck: ## second opinions on a run (RUN=; default the latest; CELLS=app/eng
 profile: ## where the servers' CPU goes at each cell's saturation rate, on running servers (RUN=; default the latest; CELLS=app/engine/workload,... OVERHEAD=N pairs without and with perf): perf record, flame graphs, components -> profile/ in the run; docs/profiles.md
 	@bash stack/install-crate.sh inferno INFERNO_VERSION 1.71 inferno-flamegraph
 	@$(PYTHON) -m harness.run.profile $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)") $(if $(OVERHEAD),--overhead $(OVERHEAD))
+
+soap-phases: ## where a SOAP request's time goes per engine against N, one request at a time: un-marshal, logic, marshal, by each engine's own hooks, on running servers (APPS= SIZES=1,10,100,1000,5000 COUNT=20 RUN=; restarts the SOAP engines' servers with SOAP_PHASES=on and back) -> soap-phases.tsv/.md/.pdf in results/RUN; docs/soap-engines.md
+	@$(PYTHON) -m harness.run.soap_phases $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(APPS),--apps "$(APPS)") $(if $(SIZES),--sizes "$(SIZES)") $(if $(COUNT),--count $(COUNT))
 
 driver-agreement: build ## Debian's httperf against the lab's large-body build on cells both can drive (RUN= CELLS=app/engine/workload,... FACTORS=0.5,1.2 REPEATS=3 DURATION=s), on running servers -> results/RUN-drivers/agreement.tsv; docs/soap-engines.md
 	@test -n "$(RUN)" -a -n "$(CELLS)" || { echo "driver-agreement: name the run and its cells: make driver-agreement RUN=a CELLS=soap-gsoap/none/echo-10"; exit 2; }

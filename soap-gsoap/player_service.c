@@ -5,7 +5,7 @@
  * statements) that the workers borrow for one call.
  *
  *   player-service --bind ADDR --port N --config FILE --pidfile FILE --threads N --connections N
- *                  --wsdl FILE --quote-response FILE --backlog N --max-depth N
+ *                  --wsdl FILE --quote-response FILE --backlog N --max-depth N [--phases-log FILE]
  *
  * FILE is the lab's app settings (db.host, db.port, db.name, db.user, db.password), as the Java
  * apps read them. Logs go to stderr.
@@ -602,6 +602,64 @@ struct body_guard {
     unsigned char low, high;
 };
 
+/* ---- SOAP phases ------------------------------------------------------------------------- */
+
+/* A request's phases as the Infosys paper timed them (the Java engines' lab.common.Phases): with
+ * --phases-log, each served request whose operation ran appends "soap-gsoap, un-marshal, logic,
+ * marshal" (tab-separated, microseconds) to the file. gSOAP's callbacks give the bounds: the HTTP
+ * headers parsed (fparse), the message received whole (fpreparefinalrecv, after the generated code
+ * un-marshalled it), the reply's first send (fprepareinitsend, once the operation returned and gSOAP
+ * walked the reply for shared data), the request served (fserveloop). Without the option none of
+ * the callbacks but fparse and fserveloop is set, and those test a NULL file. */
+struct phase_clock {
+    double received, logic_starts, logic_ends; /* seconds, CLOCK_MONOTONIC; 0: not yet */
+};
+
+/* What a worker keeps for the request it serves: the body's guard first, so that soap->user is one. */
+struct request {
+    struct body_guard guard;
+    struct phase_clock phases;
+};
+
+static FILE *phases_log;
+static pthread_mutex_t phases_lock = PTHREAD_MUTEX_INITIALIZER;
+static int (*final_receive)(struct soap *);
+static int (*initial_send)(struct soap *);
+
+static double seconds_now(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec + now.tv_nsec / 1e9;
+}
+
+static int logic_starts(struct soap *soap)
+{
+    ((struct request *)soap->user)->phases.logic_starts = seconds_now();
+    return final_receive ? final_receive(soap) : SOAP_OK;
+}
+
+static int logic_ends(struct soap *soap)
+{
+    struct phase_clock *clock = &((struct request *)soap->user)->phases;
+    if (clock->logic_starts && !clock->logic_ends) /* the count pass and the send both begin a send */
+        clock->logic_ends = seconds_now();
+    return initial_send ? initial_send(soap) : SOAP_OK;
+}
+
+static void record_phases(struct phase_clock *clock)
+{
+    double sent = seconds_now();
+    if (phases_log && clock->received && clock->logic_starts && clock->logic_ends) {
+        pthread_mutex_lock(&phases_lock);
+        fprintf(phases_log, "soap-gsoap\t%.1f\t%.1f\t%.1f\n", (clock->logic_starts - clock->received) * 1e6,
+                (clock->logic_ends - clock->logic_starts) * 1e6, (sent - clock->logic_ends) * 1e6);
+        fflush(phases_log);
+        pthread_mutex_unlock(&phases_lock);
+    }
+    *clock = (struct phase_clock){0};
+}
+
 static size_t (*receive)(struct soap *, char *, size_t);
 static int (*parse_http)(struct soap *);
 
@@ -706,6 +764,8 @@ static int guard_request(struct soap *soap)
     size_t length = strlen(SERVICE_PATH), buffered;
     if (parse_http(soap))
         return soap->error;
+    if (phases_log)
+        ((struct request *)soap->user)->phases.received = seconds_now();
     if (!strcmp(soap->path, CANNED_QUOTE_PATH) || !strcmp(soap->path, STATIC_QUOTE_PATH))
         return canned_quote(soap);
     if (strncmp(soap->path, SERVICE_PATH, length) || (soap->path[length] && soap->path[length] != '?'))
@@ -726,10 +786,12 @@ static int guard_request(struct soap *soap)
     return SOAP_OK;
 }
 
-/* A request served: the next one on the connection starts with its headers. */
+/* A request served: its phases recorded; the next one on the connection starts with its headers. */
 static int end_request(struct soap *soap)
 {
-    ((struct body_guard *)soap->user)->active = 0;
+    struct request *request = soap->user;
+    request->guard.active = 0;
+    record_phases(&request->phases);
     return SOAP_OK;
 }
 
@@ -827,13 +889,22 @@ static void *worker(void *unused)
     mysql_thread_init();
     for (;;) {
         struct soap *connection = dequeue();
-        struct body_guard guard = {0};
-        connection->user = &guard;
+        struct request request = {0};
+        connection->user = &request;
         soap_serve(connection);
         soap_destroy(connection);
         soap_end(connection);
         soap_free(connection);
     }
+    return NULL;
+}
+
+/* An option's value; NULL when it is not given. */
+static const char *optional(int argc, char **argv, const char *name)
+{
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], name))
+            return argv[i + 1];
     return NULL;
 }
 
@@ -899,6 +970,17 @@ int main(int argc, char **argv)
      * its sending side (which HTTP/1.1 allows): such a client got no answer at all. Without the
      * poll, the fault is written as any answer is, and a client that is really gone fails the write. */
     soap->fpoll = NULL;
+    if (optional(argc, argv, "--phases-log")) {
+        phases_log = fopen(optional(argc, argv, "--phases-log"), "a");
+        if (!phases_log) {
+            say("cannot open the phases log");
+            return 2;
+        }
+        final_receive = soap->fpreparefinalrecv;
+        soap->fpreparefinalrecv = logic_starts;
+        initial_send = soap->fprepareinitsend;
+        soap->fprepareinitsend = logic_ends;
+    }
     if (!soap_valid_socket(soap_bind(soap, bind, port, atoi(option(argc, argv, "--backlog"))))) {
         soap_print_fault(soap, stderr);
         return 1;

@@ -139,6 +139,44 @@ final class Echoes
     }
 }
 
+/**
+ * The SOAP phases as the Infosys paper timed them (lab.common.Phases is the Java engines' side): when
+ * the server gives the script LAB_SOAP_PHASES (a file; the knob SOAP_PHASES), a served envelope's
+ * un-marshalling (from the script receiving the request to the operation's start), business logic
+ * and marshalling (from its end to the reply flushed) are appended to it in microseconds. The
+ * operation's bounds are marked by this proxy in front of PlayerService, which SoapServer calls
+ * through __call; without the knob neither the proxy nor the clock exists.
+ */
+final class PhaseClock
+{
+    public ?int $logicStarts = null;
+    public ?int $logicEnds = null;
+
+    public function __construct(private readonly object $service, public readonly int $received)
+    {
+    }
+
+    public function __call(string $operation, array $arguments): mixed
+    {
+        $this->logicStarts = hrtime(true);
+        try {
+            return $this->service->$operation(...$arguments);
+        } finally {
+            $this->logicEnds = hrtime(true);
+        }
+    }
+
+    public function record(string $file): void
+    {
+        if ($this->logicStarts === null || $this->logicEnds === null) {
+            return; // refused before its logic: no phases to tell
+        }
+        $sent = hrtime(true);
+        file_put_contents($file, sprintf("soap-php\t%.1f\t%.1f\t%.1f\n", ($this->logicStarts - $this->received) / 1e3,
+            ($this->logicEnds - $this->logicStarts) / 1e3, ($sent - $this->logicEnds) / 1e3), FILE_APPEND | LOCK_EX);
+    }
+}
+
 /** The request's parameters as lab.php reads a query string's: an absent element is an absent parameter. */
 function parameters_of(stdClass $request, string $name): array
 {
@@ -233,15 +271,25 @@ if (in_array($_SERVER['REQUEST_METHOD'], ['GET', 'HEAD'], true)) {
     header('Allow: POST');
     error_page(405, 'method not allowed');
 } else {
+    $phases = ($_SERVER['LAB_SOAP_PHASES'] ?? '') === '' ? null : new PhaseClock(new PlayerService(), hrtime(true));
     $server = new SoapServer($_SERVER['LAB_WSDL'], ['cache_wsdl' => WSDL_CACHE_MEMORY, 'encoding' => 'UTF-8',
         'features' => SOAP_SINGLE_ELEMENT_ARRAYS]);
-    $server->setClass(PlayerService::class);
+    if ($phases === null) {
+        $server->setClass(PlayerService::class);
+    } else {
+        $server->setObject($phases);
+    }
     $declared = (int) ($_SERVER['CONTENT_LENGTH'] ?? 0);
     $envelope = $declared > MAX_BODY_BYTES ? '' : (string) file_get_contents('php://input', length: MAX_BODY_BYTES + 1);
     $reason = $declared > MAX_BODY_BYTES || strlen($envelope) > MAX_BODY_BYTES ? 'request body must be at most 16 MB' : refusal($envelope);
     if ($reason === null) {
         ob_start('as_client_fault');
         $server->handle($envelope);
+        if ($phases !== null) {
+            ob_end_flush();
+            flush();
+            $phases->record($_SERVER['LAB_SOAP_PHASES']);
+        }
     } else {
         $server->fault('Client', $reason);
     }

@@ -61,7 +61,8 @@ class Apache(Server):
 
     def runtime_values(self):
         return {"START_SERVERS": self.start_servers, "WORKERS": settings.int_knob("APACHE_WORKERS"),
-                "SOAP_PHP_ROOT": readable_folder(SOAP_PHP_ROOT), "CONTRACT_ROOT": readable_folder(CONTRACT_ROOT)}
+                "SOAP_PHP_ROOT": readable_folder(SOAP_PHP_ROOT), "CONTRACT_ROOT": readable_folder(CONTRACT_ROOT),
+                "SOAP_PHASES_LOG": self.soap_phases_target(settings.knob("APACHE_USER"))}
 
     def prepare(self):
         db = db_settings()
@@ -185,6 +186,7 @@ class Lighttpd(Server):
             "USER_LINES": f'server.username = "{user}"\nserver.groupname = "{user}"' if os.geteuid() == 0 else "",
             "DOCROOT": readable_folder(DOCROOT), "SOAP_PHP_ROOT": readable_folder(SOAP_PHP_ROOT),
             "CONTRACT_ROOT": readable_folder(CONTRACT_ROOT), "FPM_SOCKET": PhpFpm.socket_path,
+            "SOAP_PHASES_LOG": self.soap_phases_target(user),  # written by PHP-FPM's workers, which run as APACHE_USER
             "DB_HOST": db["db.host"], "DB_PORT": db["db.port"], "DB_NAME": db["db.name"],
             "DB_USER": db["db.user"], "DB_PASSWORD": db["db.password"],
         }, self.config, mode=0o600)

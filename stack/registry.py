@@ -175,6 +175,11 @@ def db_connection_knobs():
     return [knob for declared in servers().values() for knob in declared.get("db_connections", ())]
 
 
+def serves_soap(name):
+    """Whether any SOAP engine runs on the server (its requests' phases can be recorded: SOAP_PHASES)."""
+    return any(declared["server"] == name and declared["kind"] == "soap" for declared in apps().values())
+
+
 def server_monitors(name):
     return list(server(name).get("monitors", ()))
 

@@ -5,6 +5,7 @@ import http.client
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -111,6 +112,26 @@ class Server:
         """The knobs this server was started with: a run's manifest records these, not today's."""
         return RUN / f"{self.name}.knobs.json"
 
+    @property
+    def fixed_knobs(self):
+        """The start knobs, and SOAP_PHASES for a server that runs a SOAP engine."""
+        return self.start_knobs + (("SOAP_PHASES",) if registry.serves_soap(self.name) else ())
+
+    @property
+    def soap_phases_log(self):
+        return LOG / f"{self.name}-soap-phases.tsv"
+
+    def soap_phases_target(self, writer=None):
+        """Where the server's SOAP engine records its requests' phases, as a fresh file (its engine's
+        processes, running as user `writer` when given, write it); "" when SOAP_PHASES is off or the
+        server runs no SOAP engine."""
+        if settings.knob("SOAP_PHASES") != "on" or not registry.serves_soap(self.name):
+            return ""
+        write_atomically(self.soap_phases_log, "", 0o644)
+        if writer and os.geteuid() == 0:
+            shutil.chown(self.soap_phases_log, writer, writer)
+        return str(self.soap_phases_log)
+
     def started_with(self):
         try:
             return json.loads(self.knobs_file.read_text())
@@ -173,7 +194,7 @@ class Server:
 
     def start(self, cpus=None):
         started = self.started_with() or {}
-        for name in self.start_knobs if self.pid() else ():
+        for name in self.fixed_knobs if self.pid() else ():
             running_with = started.get(name, settings.DEFAULTS[name])  # absent: started before the knob
             if running_with != settings.knob(name):
                 raise LabError(f"{self.name}: running (pid {self.pid()}) with {name}={running_with}, not "

@@ -132,10 +132,15 @@ class Tomcat(Server):
                        *(["-XX:+PreserveFramePointer"] if settings.knob("TOMCAT_FRAME_POINTERS") == "on" else []),
                        # One line per pause, read by harness/measure/memory.py; no rotation, so one file a JVM.
                        f"-Xlog:gc:file={self.gc_log}:uptime,level,tags:filecount=0",
-                       f"-Dlab.config={settings.APP_CONFIG}", *self.pool_log_property(),
+                       f"-Dlab.config={settings.APP_CONFIG}", *self.pool_log_property(), *self.soap_phases_property(),
                        *self.xml_depth_limits()]))
         return self.detached([str(settings.tomcat_home() / "bin" / "catalina.sh"), "start"], cpus,
                              log=LOG / f"{self.name}-launch.log", env=env)
+
+    def soap_phases_property(self):
+        """Where the SOAP engines in this JVM record their requests' phases (lab.common.Phases)."""
+        target = self.soap_phases_target()
+        return [f"-Dlab.soapPhases={target}"] if target else []
 
     def pool_log_property(self):
         """Where a pool in this JVM records its use each second (the pooled servlet's HikariCP)."""
@@ -178,4 +183,5 @@ class Gsoap(Server):
                 "--pool-log", str(registry.pool_log(self.name)),
                 "--backlog", str(settings.int_knob("GSOAP_BACKLOG")),
                 "--keep-alive-requests", str(settings.int_knob("KEEPALIVE_REQUESTS")),
-                "--max-depth", str(registry.soap_max_element_depth())]
+                "--max-depth", str(registry.soap_max_element_depth()),
+                *(["--phases-log", target] if (target := self.soap_phases_target()) else [])]

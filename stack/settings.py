@@ -119,6 +119,10 @@ DEFAULTS = {
     "TOMCAT_LAYOUT": "shared",
     "TOMCAT_HEAP": "2g",
     "TOMCAT_GC": "-XX:+UseParallelGC",
+    # "on": every SOAP engine records each request's phases (un-marshal, logic, marshal; the Infosys
+    # paper's) in var/log/<server>-soap-phases.tsv, for `make soap-phases` (docs/soap-engines.md). Off,
+    # no engine's hook is installed. A server started with the other value must be stopped first.
+    "SOAP_PHASES": "off",
     # "on": the JVM keeps frame pointers in compiled code (-XX:+PreserveFramePointer), so that perf
     # walks Java stacks. Only `make profile` turns it on, for a Tomcat it restarts (docs/profiles.md).
     "TOMCAT_FRAME_POINTERS": "off",

@@ -103,7 +103,8 @@ class JvmHeapMonitor:
 
     def start(self):
         pid = lifecycle.SERVERS[self.server].pid()
-        self.before = (pid, jit.counters_of(pid), len(self.log_text())) if pid else None
+        # Up to the last whole line: a pause the JVM is writing now counts in this step.
+        self.before = (pid, jit.counters_of(pid), self.log_text().rfind("\n") + 1) if pid else None
 
     def finish(self):
         if not self.before:

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from harness.judge.cpu_components import rules
-from harness.report import profiles
+from harness.report import profiles, soap_phases
 from harness.report.compare import comparison_markdown, comparison_rows
 from harness.report.series import bars_text, points, series_text, spans_decades, text_page
 from harness.report.sizes import group_title, reference_levels, size_series_text, sized_rows
@@ -162,6 +162,24 @@ def size_pages(view, rows, out, data):
     return [variables["output"]]
 
 
+def phases_page(rows, title, colour, out, data):
+    """`make soap-phases`' figure, when there are phases: [the PDF] or []. title, colour: an app's."""
+    kinds = soap_phases.by_kind(rows)
+    if not kinds:
+        return []
+    variables = {"output": out / "soap-phases.pdf", "g": len(kinds),
+                 "heading": "Where a SOAP request's time goes: median phases against N, one request at a time"}
+    for column, (kind, apps) in enumerate(kinds.items(), start=1):
+        variables.update({f"heading_{column}": kind + "-N", f"n_{column}": len(apps)})
+        for index, (app, text) in enumerate(soap_phases.series(rows, kind).items(), start=1):
+            series = data / f"phases-{kind}-{app}.tsv"
+            series.write_text(text)
+            variables.update({f"file_{column}_{index}": series, f"title_{column}_{index}": title(app),
+                              f"colour_{column}_{index}": colour(app)})
+    gnuplot("phases.gp", **variables)
+    return [variables["output"]]
+
+
 def breakdown_page(view, out, data):
     """The CPU profiles' stacked bars (`make profile`), when the run has them: [the PDF] or []."""
     if not any("breakdown" in result for result in view.run.profiles.values()):
@@ -224,9 +242,10 @@ def make_report(run_dir, beside=None):
     figures = figure_pages(view, out, data)
     canary = canary_page(view, out, data)
     breakdown = breakdown_page(view, out, data)
+    phases = phases_page(run.soap_phases, view.title, view.colour, out, data)
     report = out / "report.pdf"
     subprocess.run(["pdfunite", str(pages["title"]), str(pages["table"]), *map(str, sizes), str(summary),
-                    *map(str, breakdown), *map(str, figures), *map(str, canary), str(report)], check=True,
+                    *map(str, breakdown), *map(str, phases), *map(str, figures), *map(str, canary), str(report)], check=True,
                    capture_output=True)
     return report
 

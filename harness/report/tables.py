@@ -11,6 +11,7 @@ from harness.report.profiles import bottleneck_parts
 from harness.report.profiles import summary_lines as profile_lines
 from harness.report.series import ratio_text, short_interval, throughput_text
 from harness.report.sizes import size_lines
+from harness.report.soap_phases import summary_lines as phase_lines
 from harness.report.trust import calibration_lines, disturbance_line, rounds_line, rounds_sentence, speed_line
 from harness.results.store import cell_text, read_tsv
 from stack.registry import NO_ENGINE, comparisons, engine_title
@@ -162,7 +163,8 @@ def summary_markdown(view, rows):
     return "\n".join(lines + size_lines(view, rows) + paper_lines(view, rows)
                      + [line for set_name, declared in comparisons().items()
                         for line in comparison_lines(view, rows, set_name, declared)]
-                     + differences_lines(view) + memory_lines(view) + profile_lines(view.run.profiles, view.title))
+                     + differences_lines(view) + memory_lines(view) + profile_lines(view.run.profiles, view.title)
+                     + phase_lines(view.run.soap_phases, view.title))
 
 
 def study_method_lines(options):

@@ -153,6 +153,11 @@ class RunFiles:
         """The run's CPU profiles (harness/run/profile.py): profile.json, profile.tsv, a folder per cell."""
         return self.directory / "profile"
 
+    @property
+    def soap_phases(self):
+        """The SOAP engines' phases against N (harness/run/soap_phases.py), one row per (app, workload, N)."""
+        return self.directory / "soap-phases.tsv"
+
     def profile_cell(self, key):
         return self.profile / key.name
 
@@ -179,6 +184,7 @@ class Run:
     steps: dict        # Visit -> [Step]
     canary: dict = field(default_factory=dict)  # the speed canary's readings per CPU (canary.json)
     profiles: dict = field(default_factory=dict)  # "app/engine/workload" -> its CPU profile (profile/profile.json)
+    soap_phases: list = field(default_factory=list)  # soap-phases.tsv's rows, as strings
 
 
 def load_run(directory):
@@ -192,7 +198,7 @@ def load_run(directory):
     canary = json.loads(files.canary.read_text()) if files.canary.exists() else {}
     profiles = files.profile / "profile.json"
     return Run(files.directory, Manifest.read(files.manifest), saturation, steps, canary,
-               json.loads(profiles.read_text())["cells"] if profiles.exists() else {})
+               json.loads(profiles.read_text())["cells"] if profiles.exists() else {}, read_tsv(files.soap_phases))
 
 
 def earlier_cell_walls(results_dir, this_run):

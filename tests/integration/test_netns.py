@@ -11,8 +11,9 @@ import pytest
 
 from harness.measure import clients
 from harness.measure.httperf_output import parse
+from harness.measure.soap_phases import PHASES
 from harness.results.records import PASS
-from harness.results.store import RunFiles, read_steps, read_summaries
+from harness.results.store import RunFiles, read_steps, read_summaries, read_tsv
 from stack import registry, settings, topology
 from stack.settings import ROOT, knob
 from tests import margins
@@ -166,18 +167,38 @@ def test_down_leaves_no_namespace_behind(netns_lab):
     netns_lab.lab("up", "apache")  # as the module found it, for the fixture's own `down`
 
 
-def test_the_lockdown_suite_holds_with_every_server_on_its_hosts_address_and_a_tomcat_per_app(tmp_path):
+def test_the_lockdown_suite_holds_with_every_server_on_its_hosts_address_a_tomcat_per_app_and_soap_phases_on(
+        tmp_path):
     """tests/integration/test_lockdown.py again, every server in its host's namespace (a lab of its own),
-    and every Java app in a Tomcat of its own (TOMCAT_LAYOUT=per-app): the loopback run of the suite has
-    the shared one."""
+    every Java app in a Tomcat of its own (TOMCAT_LAYOUT=per-app; the loopback run of the suite has the
+    shared one) and every SOAP engine's phase hooks installed (SOAP_PHASES=on); then `make soap-phases`
+    on that lab: each engine's own hooks time every request it answered."""
     var = tmp_path / "var"
     var.mkdir()
     (var / "opt").symlink_to(settings.OPT)  # the Tomcat `make setup` installed
-    env = {**os.environ, "TOPOLOGY": "netns", "TOMCAT_LAYOUT": "per-app", "LAB_VAR": str(var), "PYTHONPATH": str(ROOT)}
-    subprocess.run([sys.executable, "-c", "from stack import settings; settings.ensure_password()"], env=env,
-                   cwd=ROOT, check=True)
-    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                             "tests/integration/test_lockdown.py"], env=env, cwd=ROOT, capture_output=True,
-                            text=True, timeout=900)
-    assert result.returncode == 0 and " passed" in result.stdout, result.stdout[-3000:] + result.stderr[-2000:]
+    env = {**os.environ, "TOPOLOGY": "netns", "TOMCAT_LAYOUT": "per-app", "SOAP_PHASES": "on", "LAB_VAR": str(var),
+           "PYTHONPATH": str(ROOT)}
+
+    def run(*arguments, timeout=900):
+        result = subprocess.run([sys.executable, *arguments], env=env, cwd=ROOT, capture_output=True, text=True,
+                                timeout=timeout)
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+        return result.stdout
+    run("-c", "from stack import settings; settings.ensure_password()")
+    try:
+        run("-m", "stack.lab", "up")
+        run("-m", "stack.lab", "import")
+        assert " passed" in run("-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/integration/test_lockdown.py")
+        run("-m", "harness.run.soap_phases", "--results", str(tmp_path), "--run", "phases", "--sizes", "1,100",
+            "--count", "3", "--warmup", "0.2", "--jvm-warmup", "0")
+    finally:
+        run("-m", "stack.lab", "down")
+    rows = read_tsv(tmp_path / "phases" / "soap-phases.tsv")
+    engines = [app for app, declared in registry.apps().items() if declared["kind"] == "soap"]
+    assert sorted((row["app"], row["workload"], row["n"]) for row in rows) == sorted(
+        (app, kind, n) for app in engines for kind in ("rows", "echo") for n in ("1", "100"))
+    assert all(row["samples"] == "3" and min(float(row[phase]) for phase in PHASES) > 0 for row in rows)
+    # The engine's three phases lie within the round trip the client measured.
+    assert all(float(row["total_us"]) < float(row["round_trip_us"]) for row in rows)
+    assert (tmp_path / "phases" / "soap-phases.pdf").stat().st_size > 0
     assert not topology.existing(topology.Topology("netns", "", topology.prefix_for(var)))

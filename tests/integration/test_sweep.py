@@ -78,6 +78,17 @@ def test_a_short_sweep_writes_manifest_steps_and_saturation(stack, tmp_path):
     # Tomcat's JVM is watched over every step: young collections at least every few seconds under load.
     assert all(step.figures["tomcat_gc_full_n"] >= 0 and step.figures["tomcat_compile_s"] >= 0 for step in soap_steps)
     assert sum(step.figures["tomcat_gc_young_n"] for step in soap_steps) >= 1
+    # Memory: every server's PSS at each step's end; Apache's prefork workers share pages, so their PSS
+    # is below their summed RSS; Tomcat's heap after a collection is known once the steps collected,
+    # and its requests allocated (an Axis 1.4 reply takes tens of kB and more).
+    for step in soap_steps:
+        assert all(step.figures[f"{name}_pss_mb"] > 0 and step.figures[f"{name}_processes"] >= 1
+                   for name in ("apache", "tomcat", "mariadb"))
+        assert step.figures["apache_pss_mb"] < step.figures["apache_rss_peak_mb"]
+    collected = [step for step in soap_steps if "tomcat_heap_after_gc_mb" in step.figures]
+    assert collected and all(0 < step.figures["tomcat_heap_after_gc_mb"] < 2048 for step in collected)
+    assert all(step.figures["tomcat_alloc_mb"] * 1024 / step.figures["replies"] > 10
+               for step in soap_steps if step.figures.get("replies"))
 
 
 @pytest.mark.timing

@@ -2,6 +2,7 @@ package lab.cxf;
 
 import javax.servlet.ServletConfig;
 import lab.common.Contract;
+import lab.common.Phases;
 import org.apache.cxf.jaxws.EndpointImpl;
 import org.apache.cxf.transport.servlet.CXFNonSpringServlet;
 
@@ -19,6 +20,10 @@ public class LabCxfServlet extends CXFNonSpringServlet {
         EndpointImpl endpoint = new EndpointImpl(getBus(), new PlayerServiceImpl());
         endpoint.getInInterceptors().add(new OperationNamespaceCheck());
         endpoint.getOutFaultInterceptors().add(new ContractFaults());
+        if (Phases.ON) {
+            endpoint.getInInterceptors().add(LogicClock.starts());
+            endpoint.getInInterceptors().add(LogicClock.ends());
+        }
         endpoint.publish(Contract.SERVICE_PATH);
     }
 }

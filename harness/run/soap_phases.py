@@ -1,0 +1,180 @@
+"""`make soap-phases [APPS=] [SIZES=] [COUNT=] [RUN=]`: where a SOAP request's time goes in each
+engine, against payload size, as the Infosys paper measured it: un-marshalling, business logic and
+marshalling, timed by each engine's own hooks (harness/measure/soap_phases.py), one request at a time.
+
+For every SOAP app and every N of SIZES: rows-N (the first N rows by id, from InnoDB) and echo-N (N
+structs sent and returned, no database). Each (app, workload) is warmed by WARMUP_S seconds of the
+same request, then COUNT requests are sent one after another (a new connection each, as the sweep's),
+and the engine's records of them are summarised: each phase's median, 10th and 90th percentiles, and
+the round trip the client measured. The servers run with SOAP_PHASES=on for it: those that did not
+are restarted with it, and restarted without it at the end, so that no sweep figure carries the hooks
+(servers already started with SOAP_PHASES=on stay as they were).
+
+Into results/RUN/ (RUN: a sweep's run, whose summary.md and report.pdf then show them, or a name of
+its own): soap-phases.tsv, one row per (app, workload, N), and soap-phases.json with the host."""
+import argparse
+import http.client
+import json
+import os
+import statistics
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from harness.hosts import inventory, servers
+from harness.hosts.servers import Pinning
+from harness.measure import processes
+from harness.measure.soap_phases import PhaseLog, samples, summary
+from harness.report.render import phases_page
+from harness.report.soap_phases import COLUMNS, summary_lines
+from harness.report.view import PALETTE
+from harness.results.store import RESULTS, tsv_text
+from stack import layout, lifecycle, registry, topology
+
+DEFAULT_SIZES = (1, 10, 100, 1000, 5000)  # Infosys: 1,000-5,000 records
+WARMUP_S = 5.0
+JVM_WARMUP_S = 60.0
+COUNT = 20
+RECORD_WAIT_S = 2.0
+
+
+def soap_apps():
+    """The SOAP engines' apps, in registry order."""
+    return [name for name, declared in registry.apps().items() if declared["kind"] == "soap"]
+
+
+def workloads(sizes):
+    return [(f"{kind}-{count}", kind, count) for kind in ("rows", "echo") for count in sizes]
+
+
+def send(request):
+    """One request on a connection of its own: its round trip in microseconds (the reply read whole)."""
+    started = time.perf_counter()
+    connection = http.client.HTTPConnection(request.host, request.port, timeout=120)
+    try:
+        connection.request(request.method, request.path, body=request.body.encode() if request.body else None,
+                           headers={**request.headers, "Connection": "close"})
+        reply = connection.getresponse()
+        reply.read()
+    finally:
+        connection.close()
+    if reply.status != 200:
+        raise RuntimeError(f"{request.url} answered {reply.status}")
+    return (time.perf_counter() - started) * 1e6
+
+
+def measure(app, workload, count, warmup_s):
+    """The summary of `count` timed requests of one app's workload, after warming it up."""
+    request = registry.request(app, workload, engine="innodb")
+    deadline = time.monotonic() + warmup_s
+    while time.monotonic() < deadline:
+        send(request)
+    server = lifecycle.SERVERS[registry.server_of(app)]
+    log = PhaseLog(server.soap_phases_log)
+    round_trips = [send(request) for _ in range(count)]
+    web_application = layout.context_of(registry.app(app))
+    # An engine records a request once its reply has left: the last record may follow the reply by a moment.
+    deadline = time.monotonic() + RECORD_WAIT_S
+    while len(samples(log.since(), web_application)) < count and time.monotonic() < deadline:
+        time.sleep(0.01)
+    figures = summary(samples(log.since(), web_application))
+    if figures.get("samples") != count:
+        raise RuntimeError(f"{app} {workload}: {figures.get('samples', 0)} phase records for {count} requests "
+                           f"in {server.soap_phases_log}")
+    return {**figures, "round_trip_us": round(statistics.median(round_trips), 1)}
+
+
+def switch_phases(names, on, pinning):
+    """Restart those of the servers that did not start with SOAP_PHASES on (or off): the ones restarted."""
+    value = "on" if on else "off"
+    os.environ["SOAP_PHASES"] = value
+    restarted = [name for name in names if (lifecycle.SERVERS[name].started_with() or {}).get("SOAP_PHASES") != value]
+    for name in restarted:
+        servers.server(name).restart(pinning.cpus_of(name))
+    return restarted
+
+
+def warm_jvm(app, sizes, seconds):
+    """A JIT server's app driven for `seconds` through its workloads in turn before any is timed: the
+    JVM restarted with the phases' hooks starts cold, and the Infosys paper's three warm-up calls would
+    time its interpreter."""
+    requests = [registry.request(app, workload, engine="innodb") for workload, _, _ in workloads(sizes)]
+    deadline, turn = time.monotonic() + seconds, 0
+    while time.monotonic() < deadline:
+        send(requests[turn % len(requests)])
+        turn += 1
+
+
+def run_all(apps, sizes, count, warmup_s, jvm_warmup_s, say):
+    rows, started, total = [], time.monotonic(), len(apps) * len(workloads(sizes))
+    for app in apps:
+        if registry.jit(app) and jvm_warmup_s:
+            warm_jvm(app, sizes, jvm_warmup_s)
+            say(f"soap-phases: {app}: its JVM warmed for {jvm_warmup_s:g} s")
+        for workload, kind, size in workloads(sizes):
+            figures = measure(app, workload, count, warmup_s)
+            rows.append({"app": app, "workload": kind, "n": size, **figures})
+            elapsed = time.monotonic() - started
+            say(f"soap-phases [{len(rows)}/{total}, ETA ~{elapsed / len(rows) * (total - len(rows)):.0f} s] {app} "
+                f"{workload}: un-marshal {figures['unmarshal_us']:,.0f} us, logic {figures['logic_us']:,.0f}, "
+                f"marshal {figures['marshal_us']:,.0f}; round trip {figures['round_trip_us']:,.0f} us")
+    return rows
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--run", default=datetime.now().strftime("phases-%Y%m%d-%H%M%S"))
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--apps", default=",".join(soap_apps()))
+    parser.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)))
+    parser.add_argument("--count", type=int, default=COUNT)
+    parser.add_argument("--warmup", type=float, default=WARMUP_S, help="seconds of warm-up per workload")
+    parser.add_argument("--jvm-warmup", type=float, default=JVM_WARMUP_S,
+                        help="seconds of warm-up of each JVM app over all its workloads first")
+    args = parser.parse_args(argv)
+    apps = [app for app in args.apps.split(",") if app]
+    unknown = [app for app in apps if app not in soap_apps()]
+    if unknown or not apps or args.count < 1:
+        print(f"soap-phases: {', '.join(unknown) or 'no app'} is no SOAP app; the SOAP apps: "
+              f"{', '.join(soap_apps())}" if unknown or not apps else "soap-phases: COUNT must be at least 1",
+              file=sys.stderr)
+        return 2
+    sizes = [int(size) for size in args.sizes.split(",") if size]
+    pinning = Pinning.from_knobs()
+    names = list(dict.fromkeys(registry.server_of(app) for app in apps))
+    down = [name for name in names if not lifecycle.SERVERS[name].pid()]
+    if down:
+        print(f"soap-phases: {', '.join(down)} not running; `make up` first", file=sys.stderr)
+        return 1
+    topology.enter(topology.current().namespace("client"))
+    processes.pin_harness(pinning.client_cpus)
+    started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    switched = switch_phases(names, True, pinning)
+    try:
+        rows = run_all(apps, sizes, args.count, args.warmup, args.jvm_warmup, lambda text: print(text, flush=True))
+    finally:
+        switch_phases(switched, False, pinning)  # those started with the phases on stay on
+    folder = args.results / args.run
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "soap-phases.tsv").write_text(tsv_text(COLUMNS, rows))
+    (folder / "soap-phases.json").write_text(json.dumps({
+        "host": inventory.host(), "started": started, "count": args.count, "warmup_s": args.warmup,
+        "apps": apps, "sizes": sizes}, indent=2) + "\n")
+    if (folder / "manifest.json").exists():
+        print(f"soap-phases: {len(rows)} rows in {folder / 'soap-phases.tsv'}; `make plots RUN={args.run}` adds "
+              "them to the run's summary and report")
+    else:
+        def title(app):
+            return registry.app(app).get("title", app)
+        (folder / "soap-phases.md").write_text("\n".join(summary_lines(rows, title)))
+        colours = {app: PALETTE[place % len(PALETTE)] for place, app in enumerate(registry.apps())}
+        (folder / "data").mkdir(exist_ok=True)
+        phases_page(rows, title, colours.get, folder, folder / "data")
+        print(f"soap-phases: {len(rows)} rows in {folder / 'soap-phases.tsv'}, the table in soap-phases.md, "
+              "the plot in soap-phases.pdf")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

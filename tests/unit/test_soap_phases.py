@@ -1,0 +1,63 @@
+"""The SOAP engines' phase records (harness/measure/soap_phases.py) on records the engines wrote, and
+the report's table and ratios (harness/report/soap_phases.py) on known answers."""
+import csv
+from pathlib import Path
+
+import pytest
+
+from harness.measure.soap_phases import Sample, samples, summary
+from harness.report.soap_phases import COLUMNS, ratios, series, summary_lines
+from harness.results.store import tsv_text
+
+RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "soap-phases"
+
+
+@pytest.mark.parametrize("server, web_application", [
+    ("tomcat", "soap"), ("tomcat", "soap-cxf"), ("tomcat", "soap-axis2"), ("apache", "soap-php"),
+    ("lighttpd", "soap-php"), ("gsoap", "soap-gsoap")])
+def test_each_engines_record_reads_as_its_requests_phases(server, web_application):
+    # Recorded with SOAP_PHASES=on: 5 single-row and 5 echo-1000 requests to each engine, in that order.
+    found = samples((RECORDED / f"{server}-soap-phases.tsv").read_text(), web_application)
+    assert len(found) == 10 and all(min(s.unmarshal_us, s.logic_us, s.marshal_us) > 0 for s in found)
+    single, echoed = found[:5], found[5:]
+    # 1,000 structs take longer to un-marshal and to marshal than one row's request and reply.
+    assert summary(echoed)["unmarshal_us"] > summary(single)["unmarshal_us"]
+    assert summary(echoed)["marshal_us"] > summary(single)["marshal_us"]
+
+
+def test_a_shared_tomcats_record_is_split_by_web_application_and_a_cut_line_left_out():
+    text = "soap\t10.0\t20.0\t30.0\nsoap-cxf\t1.0\t2.0\t3.0\nsoap\t11.0\t21.0\t31.0\nsoap\t12.0\t2"
+    assert samples(text, "soap") == [Sample(10.0, 20.0, 30.0), Sample(11.0, 21.0, 31.0)]
+    assert samples(text, "soap-axis2") == []
+
+
+def test_the_summary_gives_each_phases_median_and_spread():
+    found = [Sample(float(value), 2.0 * value, 1.0) for value in range(1, 12)]  # 1..11
+    figures = summary(found)
+    assert figures["samples"] == 11 and figures["unmarshal_us"] == 6.0 and figures["logic_us"] == 12.0
+    assert (figures["unmarshal_p10_us"], figures["unmarshal_p90_us"]) == (2.0, 10.0)
+    assert figures["total_us"] == 6.0 + 12.0 + 1.0
+    assert summary([]) == {}
+
+
+def rows_of(*entries):
+    """soap-phases.tsv rows (as read back) from (app, workload, n, unmarshal, logic, marshal, round trip)."""
+    rows = [{"app": app, "workload": kind, "n": n, "samples": 3, "unmarshal_us": u, "logic_us": l, "marshal_us": m,
+             "total_us": u + l + m, "round_trip_us": trip} for app, kind, n, u, l, m, trip in entries]
+    return list(csv.DictReader(tsv_text(COLUMNS, rows).splitlines(), delimiter="\t"))
+
+
+def test_the_table_gives_each_engine_its_phases_by_n_and_infosys_ratios_beside_ours():
+    rows = rows_of(("soap", "echo", 10, 400, 10, 300, 1000), ("soap", "echo", 1000, 24000, 50, 8000, 40000),
+                   ("soap-cxf", "echo", 1000, 2000, 40, 2000, 5000), ("soap-axis2", "echo", 1000, 3000, 60, 2500, 8000),
+                   ("soap", "rows", 10, 300, 900, 400, 2000))
+    lines = summary_lines(rows, str.upper)
+    assert "| SOAP | 0.40 / 0.01 / 0.30 (1.00) | 24.00 / 0.05 / 8.00 (40.00) |" in lines
+    assert "| SOAP-CXF | - | 2.00 / 0.04 / 2.00 (5.00) |" in lines
+    found = {what: ours for what, _, ours, _ in ratios(rows, 1000)}
+    assert found["un-marshalling, Axis 1.4 over XFire + JiBX"] == 12.0  # 24,000 / 2,000
+    assert found["round trip, Axis 1.4 over Axis2 + JiBX"] == 5.0  # 40,000 / 8,000
+    assert "| round trip, Axis 1.4 over Axis2 + JiBX | 4.37 | 5.00 | Axis2 + ADB |" in lines
+    assert series(rows, "echo")["soap"] == "10 0.4000 0.0100 0.3000\n1000 24.0000 0.0500 8.0000\n"
+    assert summary_lines([], str) == []
+
