@@ -177,7 +177,7 @@ def db_connection_knobs():
 
 def serves_soap(name):
     """Whether any SOAP engine runs on the server (its requests' phases can be recorded: SOAP_PHASES)."""
-    return any(declared["server"] == name and declared["kind"] == "soap" for declared in apps().values())
+    return any(app(each)["server"] == name and app(each)["kind"] == "soap" for each in apps())
 
 
 def server_monitors(name):

@@ -41,7 +41,7 @@ RECORD_WAIT_S = 2.0
 
 def soap_apps():
     """The SOAP engines' apps, in registry order."""
-    return [name for name, declared in registry.apps().items() if declared["kind"] == "soap"]
+    return [name for name in registry.apps() if registry.app(name)["kind"] == "soap"]
 
 
 def workloads(sizes):

@@ -194,7 +194,7 @@ def test_the_lockdown_suite_holds_with_every_server_on_its_hosts_address_a_tomca
     finally:
         run("-m", "stack.lab", "down")
     rows = read_tsv(tmp_path / "phases" / "soap-phases.tsv")
-    engines = [app for app, declared in registry.apps().items() if declared["kind"] == "soap"]
+    engines = [app for app in registry.apps() if registry.app(app)["kind"] == "soap"]
     assert sorted((row["app"], row["workload"], row["n"]) for row in rows) == sorted(
         (app, kind, n) for app in engines for kind in ("rows", "echo") for n in ("1", "100"))
     assert all(row["samples"] == "3" and min(float(row[phase]) for phase in PHASES) > 0 for row in rows)
