@@ -64,21 +64,28 @@ def send(request):
     return (time.perf_counter() - started) * 1e6
 
 
-def measure(app, workload, count, warmup_s):
-    """The summary of `count` timed requests of one app's workload, after warming it up."""
-    request = registry.request(app, workload, engine="innodb")
-    deadline = time.monotonic() + warmup_s
-    while time.monotonic() < deadline:
-        send(request)
-    server = lifecycle.SERVERS[registry.server_of(app)]
-    log = PhaseLog(server.soap_phases_log)
-    round_trips = [send(request) for _ in range(count)]
-    web_application = layout.context_of(registry.app(app))
-    # An engine records a request once its reply has left: the last record may follow the reply by a moment.
+def recorded(log, web_application, count):
+    """The samples of the `count` requests sent since the reader began: an engine records a request once
+    its reply has left, so the last record may follow the reply by a moment."""
     deadline = time.monotonic() + RECORD_WAIT_S
     while len(samples(log.since(), web_application)) < count and time.monotonic() < deadline:
         time.sleep(0.01)
-    figures = summary(samples(log.since(), web_application))
+    return samples(log.since(), web_application)
+
+
+def measure(app, workload, count, warmup_s):
+    """The summary of `count` timed requests of one app's workload, after warming it up."""
+    request = registry.request(app, workload, engine="innodb")
+    server = lifecycle.SERVERS[registry.server_of(app)]
+    web_application = layout.context_of(registry.app(app))
+    warming, deadline, sent = PhaseLog(server.soap_phases_log), time.monotonic() + warmup_s, 0
+    while time.monotonic() < deadline:
+        send(request)
+        sent += 1
+    recorded(warming, web_application, sent)  # the warm-up's records in, before the timed ones begin
+    log = PhaseLog(server.soap_phases_log)
+    round_trips = [send(request) for _ in range(count)]
+    figures = summary(recorded(log, web_application, count))
     if figures.get("samples") != count:
         raise RuntimeError(f"{app} {workload}: {figures.get('samples', 0)} phase records for {count} requests "
                            f"in {server.soap_phases_log}")
