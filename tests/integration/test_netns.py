@@ -11,7 +11,6 @@ import pytest
 
 from harness.measure import clients
 from harness.measure.httperf_output import parse
-from harness.measure.soap_phases import PHASES
 from harness.results.records import PASS
 from harness.results.store import RunFiles, read_steps, read_summaries, read_tsv
 from stack import registry, settings, topology
@@ -197,7 +196,9 @@ def test_the_lockdown_suite_holds_with_every_server_on_its_hosts_address_a_tomca
     engines = [app for app in registry.apps() if registry.app(app)["kind"] == "soap"]
     assert sorted((row["app"], row["workload"], row["n"]) for row in rows) == sorted(
         (app, kind, n) for app in engines for kind in ("rows", "echo") for n in ("1", "100"))
-    assert all(row["samples"] == "3" and min(float(row[phase]) for phase in PHASES) > 0 for row in rows)
+    # An echo's logic returns what it was given: gSOAP's takes well under a microsecond.
+    assert all(row["samples"] == "3" and float(row["unmarshal_us"]) > 0 and float(row["logic_us"]) >= 0
+               and float(row["marshal_us"]) > 0 for row in rows)
     # The engine's three phases lie within the round trip the client measured.
     assert all(float(row["total_us"]) < float(row["round_trip_us"]) for row in rows)
     assert (tmp_path / "phases" / "soap-phases.pdf").stat().st_size > 0

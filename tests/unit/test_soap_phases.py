@@ -18,7 +18,7 @@ RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "soap-phases"
 def test_each_engines_record_reads_as_its_requests_phases(server, web_application):
     # Recorded with SOAP_PHASES=on: 5 single-row and 5 echo-1000 requests to each engine, in that order.
     found = samples((RECORDED / f"{server}-soap-phases.tsv").read_text(), web_application)
-    assert len(found) == 10 and all(min(s.unmarshal_us, s.logic_us, s.marshal_us) > 0 for s in found)
+    assert len(found) == 10 and all(min(s.unmarshal_us, s.marshal_us) > 0 and s.logic_us >= 0 for s in found)
     single, echoed = found[:5], found[5:]
     # 1,000 structs take longer to un-marshal and to marshal than one row's request and reply.
     assert summary(echoed)["unmarshal_us"] > summary(single)["unmarshal_us"]
