@@ -95,7 +95,7 @@ compare: ## two runs side by side, with their ratios and intervals (RUN=a RUN2=b
 	@$(PYTHON) -m harness.report.compare "$(RUN)" "$(RUN2)" $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
 test: build test-java ## Java unit tests, then Python unit, integration (hostile input, lockdown, a short sweep) and fault tests; docs/hardening.md
-	@$(PYTHON) -m pytest -q tests
+	@$(PYTHON) -m pytest -q --durations=15 tests
 
 test-java: setup ## the Java unit tests (contract validation, HTML escaping) with Maven Surefire
 	@mvn -q -B -Dstyle.color=never test > var/log/test-java.log 2>&1 \

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from stack.layout import context_of, laid_out
+from stack.layout import context_of, every_layouts_servers, laid_out
 from stack.targets import TARGETS_FILE
 
 DECLARED = json.loads(TARGETS_FILE.read_text())
@@ -49,3 +49,9 @@ def test_an_apps_web_application_is_the_first_segment_of_its_path():
 def test_a_layout_the_lab_does_not_know_is_refused_by_name():
     with pytest.raises(ValueError, match="TOMCAT_LAYOUT must be one of shared, per-app, got 'split'"):
         laid_out(DECLARED, knobs(TOMCAT_LAYOUT="split"))
+
+
+def test_down_knows_the_servers_of_every_layout():
+    # `make down` in one layout stops a Tomcat the other started (stack/lifecycle.strays).
+    names = set(every_layouts_servers(DECLARED))
+    assert {"tomcat", "tomcat-servlet", "tomcat-soap-axis2", "tomcat-baseline", "apache", "mariadb"} <= names
