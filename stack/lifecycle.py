@@ -32,6 +32,8 @@ def declared_servers():
 
 
 SERVERS = declared_servers()
+# The order they start in (each after the servers it needs); they stop in the reverse.
+ORDER = list(SERVERS)
 
 
 def strays():
@@ -41,8 +43,6 @@ def strays():
               if name not in SERVERS}
     return [server for server in (CLASSES[declared["class"]](name, declared) for name, declared in others.items())
             if server.pid()]
-# The order they start in (each after the servers it needs); they stop in the reverse.
-ORDER = list(SERVERS)
 
 
 def with_needs(name):

@@ -220,15 +220,14 @@ def connection_cap(app_name):
     return (settings.int_knob(cap["knob"]), f"{cap['what']} ({cap['knob']})") if cap else None
 
 
-def server_port(name):
-    """A server's TCP port (its knob's, moved by its place when TOMCAT_LAYOUT split it: stack/layout.py);
-    None for one reached on a Unix socket."""
-    declared = server(name)
+def declared_port(declared):
+    """The TCP port a server's declaration gives it (its knob's, moved by its place when TOMCAT_LAYOUT
+    split it: stack/layout.py); None for one reached on a Unix socket."""
     return settings.int_knob(declared["port_knob"]) + declared.get("port_offset", 0) if declared.get("port_knob") else None
 
 
 def port_of(app_name):
-    return server_port(server_of(app_name))
+    return declared_port(server(server_of(app_name)))
 
 
 def fill(template, values, encode):

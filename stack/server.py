@@ -101,7 +101,7 @@ class Server:
     @property
     def port(self):
         """The TCP port, or None for a server reached on a Unix socket."""
-        return registry.server_port(self.name)
+        return registry.declared_port(self.declared)
 
     @property
     def pidfile(self):

@@ -43,7 +43,7 @@ def memory_lines(view):
             "processes at the step's end and their summed PSS (a page shared by several processes, such as "
             "prefork's workers' PHP, counted once over them: PSS per worker x workers), the peak RSS summed "
             "over them during the step (shared pages once per process); for a JVM, the heap in use after its "
-            "last collection and what the step's replies allocated (KB per reply: the heap's growth plus what "
+            "last collection (after a young one, the old generation's garbage still counts) and what the step's replies allocated (KB per reply: the heap's growth plus what "
             "its collections freed, harness/measure/memory.py); the database server's PSS beside.", "",
             "| app | engine | workload | server | processes | PSS MB | RSS peak MB | JVM heap after GC MB | "
             "allocated KB per reply | database PSS MB |",
