@@ -228,7 +228,7 @@ def test_a_cell_that_disturbance_stops_is_retried_after_its_round_once_the_machi
     assert (summary["status"], summary["saturation_offered"], summary["disturbed_steps"]) == ("plan-limit", "200.0", "2")
 
 
-# Runs judge the speed only when min_speed is set. The quota reads about 0.06 of the reference, this
+# Runs judge the speed only when min_speed is set. The quota reads 0.04-0.10 of the reference, this
 # host's own readings as low as 0.59 (docs/method.md, the canary's calibration): between the two.
 SLOWER = 0.4
 
@@ -266,8 +266,9 @@ def test_servers_slowed_by_a_cpu_quota_make_the_canary_flag_the_step_which_is_re
     readings = {name: value for name, value in throttled.items() if name.startswith(("canary", "machine"))}
     assert throttled["verdict"] == DISTURBED and "machine slower: CPU" in throttled["reason"], \
         (throttled["reason"], readings)
-    # The quota held the canary to a tenth of a CPU: its readings after the step took many times the reference.
-    margins.at_most("the throttled step's machine speed", float(throttled["machine_speed"]), 0.2)
+    # The judged threshold, recorded for its headroom: the quota's readings come from 0.04 to 0.10 of the
+    # reference here, as the servers' backlog shares the quota with the canary (AMD EPYC).
+    margins.at_most("the throttled step's machine speed", float(throttled["machine_speed"]), SLOWER)
     assert "after step 1: the machine back to speed" in " ".join(state["events"]) and "slower_machine" not in state
     assert [(step["offered_rate"], step["verdict"]) for step in after] == [("100.0", PASS), ("200.0", PASS)], \
         [step["reason"] for step in after]
