@@ -41,6 +41,12 @@ class OneLineErrors(argparse.ArgumentParser):
     def error(self, message):
         self.exit(2, f"{self.prog}: {message} ({self.prog} --help lists the options)\n")
 
+    def add_argument(self, *names, **settings):
+        # The helps are plain text, many from sweep.json ("10 %"): argparse would read a % as a format.
+        if settings.get("help"):
+            settings["help"] = settings["help"].replace("%", "%%")
+        return super().add_argument(*names, **settings)
+
 
 def rounds_count(text):
     """--rounds: a number of rounds (1 or more), or "auto" (ROUNDS=auto: sweep.json's auto_rounds)."""
