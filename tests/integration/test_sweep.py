@@ -222,17 +222,18 @@ def test_an_app_whose_answer_differs_from_the_database_is_not_measured(stack, tm
 
 
 def test_a_size_sweep_measures_rows_and_echoes_at_each_n_and_plots_them_side_by_side(stack, tmp_path):
-    files = sweep(tmp_path, "sizes", short(apps=("soap-php", "soap-gsoap", "static-quote-gsoap"), engines=("innodb",),
+    # One engine and one baseline: a cell costs ~12 s, and each engine's echo is checked on its own
+    # (test_soap_echoes.py); the sweep's verification is the same function for every app.
+    files = sweep(tmp_path, "sizes", short(apps=("soap-php", "static-quote-gsoap"), engines=("innodb",),
                                            workloads=("rows-1", "rows-1000", "echo-1000", "quote"), max_steps=2))
     saturation = read_summaries(files.saturation)
     assert sorted((row.app, row.engine, row.workload) for row in saturation) == [
-        ("soap-gsoap", "innodb", "rows-1"), ("soap-gsoap", "innodb", "rows-1000"), ("soap-gsoap", "none", "echo-1000"),
-        ("soap-gsoap", "none", "quote"), ("soap-php", "innodb", "rows-1"), ("soap-php", "innodb", "rows-1000"),
-        ("soap-php", "none", "echo-1000"), ("soap-php", "none", "quote"), ("static-quote-gsoap", "none", "quote")]
+        ("soap-php", "innodb", "rows-1"), ("soap-php", "innodb", "rows-1000"), ("soap-php", "none", "echo-1000"),
+        ("soap-php", "none", "quote"), ("static-quote-gsoap", "none", "quote")]
     verified = {(row.app, row.workload): read_cell_state(files.cell(row.key) / "cell.json").verification
                 for row in saturation}
     assert verified[("soap-php", "rows-1000")] == "1000 rows equal to the database"
-    assert verified[("soap-gsoap", "echo-1000")] == verified[("soap-php", "echo-1000")] == "1,000 items echoed unchanged"
+    assert verified[("soap-php", "echo-1000")] == "1,000 items echoed unchanged"
     assert verified[("soap-php", "quote")] == verified[("static-quote-gsoap", "quote")] == "1 item echoed unchanged"
     assert all(measured_rate(files, row) > 0 for row in saturation)
     # 1,000 rows (and 1,000 structs) are driven with the 16,000-row workload's profile: its longer timeout.
