@@ -33,7 +33,7 @@ build: setup ## build the Tomcat apps' WARs (and Tomcat's baselines) into target
 	  || { tail -40 var/log/build.log; echo "build failed; full log: var/log/build.log"; exit 1; }
 	@echo "build: $$(ls target/webapps) target/soap-gsoap/player-service target/canary target/httperf/httperf"
 
-up: build ## start private MariaDB, Apache + mod_php, PHP-FPM behind its own Apache and behind Lighttpd, Tomcat and the gSOAP server on 127.0.0.1 (TOPOLOGY=netns LINK=100mbit: client, web and db hosts in network namespaces, links shaped; TOPOLOGY=ssh WEB_HOST= DB_HOST= [CLIENT_HOSTS=]: on other machines); docs/topologies.md
+up: build ## start private MariaDB, Apache + mod_php, PHP-FPM behind its own Apache and behind Lighttpd, Tomcat and the gSOAP server on 127.0.0.1 (TOPOLOGY=netns LINK=100mbit: client, web and db hosts in network namespaces, links shaped; TOPOLOGY=ssh WEB_HOST= DB_HOST= [CLIENT_HOSTS=], or INVENTORY=file: an Ansible inventory's web, db and client hosts, set up by the playbooks in ansible/); docs/topologies.md
 	@$(LAB) up
 
 down: ## stop exactly the servers `up` started, remove the lab's network namespaces (safe to run twice)

@@ -5,7 +5,7 @@ The Makefile's up, down, status and import targets call this; the sweep imports 
 import hashlib
 import sys
 
-from stack import lifecycle, registry, remote, settings, topology
+from stack import lifecycle, playbooks, registry, settings, topology
 from stack.lifecycle import LabError
 from stack.settings import ROOT
 
@@ -169,10 +169,10 @@ def local_commands(argv):
 def remote_commands(argv):
     """TOPOLOGY=ssh, from the machine that drives the hosts: each command runs on the hosts."""
     return {
-        "up": lambda: remote.up(lambda host: lifecycle.chosen(argv[1:], host)),
-        "down": remote.down,
-        "status": remote.status,
-        "import": lambda: remote.import_data(if_needed="--if-needed" in argv[1:]),
+        "up": lambda: playbooks.up(lambda host: lifecycle.chosen(argv[1:], host)),
+        "down": playbooks.down,
+        "status": playbooks.status,
+        "import": lambda: playbooks.import_data(if_needed="--if-needed" in argv[1:]),
     }
 
 

@@ -66,6 +66,9 @@ DEFAULTS = {
     "CLIENT_HOSTS": "",
     "REMOTE_ROOT": "weblab-{host}",
     "SSH_OPTIONS": "",
+    # An Ansible inventory naming TOPOLOGY=ssh's hosts in its groups client, web and db (instead of
+    # WEB_HOST, DB_HOST and CLIENT_HOSTS; stack/inventory.py); the playbooks in ansible/ drive them.
+    "INVENTORY": "",
     # Set by the lab on the hosts it drives over ssh: the host this copy of the lab is (web, db).
     "LAB_ON_HOST": "",
     "MARIADB_PORT": "13306",

@@ -74,12 +74,13 @@ if [ -n "${LAB_ON_HOST:-}" ]; then
   exit 0
 fi
 
-# The harness's Python packages (scipy, for the rounds' intervals), from PyPI.
-if ! python3 -c 'import scipy' 2>/dev/null; then
+# The harness's Python packages (scipy, for the rounds' intervals; ansible-core, for TOPOLOGY=ssh's
+# hosts), from PyPI.
+if ! python3 -c 'import scipy, ansible' 2>/dev/null; then
   say "installing harness/requirements.txt for $(command -v python3)"
   python3 -m pip install --quiet --disable-pip-version-check -r harness/requirements.txt 2>&1 \
       | grep -v "Running pip as the 'root' user" \
-    || python3 -c 'import scipy' || die "could not install harness/requirements.txt with pip"
+    || python3 -c 'import scipy, ansible' || die "could not install harness/requirements.txt with pip"
 fi
 
 # The tests' Python packages (pytest; zeep, a WSDL-driven SOAP client), from PyPI.

@@ -17,7 +17,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from stack import settings
+from stack import inventory, settings
 
 HOSTS = ("client", "web", "db")
 SUBNET_PREFIX = "198.18.0."
@@ -69,8 +69,10 @@ def netns_address(host):
 
 
 def host_address(destination):
-    """The address in an ssh destination ("root@198.18.0.2" -> "198.18.0.2")."""
-    return destination.rpartition("@")[2]
+    """The address in an ssh destination ("root@198.18.0.2" -> "198.18.0.2", and so does
+    "ssh://root@198.18.0.2:2222")."""
+    address = destination.removeprefix("ssh://").rpartition("@")[2]
+    return address.rpartition(":")[0] if destination.startswith("ssh://") and ":" in address else address
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,7 @@ class Topology:
     prefix: str  # the namespaces' common name prefix (netns)
     destinations: tuple = ()  # ssh: (host, ssh destination) of the web and db hosts
     load_clients: tuple = ()  # ssh: the load client hosts' ssh destinations (CLIENT_HOSTS)
+    ssh_options: str = ""  # ssh: the options of the lab's ssh sessions (SSH_OPTIONS, or the inventory's)
 
     @property
     def netns(self):
@@ -184,7 +187,8 @@ def prefix_for(var_dir):
 
 
 def current():
-    """The topology the knobs ask for (TOPOLOGY, LINK, WEB_HOST, DB_HOST, CLIENT_HOSTS)."""
+    """The topology the knobs ask for (TOPOLOGY, LINK, WEB_HOST, DB_HOST, CLIENT_HOSTS, or INVENTORY:
+    an Ansible inventory naming the ssh hosts, stack/inventory.py)."""
     mode = settings.knob("TOPOLOGY")
     if mode not in MODES:
         raise ValueError(f"TOPOLOGY must be one of {', '.join(MODES)}, got {mode!r}")
@@ -192,6 +196,8 @@ def current():
     link_bits_per_s(link)
     if link and mode != "netns":
         raise ValueError("LINK= shapes the links between namespaces: it needs TOPOLOGY=netns")
+    if settings.knob("INVENTORY"):
+        return from_inventory(mode, link)
     destinations = ()
     load_clients = tuple(settings.knob("CLIENT_HOSTS").replace(",", " ").split())
     if load_clients and mode != "ssh":
@@ -200,9 +206,23 @@ def current():
         destinations = (("web", settings.knob("WEB_HOST")), ("db", settings.knob("DB_HOST")))
         missing = [f"{host.upper()}_HOST" for host, destination in destinations if not destination]
         if missing:
-            raise ValueError(f"TOPOLOGY=ssh needs {' and '.join(missing)} (ssh destinations, e.g. root@192.0.2.10)")
+            raise ValueError(f"TOPOLOGY=ssh needs {' and '.join(missing)} (ssh destinations, e.g. root@192.0.2.10), "
+                             f"or INVENTORY= (an Ansible inventory)")
     return Topology(mode=mode, link=link, prefix=prefix_for(settings.VAR), destinations=destinations,
-                    load_clients=load_clients)
+                    load_clients=load_clients, ssh_options=settings.knob("SSH_OPTIONS"))
+
+
+def from_inventory(mode, link):
+    """TOPOLOGY=ssh with the hosts an Ansible inventory names (INVENTORY=): its web, db and client groups."""
+    if mode not in ("ssh", "loopback") or link:
+        raise ValueError(f"INVENTORY= names the hosts of TOPOLOGY=ssh, not of TOPOLOGY={mode}")
+    if any(settings.knob(name) for name in ("WEB_HOST", "DB_HOST", "CLIENT_HOSTS")):
+        raise ValueError("INVENTORY= names the hosts: WEB_HOST=, DB_HOST= and CLIENT_HOSTS= go with it, not beside it")
+    machines, ssh_options = inventory.read(settings.knob("INVENTORY"))
+    return Topology(mode="ssh", link="", prefix=prefix_for(settings.VAR),
+                    destinations=(("web", machines["web"].destination), ("db", machines["db"].destination)),
+                    load_clients=tuple(each.destination for each in machines["clients"]),
+                    ssh_options=" ".join(filter(None, (ssh_options, settings.knob("SSH_OPTIONS")))))
 
 
 # --- the edges: the kernel's namespaces --------------------------------------------------------------

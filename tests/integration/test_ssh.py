@@ -4,6 +4,7 @@ namespaces share one filesystem, so each host gets a REMOTE_ROOT of its own: the
 the copies the lab shipped there, not from this checkout."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -99,6 +100,7 @@ def ssh_hosts(tmp_path_factory):
         hosts.start_sshds()
         hosts.up_output = hosts.lab("up", "apache")
         hosts.import_output = hosts.lab("import")
+        hosts.again_output = hosts.lab("up", "apache")
         yield hosts
         hosts.lab("down")
     finally:
@@ -117,6 +119,44 @@ def test_each_host_gets_the_files_its_servers_need_under_its_own_root(ssh_hosts)
             (ssh_hosts.folder / "var" / "secrets" / "db-password").read_text()
     assert "[web] " in ssh_hosts.up_output and "[db] " in ssh_hosts.up_output
     assert "[db] import: 16000 rows" in ssh_hosts.import_output
+
+
+def test_ansible_sets_the_hosts_up_once_and_a_second_up_changes_nothing(ssh_hosts):
+    """`make up` runs ansible/up.yml on the one-off inventory WEB_HOST= and DB_HOST= describe: the
+    first changes each host (its copy, the password, tcp_tw_reuse in its namespace, its servers); the
+    second finds everything as it should be and says so."""
+    first = ssh_hosts.up_output.splitlines()[-1]
+    assert re.fullmatch(r"ansible: up\.yml: \d+ changes \(db \d+, web \d+\)", first), first
+    assert ssh_hosts.again_output.splitlines()[-1] == "ansible: up.yml: changed nothing on controller, db, web"
+    assert "[web] apache: already running (pid " in ssh_hosts.again_output
+    for host in ("web", "db"):
+        reuse = subprocess.run(topology.run_in(ssh_hosts.topology.namespace(host), ["sysctl", "-n", "net.ipv4.tcp_tw_reuse"]),
+                               capture_output=True, text=True, check=True)
+        assert reuse.stdout.strip() == "1"
+    secrets = ssh_hosts.roots["web"] / "var" / "secrets"
+    assert secrets.stat().st_mode & 0o777 == 0o700 and (secrets / "db-password").stat().st_mode & 0o777 == 0o600
+
+
+def test_a_teams_inventory_drives_the_same_hosts_and_finds_them_as_up_left_them(ssh_hosts):
+    """INVENTORY= in place of WEB_HOST= and DB_HOST=: the hosts under the team's own names, the
+    ssh options in the inventory; the copies, servers and settings are the ones up made."""
+    inventory = ssh_hosts.folder / "team.ini"
+    inventory.write_text("\n".join([
+        "[web]", f"app1 ansible_host={ssh_hosts.topology.address('web')} ansible_user=root",
+        "[db]", f"db1 ansible_host={ssh_hosts.topology.address('db')} ansible_user=root",
+        "[client]", "localhost ansible_connection=local",
+        "[all:vars]", f"ansible_ssh_common_args=-F {ssh_hosts.ssh_config}", ""]))
+    from_inventory = dict(INVENTORY=str(inventory), WEB_HOST="", DB_HOST="", SSH_OPTIONS="", TOPOLOGY="loopback")
+    again = ssh_hosts.lab("up", "apache", **from_inventory)
+    assert again.splitlines()[-1] == "ansible: up.yml: changed nothing on app1, db1, localhost", again
+    assert "[db] mariadb: already running (pid " in again and "[web] apache: already running (pid " in again
+    status = ssh_hosts.lab("status", **from_inventory)
+    assert "[db] mariadb    running" in status and "[web] apache     running" in status
+    inventory.write_text("[web]\napp1\n[client]\nlocalhost ansible_connection=local\n")
+    refused = subprocess.run(topology.run_in(ssh_hosts.topology.namespace("client"), [sys.executable, "-m", "stack.lab", "up"]),
+                             env={**ssh_hosts.env, **from_inventory}, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and refused.stderr.strip() == (
+        f"ERROR INVENTORY={inventory}: no host in group db (the lab needs the groups client, web, db, each with a host)")
 
 
 def test_the_servers_run_from_the_shipped_copies_bound_to_their_hosts_addresses(ssh_hosts):
@@ -234,7 +274,7 @@ def test_the_channel_costs_a_step_milliseconds_and_the_agent_checks_its_version(
 def test_load_client_hosts_each_run_their_share_of_httperf_over_ssh(ssh_hosts, tmp_path):
     load_clients = f"root@{ssh_hosts.topology.address('client')}, root@{ssh_hosts.topology.address('client')}"
     up = ssh_hosts.lab("up", "apache", CLIENT_HOSTS=load_clients)
-    assert "[client1] setup: ready on the client1 host" in up and "[client2] setup: ready on the client2 host" in up
+    assert re.fullmatch(r"ansible: up\.yml: \d+ changes \(client1 \d+, client2 \d+\)", up.splitlines()[-1]), up
     client1 = ssh_hosts.roots["client1"]
     assert (client1 / "stack" / "setup.sh").is_file() and (client1 / "harness" / "hosts" / "agent.py").is_file()
     assert not (client1 / "var" / "secrets").exists()
