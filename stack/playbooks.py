@@ -77,7 +77,7 @@ def changes_in_words(changed):
 
 def archive(role):
     """The lab's files for one copy as (archive path, digest): the project's files its servers need
-    and theirs under var/, the password apart (the playbook copies it with no_log). The archive is
+    and theirs under var/, the secrets apart (the playbook copies the password with no_log). The archive is
     written again only when the digest changed."""
     project, var = remote.shipped(role)
     entries = files_under(ROOT, project) + [(f"var/{name}", path) for name, path in
@@ -119,7 +119,7 @@ def lab_roles(machines, servers_of=None):
                           *((f"client{number}", each) for number, each in enumerate(machines["clients"], start=1))]:
         serving = role in remote.ORDER
         copy = {"role": role, "root": hosts[role].root, "environment": remote.remote_environment(role),
-                "secrets": str(VAR / "secrets") if serving else ""}
+                "password": str(settings.PASSWORD_FILE) if serving else ""}
         if servers_of:
             servers = servers_of(role) if serving else []
             if serving and not servers:

@@ -194,9 +194,11 @@ def test_a_cpu_hog_during_a_step_makes_it_disturbed_and_redone(stack, tmp_path, 
     assert [(step["offered_rate"], step["verdict"]) for step in steps] == [
         ("100.0", DISTURBED), ("100.0", PASS), ("200.0", PASS)], [step["reason"] for step in steps]
     assert "other processes used" in steps[0]["reason"] and "python" in steps[0]["reason"]
-    # The hog burns 2 s of CPU; the redo's other work is the machine's own background.
+    # The hog burns 2 s of CPU; the redo's other work is the machine's own background, under the judged
+    # share of its wall time (its PASS says so; recorded for the headroom: CI on AMD EPYC read 0.13 s of 0.15-0.2).
     margins.at_least("a 2 s CPU hog, as other work in its step (CPU s)", float(steps[0]["other_cpu_s"]), 0.5)
-    margins.at_most("other work in the step redone after the hog (CPU s)", float(steps[1]["other_cpu_s"]), 0.15)
+    margins.at_most("other work in the step redone after the hog (CPU s)", float(steps[1]["other_cpu_s"]),
+                    DEFAULTS["max_other_pct"] / 100 * float(steps[1]["wall_s"]))
     summary = rows(tmp_path / "hog" / "saturation.tsv")[0]
     assert (summary["disturbed_steps"], summary["saturation_offered"]) == ("1", "200.0")
     assert summary["steps"] == "3" and state["restarts"] == 0

@@ -1,8 +1,10 @@
 """Records a play's outcome for the lab (stack/ansible.py reads it): one JSON line per task result
-(host, task, the lab copy's role it looped over, changed, failed, the command's output lines, the message) and one with each host's
+(host, task, the lab copy's role it looped over, changed, failed, the command's output lines, the message,
+when it ended) and one with each host's
 totals, in the file LAB_ANSIBLE_RECORD names. The default callback still prints to the terminal."""
 import json
 import os
+import time
 
 from ansible.plugins.callback import CallbackBase
 
@@ -17,7 +19,7 @@ class CallbackModule(CallbackBase):
         path = os.environ.get("LAB_ANSIBLE_RECORD")
         if path:
             with open(path, "a") as record_file:
-                record_file.write(json.dumps(record) + "\n")
+                record_file.write(json.dumps({**record, "at": round(time.time(), 3)}) + "\n")
 
     def result(self, result, outcome):
         values = getattr(result, "result", None)
