@@ -28,7 +28,7 @@ SKIPPED = ("__pycache__",)
 LAB_TASK = "The lab's command"
 
 
-# --- pure: the archive's content, the play's outcome ---------------------------------------------------
+# --- the archive's content (read from the files), the play's outcome (pure) ------------------------
 
 def files_under(base, paths):
     """(path relative to base, absolute path) of every file under the given paths, sorted, caches left out."""

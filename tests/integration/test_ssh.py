@@ -85,6 +85,16 @@ class SshHosts:
     def lab(self, *args, **knobs):
         return self.on_client(sys.executable, "-m", "stack.lab", *args, **knobs)
 
+    def team_inventory(self):
+        """The knobs that name these hosts through an inventory of a team's own (INVENTORY=), written anew."""
+        inventory = self.folder / "team.ini"
+        inventory.write_text("\n".join([
+            "[web]", f"app1 ansible_host={self.topology.address('web')} ansible_user=root",
+            "[db]", f"db1 ansible_host={self.topology.address('db')} ansible_user=root",
+            "[client]", "localhost ansible_connection=local",
+            "[all:vars]", f"ansible_ssh_common_args=-F {self.ssh_config}", ""]))
+        return dict(INVENTORY=str(inventory), WEB_HOST="", DB_HOST="", SSH_OPTIONS="", TOPOLOGY="loopback")
+
     def pid_of(self, host, server):
         return read_pid(self.roots[host] / "var" / "run" / f"{server}.pid")
 
@@ -100,7 +110,6 @@ def ssh_hosts(tmp_path_factory):
         hosts.start_sshds()
         hosts.up_output = hosts.lab("up", "apache")
         hosts.import_output = hosts.lab("import")
-        hosts.again_output = hosts.lab("up", "apache")
         yield hosts
         hosts.lab("down")
     finally:
@@ -121,14 +130,12 @@ def test_each_host_gets_the_files_its_servers_need_under_its_own_root(ssh_hosts)
     assert "[db] import: 16000 rows" in ssh_hosts.import_output
 
 
-def test_ansible_sets_the_hosts_up_once_and_a_second_up_changes_nothing(ssh_hosts):
+def test_ansible_sets_the_hosts_up_with_their_kernel_setting_and_password(ssh_hosts):
     """`make up` runs ansible/up.yml on the one-off inventory WEB_HOST= and DB_HOST= describe: the
-    first changes each host (its copy, the password, tcp_tw_reuse in its namespace, its servers); the
-    second finds everything as it should be and says so."""
+    first changes each host (its copy, the password, tcp_tw_reuse in its namespace, its servers). The
+    second, through a team's inventory, changes nothing (the next test)."""
     first = ssh_hosts.up_output.splitlines()[-1]
     assert re.fullmatch(r"ansible: up\.yml: \d+ changes \(db \d+, web \d+\)", first), first
-    assert ssh_hosts.again_output.splitlines()[-1] == "ansible: up.yml: changed nothing on controller, db, web"
-    assert "[web] apache: already running (pid " in ssh_hosts.again_output
     for host in ("web", "db"):
         reuse = subprocess.run(topology.run_in(ssh_hosts.topology.namespace(host), ["sysctl", "-n", "net.ipv4.tcp_tw_reuse"]),
                                capture_output=True, text=True, check=True)
@@ -137,21 +144,20 @@ def test_ansible_sets_the_hosts_up_once_and_a_second_up_changes_nothing(ssh_host
     assert secrets.stat().st_mode & 0o777 == 0o700 and (secrets / "db-password").stat().st_mode & 0o777 == 0o600
 
 
-def test_a_teams_inventory_drives_the_same_hosts_and_finds_them_as_up_left_them(ssh_hosts):
+def test_a_second_up_through_a_teams_inventory_changes_nothing_on_the_hosts(ssh_hosts):
     """INVENTORY= in place of WEB_HOST= and DB_HOST=: the hosts under the team's own names, the
-    ssh options in the inventory; the copies, servers and settings are the ones up made."""
-    inventory = ssh_hosts.folder / "team.ini"
-    inventory.write_text("\n".join([
-        "[web]", f"app1 ansible_host={ssh_hosts.topology.address('web')} ansible_user=root",
-        "[db]", f"db1 ansible_host={ssh_hosts.topology.address('db')} ansible_user=root",
-        "[client]", "localhost ansible_connection=local",
-        "[all:vars]", f"ansible_ssh_common_args=-F {ssh_hosts.ssh_config}", ""]))
-    from_inventory = dict(INVENTORY=str(inventory), WEB_HOST="", DB_HOST="", SSH_OPTIONS="", TOPOLOGY="loopback")
+    ssh options in the inventory; the copies, servers, data and settings are the ones the first up
+    made, and Ansible reports no change."""
+    from_inventory = ssh_hosts.team_inventory()
     again = ssh_hosts.lab("up", "apache", **from_inventory)
     assert again.splitlines()[-1] == "ansible: up.yml: changed nothing on app1, db1, localhost", again
     assert "[db] mariadb: already running (pid " in again and "[web] apache: already running (pid " in again
     status = ssh_hosts.lab("status", **from_inventory)
     assert "[db] mariadb    running" in status and "[web] apache     running" in status
+    imported = ssh_hosts.lab("import", "--if-needed", **from_inventory)
+    assert "[db] import: data already in place" in imported
+    assert imported.splitlines()[-1] == "ansible: import.yml: changed nothing on db1", imported
+    inventory = Path(from_inventory["INVENTORY"])
     inventory.write_text("[web]\napp1\n[client]\nlocalhost ansible_connection=local\n")
     refused = subprocess.run(topology.run_in(ssh_hosts.topology.namespace("client"), [sys.executable, "-m", "stack.lab", "up"]),
                              env={**ssh_hosts.env, **from_inventory}, cwd=ROOT, capture_output=True, text=True, timeout=60)
@@ -181,10 +187,12 @@ def test_status_asks_each_host_and_down_stops_exactly_what_up_started(ssh_hosts)
     assert "[db] mariadb    running" in status and "[web] apache     running" in status
     assert "[web] mariadb" not in status and "[db] apache" not in status
     pids = [ssh_hosts.pid_of("db", "mariadb"), ssh_hosts.pid_of("web", "apache")]
-    ssh_hosts.lab("down")
+    # Down and up again through a team's inventory: the same playbooks on the hosts it names.
+    down = ssh_hosts.lab("down", **ssh_hosts.team_inventory())
+    assert down.splitlines()[-1] == "ansible: down.yml: 2 changes (app1 1, db1 1)", down
     assert all(not Path(f"/proc/{pid}").exists() or is_zombie(pid) for pid in pids)
     assert ssh_hosts.pid_of("db", "mariadb") is None and ssh_hosts.pid_of("web", "apache") is None
-    ssh_hosts.lab("up", "apache")  # as the module found it, for the fixture's own `down`
+    ssh_hosts.lab("up", "apache", **ssh_hosts.team_inventory())  # as the module found it, for the fixture's own `down`
 
 
 def test_a_sweep_over_ssh_verifies_and_watches_each_host_through_its_agent(ssh_hosts, tmp_path):

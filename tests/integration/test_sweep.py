@@ -139,7 +139,8 @@ def test_rerunning_a_run_id_resumes_without_redoing_steps(stack, tmp_path):
 
 def test_rounds_restart_the_servers_measure_the_control_twice_and_resume(stack, tmp_path):
     php = CellKey("php", "myisam", "single")
-    options = short(apps=("php",), max_steps=2, rounds=2, aa_control="php/myisam/single", seed=5)
+    # A 2 s warm-up cap: rounds, not warm-ups, are this test's subject (four visits and a resume).
+    options = short(apps=("php",), max_steps=2, rounds=2, aa_control="php/myisam/single", seed=5, warmup_cap_s=2)
     apache = lifecycle.SERVERS["apache"]
     before = apache.pid()
     files = sweep(tmp_path, "rounds", options)
@@ -167,7 +168,8 @@ def test_rounds_restart_the_servers_measure_the_control_twice_and_resume(stack, 
     state = json.loads(files.cell_state(php, 2, 2).read_text())
     del state["done"]
     files.cell_state(php, 2, 2).write_text(json.dumps(state))
-    sweep(tmp_path, "rounds", short(apps=("php",), max_steps=2, rounds=2, aa_control="php/myisam/single", seed=99))
+    sweep(tmp_path, "rounds", short(apps=("php",), max_steps=2, rounds=2, aa_control="php/myisam/single", seed=99,
+                                    warmup_cap_s=2))
     assert apache.pid() == after
     assert Manifest.read(files.manifest).options["seed"] == 5
     assert interrupted.read_text().startswith(saved) and len(read_steps(interrupted)) == len(finished)
