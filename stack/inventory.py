@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
+from stack import settings
 from stack.settings import ROOT
 
 GROUPS = ("client", "web", "db")
@@ -82,18 +83,56 @@ def machines(listing, source):
             "clients": [] if here else [machine(name) for name in clients]}
 
 
-def one_off(web, db, clients, ssh_options):
-    """The inventory WEB_HOST=, DB_HOST= and CLIENT_HOSTS= describe (JSON, which Ansible reads as YAML):
-    hosts named web, db and client1.., or the controller for the client when CLIENT_HOSTS is empty."""
-    def host(ssh_destination):
-        user, _, address = ssh_destination.rpartition("@")
-        return {"ansible_host": address, **({"ansible_user": user} if user else {})}
-    client_hosts = ({f"client{number}": host(each) for number, each in enumerate(clients, start=1)}
+def one_off_machines(web, db, clients):
+    """The machines WEB_HOST=, DB_HOST= and CLIENT_HOSTS= name, as their one-off inventory names them:
+    web, db and client1.. (no client machine: the steps' clients run here)."""
+    return {"web": Machine("web", web), "db": Machine("db", db),
+            "clients": [Machine(f"client{number}", each) for number, each in enumerate(clients, start=1)]}
+
+
+def one_off(machines, ssh_options):
+    """The inventory of `one_off_machines` (JSON, which Ansible reads as YAML); the controller is the
+    client when there is no client machine."""
+    def host(machine):
+        user, _, address = machine.destination.rpartition("@")
+        return {machine.name: {"ansible_host": address, **({"ansible_user": user} if user else {})}}
+    client_hosts = ({name: each for machine in machines["clients"] for name, each in host(machine).items()}
                     or {CONTROLLER: {"ansible_connection": "local"}})
     common = {"ansible_ssh_common_args": ssh_options} if ssh_options else {}
     return {"all": {"vars": common, "children": {
-        "client": {"hosts": client_hosts}, "web": {"hosts": {"web": host(web)}},
-        "db": {"hosts": {"db": host(db)}}}}}
+        "client": {"hosts": client_hosts}, "web": {"hosts": host(machines["web"])},
+        "db": {"hosts": host(machines["db"])}}}}
+
+
+class SshHosts(NamedTuple):
+    destinations: tuple = ()  # (host, ssh destination) of the web and db hosts
+    load_clients: tuple = ()  # the load client hosts' ssh destinations
+    ssh_options: str = ""
+
+
+def ssh_hosts(mode, link):
+    """TOPOLOGY=ssh's hosts as the knobs name them: INVENTORY's groups, else WEB_HOST, DB_HOST and
+    CLIENT_HOSTS (none for another topology); a ValueError says what does not go together."""
+    if settings.knob("INVENTORY"):
+        if mode not in ("ssh", "loopback") or link:
+            raise ValueError(f"INVENTORY= names the hosts of TOPOLOGY=ssh, not of TOPOLOGY={mode}")
+        if any(settings.knob(name) for name in ("WEB_HOST", "DB_HOST", "CLIENT_HOSTS")):
+            raise ValueError("INVENTORY= names the hosts: WEB_HOST=, DB_HOST= and CLIENT_HOSTS= go with it, not beside it")
+        machines, options = read(settings.knob("INVENTORY"))
+        return SshHosts((("web", machines["web"].destination), ("db", machines["db"].destination)),
+                        tuple(each.destination for each in machines["clients"]),
+                        " ".join(filter(None, (options, settings.knob("SSH_OPTIONS")))))
+    load_clients = tuple(settings.knob("CLIENT_HOSTS").replace(",", " ").split())
+    if load_clients and mode != "ssh":
+        raise ValueError("CLIENT_HOSTS= names load client machines reached with ssh: it needs TOPOLOGY=ssh")
+    if mode != "ssh":
+        return SshHosts(ssh_options=settings.knob("SSH_OPTIONS"))
+    destinations = (("web", settings.knob("WEB_HOST")), ("db", settings.knob("DB_HOST")))
+    missing = [f"{host.upper()}_HOST" for host, destination in destinations if not destination]
+    if missing:
+        raise ValueError(f"TOPOLOGY=ssh needs {' and '.join(missing)} (ssh destinations, e.g. root@192.0.2.10), "
+                         f"or INVENTORY= (an Ansible inventory)")
+    return SshHosts(destinations, load_clients, settings.knob("SSH_OPTIONS"))
 
 
 def ssh_options(listing):

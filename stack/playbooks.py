@@ -95,18 +95,18 @@ def archive(role):
 
 def inventory_in_use():
     """(path of the inventory the playbooks run on, its machines): INVENTORY's, or one written from
-    WEB_HOST, DB_HOST and CLIENT_HOSTS."""
+    WEB_HOST, DB_HOST and CLIENT_HOSTS (written again only when it changed)."""
     given = settings.knob("INVENTORY")
     if given:
         return Path(given), inventory.read(given)[0]
     now = remote.topology.current()
+    machines = inventory.one_off_machines(now.destination("web"), now.destination("db"), now.load_clients)
     WORK.mkdir(parents=True, exist_ok=True)
     path = WORK / "inventory.json"
-    written = json.dumps(inventory.one_off(now.destination("web"), now.destination("db"), now.load_clients,
-                                           settings.knob("SSH_OPTIONS")), indent=2)
+    written = json.dumps(inventory.one_off(machines, settings.knob("SSH_OPTIONS")), indent=2)
     if not path.exists() or path.read_text() != written:
         path.write_text(written)
-    return path, inventory.read(str(path))[0]
+    return path, machines
 
 
 def lab_roles(machines, servers_of=None):
@@ -130,10 +130,9 @@ def lab_roles(machines, servers_of=None):
     return copies
 
 
-def play(playbook, roles, **variables):
-    """Run one of ansible/'s playbooks on the inventory in use: its outcome (see `outcome`); a failed
+def play(playbook, path, roles, **variables):
+    """Run one of ansible/'s playbooks on the inventory at `path`: its outcome (see `outcome`); a failed
     play is a LabError that says which host and task failed and why."""
-    path, _ = inventory_in_use()
     WORK.mkdir(parents=True, exist_ok=True)
     record, extra = WORK / f"record-{Path(playbook).stem}.jsonl", WORK / "variables.json"
     record.write_text("")
@@ -154,8 +153,8 @@ def play(playbook, roles, **variables):
 
 def run(playbook, servers_of=None, **variables):
     """The lab's lines for one playbook: the commands' output per host, then what Ansible changed."""
-    _, machines = inventory_in_use()
-    found = play(playbook, lab_roles(machines, servers_of), **variables)
+    path, machines = inventory_in_use()
+    found = play(playbook, path, lab_roles(machines, servers_of), **variables)
     return found["lines"] + [f"ansible: {playbook}: {changes_in_words(found['changed'])}"]
 
 

@@ -196,33 +196,9 @@ def current():
     link_bits_per_s(link)
     if link and mode != "netns":
         raise ValueError("LINK= shapes the links between namespaces: it needs TOPOLOGY=netns")
-    if settings.knob("INVENTORY"):
-        return from_inventory(mode, link)
-    destinations = ()
-    load_clients = tuple(settings.knob("CLIENT_HOSTS").replace(",", " ").split())
-    if load_clients and mode != "ssh":
-        raise ValueError("CLIENT_HOSTS= names load client machines reached with ssh: it needs TOPOLOGY=ssh")
-    if mode == "ssh":
-        destinations = (("web", settings.knob("WEB_HOST")), ("db", settings.knob("DB_HOST")))
-        missing = [f"{host.upper()}_HOST" for host, destination in destinations if not destination]
-        if missing:
-            raise ValueError(f"TOPOLOGY=ssh needs {' and '.join(missing)} (ssh destinations, e.g. root@192.0.2.10), "
-                             f"or INVENTORY= (an Ansible inventory)")
-    return Topology(mode=mode, link=link, prefix=prefix_for(settings.VAR), destinations=destinations,
-                    load_clients=load_clients, ssh_options=settings.knob("SSH_OPTIONS"))
-
-
-def from_inventory(mode, link):
-    """TOPOLOGY=ssh with the hosts an Ansible inventory names (INVENTORY=): its web, db and client groups."""
-    if mode not in ("ssh", "loopback") or link:
-        raise ValueError(f"INVENTORY= names the hosts of TOPOLOGY=ssh, not of TOPOLOGY={mode}")
-    if any(settings.knob(name) for name in ("WEB_HOST", "DB_HOST", "CLIENT_HOSTS")):
-        raise ValueError("INVENTORY= names the hosts: WEB_HOST=, DB_HOST= and CLIENT_HOSTS= go with it, not beside it")
-    machines, ssh_options = inventory.read(settings.knob("INVENTORY"))
-    return Topology(mode="ssh", link="", prefix=prefix_for(settings.VAR),
-                    destinations=(("web", machines["web"].destination), ("db", machines["db"].destination)),
-                    load_clients=tuple(each.destination for each in machines["clients"]),
-                    ssh_options=" ".join(filter(None, (ssh_options, settings.knob("SSH_OPTIONS")))))
+    hosts = inventory.ssh_hosts(mode, link)
+    return Topology(mode="ssh" if hosts.destinations else mode, link=link, prefix=prefix_for(settings.VAR),
+                    destinations=hosts.destinations, load_clients=hosts.load_clients, ssh_options=hosts.ssh_options)
 
 
 # --- the edges: the kernel's namespaces --------------------------------------------------------------

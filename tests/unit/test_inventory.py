@@ -51,13 +51,15 @@ def test_servers_never_run_on_a_local_connection_nor_clients_mix_here_and_there(
 
 
 def test_the_one_off_inventory_of_web_host_and_db_host_names_them_as_the_lab_does():
-    written = inventory.one_off("root@198.18.0.2", "db.example", ("load@192.0.2.20",), "-F /tmp/ssh_config")
+    machines = inventory.one_off_machines("root@198.18.0.2", "db.example", ("load@192.0.2.20",))
+    assert machines["clients"] == [Machine("client1", "load@192.0.2.20")]
+    written = inventory.one_off(machines, "-F /tmp/ssh_config")
     assert written["all"]["vars"] == {"ansible_ssh_common_args": "-F /tmp/ssh_config"}
     groups = written["all"]["children"]
     assert groups["web"]["hosts"] == {"web": {"ansible_host": "198.18.0.2", "ansible_user": "root"}}
     assert groups["db"]["hosts"] == {"db": {"ansible_host": "db.example"}}
     assert groups["client"]["hosts"] == {"client1": {"ansible_host": "192.0.2.20", "ansible_user": "load"}}
-    assert inventory.one_off("web", "db", (), "")["all"]["children"]["client"]["hosts"] == {
+    assert inventory.one_off(inventory.one_off_machines("web", "db", ()), "")["all"]["children"]["client"]["hosts"] == {
         "controller": {"ansible_connection": "local"}}
 
 
