@@ -1,11 +1,12 @@
-"""The lab's command line: `python3 -m stack.lab up|down|status|ports|sets|import [--if-needed]`.
+"""The lab's command line: `python3 -m stack.lab up|down|status|exposure|ports|sets|import [--if-needed]`.
 
 The Makefile's up, down, status and import targets call this; the sweep imports the same functions.
 """
 import hashlib
+import json
 import sys
 
-from stack import lifecycle, playbooks, registry, settings, topology
+from stack import exposure, lifecycle, playbooks, registry, remote, settings, topology
 from stack.lifecycle import LabError
 from stack.settings import ROOT
 
@@ -163,6 +164,7 @@ def local_commands(argv):
         "status": lambda: [lifecycle.SERVERS[name].status(max(map(len, lifecycle.SERVERS)))
                            for name in lifecycle.chosen(host=here)],
         "import": lambda: import_data(if_needed="--if-needed" in argv[1:]),
+        "exposure": lambda: [json.dumps(exposure.report(host)) for host in ([here] if here else remote.ORDER)],
     }
 
 
@@ -173,7 +175,15 @@ def remote_commands(argv):
         "down": playbooks.down,
         "status": playbooks.status,
         "import": lambda: playbooks.import_data(if_needed="--if-needed" in argv[1:]),
+        "exposure": playbooks.exposure,
     }
+
+
+def commands_acting_on_servers(argv):
+    """The commands up, down, status, import and exposure: on this machine's servers, or on
+    TOPOLOGY=ssh's hosts when this machine drives them."""
+    driving = remote_commands if topology.current().ssh and not settings.knob("LAB_ON_HOST") else local_commands
+    return driving(argv)
 
 
 def main(argv):
@@ -182,9 +192,8 @@ def main(argv):
     except ValueError as error:
         print(f"ERROR {error}", file=sys.stderr)
         return 2
-    driving = remote_commands if now.ssh and not settings.knob("LAB_ON_HOST") else local_commands
     commands = {
-        **driving(argv),
+        **commands_acting_on_servers(argv),
         "ports": lambda: ["Ports: " + ", ".join(f"{server.name} {server.port}" for server in lifecycle.SERVERS.values()
                                                 if server.port_knob)
                           + f" (TOPOLOGY={now.mode}: web on {now.address('web')}, db on {now.address('db')})."],

@@ -174,5 +174,10 @@ def status():
     return run("status.yml")
 
 
+def exposure():
+    """Each host's report of what it exposes (stack/exposure.py), a JSON line prefixed "[role] "."""
+    return run("exposure.yml")
+
+
 def import_data(if_needed):
     return run("import.yml", lab_import_options="--if-needed" if if_needed else "")

@@ -1,6 +1,7 @@
 """The real stack for integration tests: started (and imported) once, stopped at the end even when a
 test fails - unless it was already running before the tests, in which case it is left as found. With
-TOPOLOGY=netns the tests run from the client host's namespace, as the sweep does."""
+TOPOLOGY=netns the tests run from the client host's namespace, as the sweep does; with TOPOLOGY=ssh
+the hosts' servers are set up by Ansible."""
 import http.client
 import random
 import socket
@@ -18,6 +19,9 @@ COLUMNS = lab.COLUMN_NAMES
 
 @pytest.fixture(scope="session")
 def stack():
+    if topology.current().ssh:
+        yield from hosts_stack()
+        return
     already_running = all(server.pid() for server in lifecycle.SERVERS.values())
     try:
         lifecycle.up()
@@ -29,6 +33,19 @@ def stack():
     yield lifecycle.SERVERS
     if not already_running:
         lifecycle.down()
+
+
+def hosts_stack():
+    """TOPOLOGY=ssh (test_ssh.py runs test_lockdown.py so): every server up on its host and the data
+    imported, through Ansible's playbooks, as `make up` and `make import` do; stopped so at the end."""
+    commands = lab.commands_acting_on_servers
+    try:
+        commands(["up"])["up"]()
+        commands(["import", "--if-needed"])["import"]()
+    except lifecycle.LabError as error:
+        pytest.fail(str(error))
+    yield lifecycle.SERVERS
+    commands(["down"])["down"]()
 
 
 @pytest.fixture(scope="session")

@@ -1,48 +1,58 @@
 """Lockdown: the lab listens on its hosts' addresses only (loopback; with TOPOLOGY=netns each host's
-namespace address, as test_netns.py runs this suite), its apps log in with a SELECT-only account, the
-servers serve the apps and nothing else, and the secrets stay private."""
-import os
+namespace address, as test_netns.py runs this suite; with TOPOLOGY=ssh the hosts Ansible set up, as
+test_ssh.py runs it), its apps log in with a SELECT-only account, the servers serve the apps and
+nothing else, and the secrets stay private. What each host exposes is read on that host
+(stack/exposure.py)."""
+import json
 import re
-import stat
+import shlex
 import subprocess
+from pathlib import Path
 
 import pytest
 
-from stack import lab, registry, settings, topology
-from stack.settings import ROOT, VAR
+from harness.hosts import channel, servers
+from stack import lab, registry, remote, settings, topology
+from stack.settings import ROOT
 
 from .conftest import fetch
 
 
-def listening_sockets(namespace):
-    """(local address, pids) of every listening TCP socket in a network namespace (None: this one)."""
-    output = subprocess.run(topology.run_in(namespace, ["ss", "-ltnpH"]), capture_output=True, text=True,
-                            check=True).stdout
-    for line in output.splitlines():
-        fields = line.split()
-        yield fields[3], {int(pid) for pid in re.findall(r"pid=(\d+)", line)}
+@pytest.fixture(scope="module")
+def exposed(stack):
+    """{host: what it exposes}, each host's report read there: `python3 -m stack.lab exposure`."""
+    lines = lab.commands_acting_on_servers(["exposure"])["exposure"]()
+    reports = [json.loads(line[line.index("{"):]) for line in lines if "{" in line]
+    assert sorted(report["host"] for report in reports) == sorted(remote.ORDER), lines
+    return {report["host"]: report for report in reports}
 
 
-def test_every_socket_the_lab_listens_on_is_on_its_hosts_address(stack):
-    for name, server in stack.items():
-        pids = set(server.processes())
-        addresses = [address for address, owners in listening_sockets(server.namespace) if owners & pids]
-        if not server.port_knob:
-            assert not addresses, f"{name} should listen on its Unix socket only: {addresses}"
-            continue
-        assert addresses, f"{name} listens on no TCP socket"
-        # The JVM binds an IPv6 socket to the IPv4-mapped address: the same address all the same.
-        assert all(address.startswith((f"{server.address}:", f"[::ffff:{server.address}]:"))
-                   for address in addresses), (name, addresses)
+def test_every_socket_the_lab_listens_on_is_on_its_hosts_address(exposed):
+    for host, report in exposed.items():
+        assert report["servers"], f"no server runs on the {host} host"
+        for name, server in report["servers"].items():
+            addresses = server["listening"]
+            if not server["tcp_port"]:
+                assert not addresses, f"{name} should listen on its Unix socket only: {addresses}"
+                continue
+            assert addresses, f"{name} listens on no TCP socket"
+            # The JVM binds an IPv6 socket to the IPv4-mapped address: the same address all the same.
+            assert all(address.startswith((f"{report['address']}:", f"[::ffff:{report['address']}]:"))
+                       for address in addresses), (name, addresses)
 
 
 def as_app_account(statement):
-    """The statement run by the apps' own account, over TCP from the web host as the apps log in."""
+    """The statement run by the apps' own account, over TCP from the web host as the apps log in
+    (with TOPOLOGY=ssh, over ssh in its lab folder), its password read from that host's copy."""
     now = topology.current()
-    return subprocess.run(topology.run_in(now.namespace("web"), [
-        "mariadb", "--no-defaults", "--protocol=TCP", "-h", now.address("db"), "-P", settings.knob("MARIADB_PORT"),
-        "-u", settings.DB_USER, settings.DB_NAME, "--batch", "--skip-column-names", "-e", statement]),
-        env={**os.environ, "MYSQL_PWD": settings.db_password()}, capture_output=True, text=True)
+    password_file = Path("var") / settings.PASSWORD_FILE.relative_to(settings.VAR) if now.ssh else settings.PASSWORD_FILE
+    command = ["sh", "-c", 'MYSQL_PWD=$(cat "$0") exec "$@"', str(password_file),
+               "mariadb", "--no-defaults", "--protocol=TCP", "-h", now.address("db"), "-P", settings.knob("MARIADB_PORT"),
+               "-u", settings.DB_USER, settings.DB_NAME, "--batch", "--skip-column-names", "-e", statement]
+    if now.ssh:
+        [web] = [host for host in remote.hosts() if host.name == "web"]
+        command = web.in_root(shlex.join(command))
+    return subprocess.run(topology.run_in(now.namespace("web"), command), capture_output=True, text=True, timeout=60)
 
 
 @pytest.mark.parametrize("statement", [
@@ -65,16 +75,17 @@ def test_the_app_account_can_only_read_the_lab_tables(stack, statement):
     assert "denied" in result.stderr, result.stderr
 
 
-def test_the_app_account_reads_the_tables_and_no_file(stack, db):
+def test_the_app_account_reads_the_tables_and_no_file(stack):
     assert as_app_account("SELECT COUNT(*) FROM people_innodb").stdout.strip() == "16000"
     assert as_app_account("SELECT LOAD_FILE('/etc/passwd')").stdout.strip() == "NULL"
-    assert not lab.verify(db)
+    try:  # the tables' checksums, read on the db host (by its agent with TOPOLOGY=ssh)
+        assert not lab.data_problems(servers.server("mariadb").checksums)
+    finally:
+        channel.stop_agents()
 
 
-def test_the_php_fpm_socket_is_for_apache_s_workers_only(stack):
-    socket_path = stack["php-fpm"].socket_path
-    assert stat.S_ISSOCK(socket_path.stat().st_mode)
-    assert stat.S_IMODE(socket_path.stat().st_mode) & 0o007 == 0
+def test_the_php_fpm_socket_is_for_apache_s_workers_only(exposed):
+    assert int(exposed["web"]["servers"]["php-fpm"]["unix_socket_mode"], 8) & 0o007 == 0
 
 
 # One app of each server running PHP: mod_php's Apache, the event Apache and Lighttpd (PHP-FPM).
@@ -109,19 +120,14 @@ def tracked_files():
     return [ROOT / name for name in listed.decode().split("\0") if name]
 
 
-def test_no_password_is_committed_and_var_files_with_it_are_private(stack):
+def test_no_password_is_committed_and_var_files_with_it_are_private(exposed):
     password = settings.db_password().encode()
     committed = [path for path in tracked_files() if path.is_file() and password in path.read_bytes()]
     assert not committed
-    holders = []
-    for folder in (VAR / "secrets", VAR / "run", VAR / "log", *VAR.glob("tomcat*/conf")):  # a Tomcat per app, or one
-        for path in folder.rglob("*"):
-            if path.is_file() and not path.is_symlink() and path.stat().st_size < 2 ** 20 \
-                    and password in path.read_bytes():
-                holders.append(path)
-    assert settings.APP_CONFIG in holders
-    for path in holders:
-        mode = stat.S_IMODE(path.stat().st_mode)
-        assert mode & 0o077 == 0, f"{path} is readable by others: {oct(mode)}"
-        assert path.stat().st_uid == os.getuid()
-    assert stat.S_IMODE(settings.SECRETS.stat().st_mode) == 0o700
+    # The apps read it from their configuration on the web host; the db host holds it to grant it.
+    assert str(settings.APP_CONFIG.relative_to(settings.VAR)) in [held["path"] for held in exposed["web"]["password_files"]]
+    for host, report in exposed.items():
+        for held in report["password_files"]:
+            assert int(held["mode"], 8) & 0o077 == 0, f"{host}: var/{held['path']} is readable by others: {held['mode']}"
+            assert held["owner"] == report["user"], (host, held)
+        assert report["secrets_mode"] == "0700", host

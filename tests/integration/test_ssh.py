@@ -454,3 +454,14 @@ def test_a_load_client_hosts_session_killed_mid_step_has_the_step_settled_and_re
     assert code == 0, output
     assert_redone(steps, outcome_s, "a load client host was lost during the step: client1 host",
                   "a load client host's session killed")
+
+
+# --- Lockdown on the hosts Ansible set up: last, as it brings every server up on the web host.
+
+def test_the_lockdown_suite_holds_on_the_hosts_ansible_set_up(ssh_hosts):
+    """tests/integration/test_lockdown.py from the client host, through a team's inventory: every
+    server up on its host by ansible/up.yml, what each host exposes read there (ansible/exposure.yml),
+    the apps' account tried over ssh from the web host, the pages fetched across the link."""
+    output = ssh_hosts.on_client(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                                 "tests/integration/test_lockdown.py", **ssh_hosts.team_inventory())
+    assert re.search(r"^\d+ passed in ", output, re.MULTILINE) and "failed" not in output, output
