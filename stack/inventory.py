@@ -5,7 +5,7 @@ CLIENT_HOSTS= still work, by writing a one-off inventory (`one_off`). Either way
 inventory through `ansible-inventory --list` and takes from it each host's ssh destination: `web` and
 `db` one host each, `client` the machines whose httperf drives the steps (a host with
 `ansible_connection=local` is this machine: the steps' clients run here). The playbooks that set the
-hosts up and run their servers are in ansible/ (stack/ansible.py runs them)."""
+hosts up and run their servers are in ansible/ (stack/playbooks.py runs them)."""
 import functools
 import json
 import os

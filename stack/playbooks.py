@@ -19,6 +19,8 @@ from stack.settings import ROOT, VAR
 
 PLAYBOOKS = ROOT / "ansible"
 WORK = VAR / "ansible"
+# Each role's host as the last `make up` found it (machines_by_role): a run's manifest reads it.
+MACHINES = WORK / "machines.json"
 # The kernel settings the servers' and clients' hosts need: a client that opens a connection per
 # request runs out of ports without reusing TIME_WAIT ones (harness/measure/ports.py reads it back).
 SYSCTLS = {"net.ipv4.tcp_tw_reuse": "1"}
@@ -52,7 +54,7 @@ def digest(entries):
 
 def outcome(lines):
     """From the callback's record: {"lines": the lab commands' output as "[role] line", "changed":
-    {host: changes}, "failures": [what failed, in words]}."""
+    {host: changes}, "failures": [what failed, in words], "facts": {host: the facts gathered}}."""
     records = [json.loads(line) for line in lines if line.strip()]
     results = [record for record in records if "task" in record]
     return {
@@ -63,7 +65,27 @@ def outcome(lines):
                      + (record["msg"] or "").strip() + ("\n" + record["stderr"].strip() if record["stderr"] else "")
                      + ("\n" + "\n".join(record["stdout_lines"][-20:]) if record["stdout_lines"] else "")
                      for record in results if record["outcome"] in ("failed", "unreachable")],
+        "facts": {record["host"]: record["facts"] for record in results if "facts" in record},
     }
+
+
+def machine(facts):
+    """A host's machine as a run's manifest describes it, from the facts Ansible gathered there
+    (ansible/ship.yml): its CPUs (ansible_processor lists index, vendor and model of each), memory,
+    system and kernel."""
+    models = facts.get("ansible_processor", [])[2::3]
+    return {"cores": facts["ansible_processor_vcpus"], "memory_gib": round(facts["ansible_memtotal_mb"] / 1024, 1),
+            "cpu_model": ", ".join(dict.fromkeys(models)) or "unknown",
+            "system": f"{facts['ansible_distribution']} {facts['ansible_distribution_version']}",
+            "kernel": facts["ansible_kernel"], "architecture": facts["ansible_architecture"],
+            "described_by": "Ansible's facts, gathered by `make up`"}
+
+
+def machines_by_role(facts, copies, destinations):
+    """{role: {"destination": where the role's copy is, "machine": its host's machine}} of every lab
+    copy (`copies`, lab_roles' value) on a host whose facts were gathered."""
+    return {copy["role"]: {"destination": destinations[copy["role"]], "machine": machine(facts[host])}
+            for host, each in copies.items() if host in facts for copy in each}
 
 
 def changes_in_words(changed):
@@ -152,10 +174,27 @@ def play(playbook, path, roles, **variables):
 
 
 def run(playbook, servers_of=None, **variables):
-    """The lab's lines for one playbook: the commands' output per host, then what Ansible changed."""
+    """The lab's lines for one playbook: the commands' output per host, then what Ansible changed.
+    The machines of hosts whose facts it gathered are kept for the manifest."""
     path, machines = inventory_in_use()
-    found = play(playbook, path, lab_roles(machines, servers_of), **variables)
+    copies = lab_roles(machines, servers_of)
+    found = play(playbook, path, copies, **variables)
+    if found["facts"]:
+        destinations = {host.name: host.destination for host in remote.every_host()}
+        kept = json.loads(MACHINES.read_text()) if MACHINES.exists() else {}
+        MACHINES.write_text(json.dumps({**kept, **machines_by_role(found["facts"], copies, destinations)}, indent=2))
     return found["lines"] + [f"ansible: {playbook}: {changes_in_words(found['changed'])}"]
+
+
+def machine_of(role):
+    """The machine of a role's host (web, db, client1, ...) as the last `make up` gathered it; a
+    LabError when that up was not of the host the role is on now."""
+    destination = {host.name: host.destination for host in remote.every_host()}[role]
+    kept = json.loads(MACHINES.read_text()).get(role, {}) if MACHINES.exists() else {}
+    if kept.get("destination") != destination:
+        raise LabError(f"the {role} host ({destination}) is described from the facts `make up` gathers there, "
+                       f"and no `make up` from here has set it up: run `make up` (it changes nothing on a host set up already)")
+    return kept["machine"]
 
 
 # --- the lab's commands on TOPOLOGY=ssh (stack/lab.py) -------------------------------------------------

@@ -5,7 +5,7 @@ with one JSON line, {"value": ...} or {"error": "..."}, until its input closes:
     {"call": "server", "args": [name, call, *args]}   a call of servers.SERVER_CALLS on a server here
     {"call": "watch_start", "args": [host, cpus]}     start this host's step monitors
     {"call": "watch_finish", "args": []}              their figures and what disturbed them: [figures, note]
-    {"call": "machine", "args": []}                   this host's versions and machine, for the manifest
+    {"call": "machine", "args": []}                   this host's versions and kernel settings, for the manifest
     {"call": "version", "args": []}                   the digest of the lab's code here (channel.code_version)
     {"call": "load", "args": [runs, cpus, wall_s]}     a load client host's httperf runs of one step
 
@@ -69,7 +69,8 @@ class HostAgent:
         return load.run_httperfs(launches, wall_limit_s)
 
     def machine(self):
-        return {"versions": inventory.installed_versions(), "machine": inventory.host()}
+        """The manifest's description of this host beyond Ansible's facts (stack/playbooks.py's `machine`)."""
+        return {"versions": inventory.installed_versions(), "machine": inventory.kernel_settings()}
 
     def version(self):
         return code_version()

@@ -59,6 +59,7 @@ def versions():
 
 
 def host():
+    """This machine: its CPUs and memory, and the kernel settings the lab reads (kernel_settings)."""
     meminfo = Path("/proc/meminfo").read_text()
     cpuinfo = Path("/proc/cpuinfo").read_text()
     model = re.search(r"model name\s*:\s*(.+)", cpuinfo)
@@ -66,10 +67,15 @@ def host():
         "cores": os.cpu_count(),
         "memory_gib": round(int(re.search(r"MemTotal:\s+(\d+)", meminfo).group(1)) / 2 ** 20, 1),
         "cpu_model": model.group(1) if model else "unknown",
-        "tcp_tw_reuse": ports.tw_reuse(),
-        "ip_local_port_range": ports.local_port_range(),
-        "sysctl": network.sysctls(),
+        **kernel_settings(),
     }
+
+
+def kernel_settings():
+    """The kernel settings that bound what the lab's clients and servers can do here: a TIME_WAIT
+    port's reuse, the range of local ports, the network's sysctls."""
+    return {"tcp_tw_reuse": ports.tw_reuse(), "ip_local_port_range": ports.local_port_range(),
+            "sysctl": network.sysctls()}
 
 
 def git_state():

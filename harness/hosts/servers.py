@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from harness.hosts.channel import SERVER_CALL_TIMEOUTS, agent
 from harness.measure import jit, processes
 from harness.measure.processes import cpu_list
-from stack import lab, lifecycle, remote, settings, topology
+from stack import lab, lifecycle, playbooks, remote, settings, topology
 
 # What the sweep may ask of a server; the agent answers exactly these. The database is asked only
 # named read-only queries (checksums, rows), never SQL of the caller's.
@@ -115,11 +115,18 @@ def described_topology(hosts):
     described = hosts.describe()
     if hosts.ssh:
         for host in remote.ORDER:
-            described["hosts"][host].update(agent(host).call("machine"))
+            described["hosts"][host].update(host_description(host))
         if hosts.load_clients:
-            described["load_client_hosts"] = {host.name: {"ssh": host.destination, **agent(host.name).call("machine")}
+            described["load_client_hosts"] = {host.name: {"ssh": host.destination, **host_description(host.name)}
                                               for host in remote.client_hosts()}
     return described
+
+
+def host_description(role):
+    """A TOPOLOGY=ssh host's versions and machine: Ansible's facts from `make up`, the kernel
+    settings and versions as its agent reads them now."""
+    described = agent(role).call("machine")
+    return {**described, "machine": {**playbooks.machine_of(role), **described["machine"]}}
 
 
 def time_wait_warnings(described):

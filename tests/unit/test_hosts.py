@@ -79,7 +79,7 @@ def test_a_real_agent_serves_calls_goes_on_after_a_refusal_and_is_started_again_
     assert web_agent.process.pid == first
     web_agent.process.kill()
     web_agent.process.wait()
-    assert web_agent.call("machine")["machine"]["cores"] >= 1
+    assert web_agent.call("machine")["machine"]["tcp_tw_reuse"] in (0, 1, 2)
     assert web_agent.process.pid != first
 
 

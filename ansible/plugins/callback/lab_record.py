@@ -1,12 +1,15 @@
-"""Records a play's outcome for the lab (stack/ansible.py reads it): one JSON line per task result
+"""Records a play's outcome for the lab (stack/playbooks.py reads it): one JSON line per task result
 (host, task, the lab copy's role it looped over, changed, failed, the command's output lines, the message,
-when it ended) and one with each host's
-totals, in the file LAB_ANSIBLE_RECORD names. The default callback still prints to the terminal."""
+when it ended; for the gathering of facts, the facts) and one with each host's totals, in the file
+LAB_ANSIBLE_RECORD names. The default callback still prints to the terminal."""
 import json
 import os
 import time
 
 from ansible.plugins.callback import CallbackBase
+
+# The tasks whose facts are recorded: a play's gathering (gather_facts) and the setup module.
+GATHERING = {"gather_facts", "setup", "ansible.builtin.gather_facts", "ansible.builtin.setup"}
 
 
 class CallbackModule(CallbackBase):
@@ -35,7 +38,8 @@ class CallbackModule(CallbackBase):
                         "role": copy.get("role") if isinstance(copy, dict) else None,
                         "changed": bool(item.get("changed")), "failed": bool(item.get("failed")),
                         "stdout_lines": item.get("stdout_lines", []), "stderr": item.get("stderr", ""),
-                        "msg": str(item.get("msg", "")) if not item.get("_ansible_no_log") else "(no_log)"})
+                        "msg": str(item.get("msg", "")) if not item.get("_ansible_no_log") else "(no_log)",
+                        **({"facts": item["ansible_facts"]} if task.action in GATHERING and "ansible_facts" in item else {})})
 
     def v2_runner_on_ok(self, result):
         self.result(result, "ok")
