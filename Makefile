@@ -10,7 +10,7 @@ export PYTHONPATH := $(CURDIR)$(if $(PYTHONPATH),:$(PYTHONPATH))
 LAB := $(PYTHON) -m stack.lab
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build up saturation-sweep size-sweep concurrency-sweep sweep crosscheck profile soap-phases driver-agreement plots compare down status import test test-java test-faults test-unit clean distclean
+.PHONY: help setup build up saturation-sweep size-sweep concurrency-sweep sweep crosscheck profile soap-phases driver-agreement plots compare down status exposure import test test-java test-faults test-unit clean distclean
 
 help: ## list the targets
 	@echo "The web architecture lab: PHP, servlet, pooled servlet and SOAP against MyISAM and InnoDB."
@@ -41,6 +41,9 @@ down: ## stop exactly the servers `up` started, remove the lab's network namespa
 
 status: ## show which lab servers run, their pids, ports and logs; docs/apps.md
 	@$(LAB) status
+
+exposure: ## what each host exposes, read on it: its servers' TCP sockets, Unix sockets' modes, the files holding the app password (a JSON line per host; the lockdown suite judges it); docs/hardening.md
+	@$(LAB) exposure
 
 import: ## create schema, account and data, and verify both tables (needs `up`)
 	@$(LAB) import
