@@ -1,6 +1,6 @@
 """The lab's command line: `python3 -m stack.lab up|down|status|exposure|ports|sets|import [--if-needed]`.
 
-The Makefile's up, down, status and import targets call this; the sweep imports the same functions.
+The Makefile's up, down, status, exposure and import targets call this; the sweep imports the same functions.
 """
 import hashlib
 import json
