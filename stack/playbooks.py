@@ -136,7 +136,7 @@ def lab_roles(machines, servers_of=None):
     (servers_of: role -> the servers to start) the archive, its digest and the servers]}: the web and
     db hosts' copies (for `make up`, those with servers to start), each load client's."""
     copies = {}
-    hosts = {host.name: host for host in remote.every_host()}
+    hosts = remote.by_role()
     for role, machine in [("db", machines["db"]), ("web", machines["web"]),
                           *((f"client{number}", each) for number, each in enumerate(machines["clients"], start=1))]:
         serving = role in remote.ORDER
@@ -180,7 +180,7 @@ def run(playbook, servers_of=None, **variables):
     copies = lab_roles(machines, servers_of)
     found = play(playbook, path, copies, **variables)
     if found["facts"]:
-        destinations = {host.name: host.destination for host in remote.every_host()}
+        destinations = {role: host.destination for role, host in remote.by_role().items()}
         kept = json.loads(MACHINES.read_text()) if MACHINES.exists() else {}
         MACHINES.write_text(json.dumps({**kept, **machines_by_role(found["facts"], copies, destinations)}, indent=2))
     return found["lines"] + [f"ansible: {playbook}: {changes_in_words(found['changed'])}"]
@@ -189,7 +189,7 @@ def run(playbook, servers_of=None, **variables):
 def machine_of(role):
     """The machine of a role's host (web, db, client1, ...) as the last `make up` gathered it; a
     LabError when that up was not of the host the role is on now."""
-    destination = {host.name: host.destination for host in remote.every_host()}[role]
+    destination = remote.by_role()[role].destination
     kept = json.loads(MACHINES.read_text()).get(role, {}) if MACHINES.exists() else {}
     if kept.get("destination") != destination:
         raise LabError(f"the {role} host ({destination}) is described from the facts `make up` gathers there, "

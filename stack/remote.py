@@ -78,6 +78,11 @@ def every_host():
     return hosts() + client_hosts()
 
 
+def by_role():
+    """{role: Host} of every host of TOPOLOGY=ssh: web, db, client1, ..."""
+    return {host.name: host for host in every_host()}
+
+
 def load_client(number):
     """The host that runs client `number` (from 1) of a step: the load client hosts in turn; None
     for this machine (no CLIENT_HOSTS)."""

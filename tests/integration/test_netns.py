@@ -13,7 +13,7 @@ from harness.measure import clients
 from harness.measure.httperf_output import parse
 from harness.results.records import PASS
 from harness.results.store import RunFiles, read_steps, read_summaries, read_tsv
-from stack import registry, settings, topology
+from stack import exposure, registry, settings, topology
 from stack.settings import ROOT, knob
 from tests import margins
 from tests.integration.conftest import measured_rate
@@ -50,7 +50,7 @@ class NetnsLab:
 
     def listening(self, host):
         """The local addresses a host's TCP sockets listen on."""
-        return {line.split()[3] for line in self.on(host, "ss", "-Hltn").stdout.splitlines()}
+        return {address for address, _ in exposure.listening(self.topology.namespace(host))}
 
     def url(self, workload):
         request = registry.request("php", workload, engine="myisam")
