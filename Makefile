@@ -28,10 +28,10 @@ setup: ## install packages, Tomcat and the app password (quick no-op when done)
 build: setup ## build the Tomcat apps' WARs (and Tomcat's baselines) into target/webapps (Maven), the gSOAP server, the speed canary and the large-body httperf
 	@mvn -q -B -Dstyle.color=never -DskipTests package > var/log/build.log 2>&1 \
 	  && $(MAKE) -s -C soap-gsoap OUT=$(CURDIR)/target/soap-gsoap >> var/log/build.log 2>&1 \
-	  && $(MAKE) -s target/canary >> var/log/build.log 2>&1 \
+	  && $(MAKE) -s target/canary target/host-costs >> var/log/build.log 2>&1 \
 	  && bash httperf-scripts/build-httperf.sh >> var/log/build.log 2>&1 \
 	  || { tail -40 var/log/build.log; echo "build failed; full log: var/log/build.log"; exit 1; }
-	@echo "build: $$(ls target/webapps) target/soap-gsoap/player-service target/canary target/httperf/httperf"
+	@echo "build: $$(ls target/webapps) target/soap-gsoap/player-service target/canary target/host-costs target/httperf/httperf"
 
 up: build ## start private MariaDB, Apache + mod_php, PHP-FPM behind its own Apache and behind Lighttpd, Tomcat and the gSOAP server on 127.0.0.1 (TOPOLOGY=netns LINK=100mbit: client, web and db hosts in network namespaces, links shaped; TOPOLOGY=ssh WEB_HOST= DB_HOST= [CLIENT_HOSTS=], or INVENTORY=file: an Ansible inventory's web, db and client hosts, set up by the playbooks in ansible/); docs/topologies.md
 	@$(LAB) up
@@ -108,10 +108,13 @@ test-java: setup ## the Java unit tests (contract validation, HTML escaping) wit
 test-faults: build ## only the fault suite: servers and httperf killed or frozen mid-step, sweep interrupted; docs/hardening.md
 	@$(PYTHON) -m pytest -q tests/faults
 
-test-unit: target/canary ## unit tests only (no servers)
+test-unit: target/canary target/host-costs ## unit tests only (no servers)
 	@$(PYTHON) -m pytest -q tests/unit
 
 target/canary: harness/measure/canary.c  # the speed canary (harness/measure/canary.py), built by `build` and for `test-unit`
+	@mkdir -p target && gcc -O2 -Wall -Wextra -o $@ $<
+
+target/host-costs: harness/measure/host_costs.c  # the price list's page fault and TCP connection (harness/measure/prices.py)
 	@mkdir -p target && gcc -O2 -Wall -Wextra -o $@ $<
 
 clean: down ## stop servers and remove run state, logs and build output (keeps installs and data)

@@ -18,13 +18,13 @@ ORDER = ("db", "web")
 def shipped(host):
     """(project files, files under var/) a host's servers need, relative to the project root and to
     var/: the lab's own (the lifecycle, the registry, the sweep's agent in harness/, the speed
-    canary that watches the servers' CPUs, the password), then what the registry declares its
+    canary that watches the servers' CPUs and the price list's host-costs, the password), then what the registry declares its
     servers ship; a load client host needs only the agent (it
     runs that host's httperf and watches it) and stack/setup.sh's packages (httperf)."""
     if host not in ORDER:
         return ["stack", "contract", "harness"], []
     project, var = registry.shipped_with(host)
-    return ["stack", "contract", "harness", "target/canary", *project], ["secrets", *var]
+    return ["stack", "contract", "harness", "target/canary", "target/host-costs", *project], ["secrets", *var]
 
 
 def remote_environment(host):

@@ -8,6 +8,7 @@ with one JSON line, {"value": ...} or {"error": "..."}, until its input closes:
     {"call": "machine", "args": []}                   this host's versions and kernel settings, for the manifest
     {"call": "version", "args": []}                   the digest of the lab's code here (channel.code_version)
     {"call": "load", "args": [runs, cpus, wall_s]}     a load client host's httperf runs of one step
+    {"call": "prices", "args": [cpus]}                this host's price list on those CPUs (measure/prices.py)
 
 A call that fails is answered with its error; the agent goes on serving."""
 import json
@@ -19,7 +20,7 @@ from pathlib import Path
 from harness.hosts import inventory, servers
 from harness.hosts.channel import code_version
 from harness.judge.disturbance import LOST
-from harness.measure import load, monitors
+from harness.measure import load, monitors, prices
 from harness.measure.processes import cpu_list
 from stack import lifecycle
 from stack.server import pinned
@@ -75,6 +76,10 @@ class HostAgent:
     def version(self):
         return code_version()
 
+    def prices(self, cpus):
+        """The host's price list on the CPUs of a CPU list (harness/measure/prices.py)."""
+        return prices.read_prices(cpu_list(cpus))
+
     def answer(self, line):
         """The reply line to one call line."""
         try:
@@ -87,7 +92,7 @@ class HostAgent:
             return json.dumps({"error": f"{type(error).__name__}: {error}"})
 
 
-CALLS = ("server", "watch_start", "watch_finish", "load", "machine", "version")
+CALLS = ("server", "watch_start", "watch_finish", "load", "machine", "version", "prices")
 
 
 def main():

@@ -27,6 +27,9 @@ LINES = [
      ["client_cpu_user_s", "client_cpu_system_s", "client_cpu_user_pct", "client_cpu_system_pct",
       "client_cpu_total_pct"]),
     (rf"Net I/O: {NUMBER} KB/s", ["net_io_kb_s"]),
+    # The harness's own line above httperf's output: what httperf's process cost the kernel
+    # (harness/measure/load.py's usage_line).
+    (rf"# rusage: minflt {NUMBER} nvcsw {NUMBER} nivcsw {NUMBER}", ["client_minflt", "client_vcsw", "client_ivcsw"]),
     (rf"Errors: total {NUMBER} client-timo {NUMBER} socket-timo {NUMBER} connrefused {NUMBER} connreset {NUMBER}",
      ["errors_total", "client_timo", "socket_timo", "connrefused", "connreset"]),
     (rf"Errors: fd-unavail {NUMBER} addrunavail {NUMBER} ftab-full {NUMBER} other {NUMBER}",

@@ -9,6 +9,7 @@ import resource
 import shlex
 import sqlite3
 import subprocess
+import threading
 import time
 from contextlib import closing
 from pathlib import Path
@@ -118,10 +119,39 @@ def host_session_file(number):
     return f"session-{number}.txt"
 
 
+def usage_line(usage):
+    """Pure: the header line that keeps what a client's process cost the kernel (os.wait4's rusage):
+    its minor page faults and context switches, voluntary and not (httperf prints its CPU time)."""
+    return f"# rusage: minflt {usage.ru_minflt} nvcsw {usage.ru_nvcsw} nivcsw {usage.ru_nivcsw}"
+
+
+def reaped(process, deadline):
+    """(output, killed, rusage) of one client: its output read to the end, its process killed (with
+    its group) if still running at `deadline`, then reaped with os.wait4 for what it cost."""
+    fired = threading.Event()
+
+    def kill():
+        # Only a client still running is killed: one that has exited is waiting to be reaped.
+        if os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+            fired.set()
+            os.killpg(process.pid, 9)
+    watchdog = threading.Timer(max(0.0, deadline - time.monotonic()), kill)
+    watchdog.start()
+    try:
+        output = process.stdout.read()
+        _, status, usage = os.wait4(process.pid, 0)
+    finally:
+        watchdog.cancel()
+    process.returncode = os.waitstatus_to_exitcode(status)
+    process.stdout.close()
+    return output, fired.is_set(), usage
+
+
 def run_httperfs(launches, wall_limit_s):
     """[(output text, killed)], one per launch (argv, file for its input or None): the clients start
     together (one after another, without waiting) for one shared window; a client still running at
-    the wall-clock bound is killed."""
+    the wall-clock bound is killed. Each output is headed by its command line, its wall time and
+    what its process cost the kernel (usage_line)."""
     started = time.monotonic()
     processes = []
     for argv, input_file in launches:
@@ -131,20 +161,14 @@ def run_httperfs(launches, wall_limit_s):
     results = []
     try:
         for (argv, _), process in zip(launches, processes):
-            try:
-                output, _ = process.communicate(timeout=max(0.0, started + wall_limit_s - time.monotonic()))
-                killed = False
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, 9)
-                output, _ = process.communicate()
-                killed = True
+            output, killed, usage = reaped(process, started + wall_limit_s)
             header = f"$ {shlex.join(argv)}\n# wall {time.monotonic() - started:.2f} s"
             if killed:
                 header += f"; KILLED by the watchdog after {wall_limit_s:g} s"
-            results.append((f"{header}\n{output}", killed))
+            results.append((f"{header}\n{usage_line(usage)}\n{output}", killed))
     except BaseException:
         for process in processes:
-            if process.poll() is None:
+            if process.returncode is None and process.poll() is None:
                 os.killpg(process.pid, 9)
                 process.wait()
         raise

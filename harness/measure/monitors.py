@@ -10,21 +10,35 @@ from harness.measure.canary import CanaryMonitor
 from harness.measure.mariadb_status import QUERY, parse_status, status_deltas
 from harness.measure.pool_log import pool_columns
 from harness.measure.sampling import Sampler
-from harness.measure.processes import all_processes, cpu_seconds, lab_pids, process_times, zombie_children
+from harness.measure.processes import (COUNTERS, all_processes, cpu_seconds, lab_pids, process_context_switches,
+                                      process_reading, zombie_children)
 from stack import lifecycle, registry
 from stack.server import LabError
 
 
+def plus(first, second):
+    return tuple(a + b for a, b in zip(first, second))
+
+
+def minus(first, second):
+    return tuple(a - b for a, b in zip(first, second))
+
+
+ZERO = (0,) * len(COUNTERS)
+
+
 class ServerSampler(Sampler):
-    """Samples every lab server's processes from /proc while a step runs: CPU seconds used during
-    the step, the peak resident memory (summed over a server's processes, e.g. Apache's workers),
-    and its threads (over all its processes: Apache's prefork workers, Tomcat's request threads) at
-    the start and at the most.
+    """Samples every lab server's processes from /proc while a step runs: what each used during the
+    step (CPU seconds, user and system apart, and minor page faults: processes.COUNTERS), the peak
+    resident memory (summed over a server's processes, e.g. Apache's workers), its threads (over
+    all its processes: Apache's prefork workers, Tomcat's request threads) at the start and at the
+    most, and its context switches, voluntary and not, counted over its threads at the start and at
+    the end (a thread or worker that ended within the step takes its count with it).
 
     A worker that exits during the step is reaped by its server's main process, whose children's
-    time then holds the worker's whole life: its CPU time before the step (its first sample) is taken
-    off, so every exited process counts exactly its share of the step. Until it is reaped, an exited
-    worker is a zombie that still shows its times: it is sampled as if alive."""
+    counters then hold the worker's whole life: what it had used before the step (its first sample)
+    is taken off, so every exited process counts exactly its share of the step. Until it is reaped,
+    an exited worker is a zombie that still shows its counters: it is sampled as if alive."""
 
     def __init__(self, names, interval=0.5):
         super().__init__(interval)
@@ -34,6 +48,7 @@ class ServerSampler(Sampler):
         self.reaped = {name: [None, None] for name in names}
         self.peak_rss = {name: 0.0 for name in names}
         self.threads = {name: [0, 0] for name in names}  # at the start, at the most
+        self.switches = {}
 
     @staticmethod
     def present(name):
@@ -46,38 +61,50 @@ class ServerSampler(Sampler):
             rss_total, threads = 0.0, 0
             main = lifecycle.SERVERS[name].pid()
             for pid in self.present(name):
-                figures = process_times(pid)
-                if figures is None:
+                reading = process_reading(pid)
+                if reading is None:
                     continue
-                cpu, children, rss, own_threads = figures
-                threads += own_threads
-                # A process born during the step spent all of its CPU time in the step.
-                self.first[name].setdefault(pid, cpu if initial else 0.0)
-                self.last[name][pid] = cpu
-                rss_total += rss
+                threads += reading.threads
+                # A process born during the step spent all of its counters in the step.
+                self.first[name].setdefault(pid, reading.own if initial else ZERO)
+                self.last[name][pid] = reading.own
+                rss_total += reading.rss_mb
                 if pid == main:
-                    self.reaped[name] = [children if self.reaped[name][0] is None else self.reaped[name][0],
-                                         children]
+                    self.reaped[name] = [reading.reaped if self.reaped[name][0] is None else self.reaped[name][0],
+                                         reading.reaped]
             self.peak_rss[name] = max(self.peak_rss[name], rss_total)
             if initial:
                 self.threads[name][0] = threads
             self.threads[name][1] = max(self.threads[name][1], threads)
 
+    def context_switches(self):
+        """{(server, pid): (voluntary, involuntary)} of every server process now."""
+        return {(name, pid): found for name in self.names for pid in self.present(name)
+                if (found := process_context_switches(pid)) is not None}
+
     def first_sample(self):
+        self.switches = self.context_switches()
         self.sample(initial=True)
 
     def finish(self):
         self.stop()
+        switches = self.context_switches()
         figures = {}
         for name in self.names:
             alive = self.present(name)
-            used = sum(cpu - self.first[name][pid] for pid, cpu in self.last[name].items() if pid in alive)
-            used -= sum(self.first[name][pid] for pid in self.last[name] if pid not in alive)
+            used = ZERO
+            for pid, counters in self.last[name].items():
+                used = plus(used, minus(counters, self.first[name][pid]) if pid in alive
+                            else minus(ZERO, self.first[name][pid]))
             before, after = self.reaped[name]
-            used += (after or 0.0) - (before or 0.0)
-            figures[f"{name}_cpu_s"] = round(max(used, 0.0), 2)
+            used = plus(used, minus(after or ZERO, before or ZERO))
+            for counter, value in zip(COUNTERS, used):
+                figures[f"{name}_{counter}"] = round(max(value, 0), 2)
             figures[f"{name}_rss_peak_mb"] = round(self.peak_rss[name], 1)
             figures[f"{name}_threads_before"], figures[f"{name}_threads_max"] = self.threads[name]
+            switched = [minus(now, self.switches.get(key, (0, 0))) for key, now in switches.items() if key[0] == name]
+            figures[f"{name}_vcsw"] = sum(voluntary for voluntary, _ in switched)
+            figures[f"{name}_ivcsw"] = sum(involuntary for _, involuntary in switched)
         return figures
 
 

@@ -3,6 +3,7 @@ the CPUs' interrupt and stolen time, every process on the machine (for other wor
 process onto its CPUs. The step monitors (monitors.py) are built on these."""
 import os
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 from stack import lifecycle, settings
@@ -11,15 +12,57 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2 ** 20
 
 
-def process_times(pid):
-    """(own CPU seconds, CPU seconds of reaped children, resident MB, threads) of one process from
-    /proc; None when it is gone."""
+# A process's counters that a step's cost split sums (monitors.ServerSampler): CPU seconds, user and
+# system apart, and minor page faults.
+COUNTERS = ("cpu_s", "user_s", "system_s", "minflt")
+
+
+@dataclass(frozen=True)
+class ProcessReading:
+    own: tuple       # COUNTERS of the process (all its threads)
+    reaped: tuple    # COUNTERS of its children it has reaped
+    rss_mb: float
+    threads: int
+
+
+def stat_reading(stat_text):
+    """Pure: a ProcessReading from /proc/PID/stat's text."""
+    fields = stat_text.rsplit(")", 1)[1].split()
+    user, system, child_user, child_system = (int(fields[index]) / CLOCK_TICKS for index in (11, 12, 13, 14))
+    return ProcessReading((user + system, user, system, int(fields[7])),
+                          (child_user + child_system, child_user, child_system, int(fields[8])),
+                          int(fields[21]) * PAGE_MB, int(fields[17]))
+
+
+def process_reading(pid):
+    """The ProcessReading of one process from /proc; None when it is gone."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return ((int(fields[11]) + int(fields[12])) / CLOCK_TICKS, (int(fields[13]) + int(fields[14])) / CLOCK_TICKS,
-                int(fields[21]) * PAGE_MB, int(fields[17]))
+        return stat_reading(Path(f"/proc/{pid}/stat").read_text())
     except (OSError, IndexError, ValueError):
         return None
+
+
+def context_switches(status_text):
+    """Pure: (voluntary, involuntary) context switches of one thread from its /proc status text."""
+    found = dict(line.split(":", 1) for line in status_text.splitlines() if "ctxt_switches" in line)
+    return int(found["voluntary_ctxt_switches"]), int(found["nonvoluntary_ctxt_switches"])
+
+
+def process_context_switches(pid):
+    """(voluntary, involuntary) context switches summed over a process's live threads (the kernel
+    counts them per thread); None when it is gone. A thread that ended takes its count with it."""
+    voluntary = involuntary = 0
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return None
+    for task in tasks:
+        try:
+            mine = context_switches((task / "status").read_text())
+        except (OSError, KeyError, ValueError):
+            continue
+        voluntary, involuntary = voluntary + mine[0], involuntary + mine[1]
+    return voluntary, involuntary
 
 
 def zombie_children(parent):

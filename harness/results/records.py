@@ -23,6 +23,23 @@ LOWER_BOUND_STATUSES = (CLIENT_BOUND, PLAN_LIMIT)
 # A server's peak resident memory over a step: the figure that marks a server's columns.
 RSS_SUFFIX = "_rss_peak_mb"
 
+# What a reply cost, split (CellSummary's *_per_reply_saturation, Step.costs_per_reply): name ->
+# (whose: "servers", a suffix summed over every lab server's figures, or "client", its figures
+# summed; those figures; the scale to the unit). The servers' from /proc
+# (harness/measure/monitors.py), the client's CPU from httperf's summary, its faults and switches
+# from its rusage (harness/measure/load.py).
+COSTS = {
+    "server_user_ms_per_reply": ("servers", ("_user_s",), 1000),
+    "server_system_ms_per_reply": ("servers", ("_system_s",), 1000),
+    "server_minflt_per_reply": ("servers", ("_minflt",), 1),
+    "server_vcsw_per_reply": ("servers", ("_vcsw",), 1),
+    "server_ivcsw_per_reply": ("servers", ("_ivcsw",), 1),
+    "client_cpu_ms_per_reply": ("client", ("client_cpu_user_s", "client_cpu_system_s"), 1000),
+    "client_minflt_per_reply": ("client", ("client_minflt",), 1),
+    "client_vcsw_per_reply": ("client", ("client_vcsw",), 1),
+    "client_ivcsw_per_reply": ("client", ("client_ivcsw",), 1),
+}
+
 # The role of a step outside the plan: the reply time at low load.
 BASELINE = "baseline"
 
@@ -114,6 +131,17 @@ class Step:
         """A server figure summed over every lab server (e.g. suffix "_cpu_s")."""
         return sum(self.figures.get(f"{server}{suffix}") or 0.0 for server in self.servers)
 
+    def costs_per_reply(self):
+        """{COSTS' name: what one reply cost} over the step, those its figures hold (none without
+        replies)."""
+        replies = self.figures.get("replies")
+        found = {}
+        for name, (whose, figures, scale) in COSTS.items():
+            names = [f"{server}{figures[0]}" for server in self.servers] if whose == "servers" else figures
+            if replies and names and all(each in self.figures for each in names):
+                found[name] = round(scale * sum(self.figures[each] for each in names) / replies, 4)
+        return found
+
 
 @dataclass
 class CellState:
@@ -179,9 +207,23 @@ class CellSummary:
     transfer_ms_low: float = None
     response_ms_saturation: float = None
     transfer_ms_saturation: float = None
+    # What a reply cost at saturation, split (COSTS): user and system CPU, faults and context switches.
+    server_user_ms_per_reply_saturation: float = None
+    server_system_ms_per_reply_saturation: float = None
+    server_minflt_per_reply_saturation: float = None
+    server_vcsw_per_reply_saturation: float = None
+    server_ivcsw_per_reply_saturation: float = None
+    client_cpu_ms_per_reply_saturation: float = None
+    client_minflt_per_reply_saturation: float = None
+    client_vcsw_per_reply_saturation: float = None
+    client_ivcsw_per_reply_saturation: float = None
 
     def __post_init__(self):
         coerce_numbers(self)
+
+    def costs(self):
+        """{COSTS' name: its figure at saturation} of those this row holds."""
+        return {name: value for name in COSTS if (value := getattr(self, f"{name}_saturation")) is not None}
 
     @property
     def key(self):
@@ -246,6 +288,8 @@ def summarize(key, steps, restarts, round_=1, unmeasured=None, replica=1):
     row.machine_speed_saturation = best.figures.get("machine_speed")
     if best.figures.get("replies"):
         row.server_cpu_ms_per_reply_saturation = round(1000 * best.server_total("_cpu_s") / best.figures["replies"], 3)
+    for name, value in best.costs_per_reply().items():
+        setattr(row, f"{name}_saturation", value)
     if overload is not None and (ceiling is None or overload < ceiling):
         row.status, row.overload_offered = LOCATED, overload
     elif ceiling is not None:

@@ -144,6 +144,11 @@ class RunFiles:
         return self.directory / "canary.json"
 
     @property
+    def prices(self):
+        """The host's price list at the start of every round (harness/results/prices.py), a TSV."""
+        return self.directory / "prices.tsv"
+
+    @property
     def jvm_warmups(self):
         """The JVM warm-ups of the run (harness/run/jvm_warmup.py), a JSON list of records."""
         return self.directory / "jvm-warmups.json"
@@ -185,6 +190,7 @@ class Run:
     canary: dict = field(default_factory=dict)  # the speed canary's readings per CPU (canary.json)
     profiles: dict = field(default_factory=dict)  # "app/engine/workload" -> its CPU profile (profile/profile.json)
     soap_phases: list = field(default_factory=list)  # soap-phases.tsv's rows, as strings
+    prices: list = field(default_factory=list)  # prices.tsv's rows, as strings (results/prices.py)
 
 
 def load_run(directory):
@@ -198,7 +204,8 @@ def load_run(directory):
     canary = json.loads(files.canary.read_text()) if files.canary.exists() else {}
     profiles = files.profile / "profile.json"
     return Run(files.directory, Manifest.read(files.manifest), saturation, steps, canary,
-               json.loads(profiles.read_text())["cells"] if profiles.exists() else {}, read_tsv(files.soap_phases))
+               json.loads(profiles.read_text())["cells"] if profiles.exists() else {}, read_tsv(files.soap_phases),
+               read_tsv(files.prices))
 
 
 def earlier_cell_walls(results_dir, this_run):

@@ -6,16 +6,18 @@ import json
 import time
 
 from harness.hosts import servers
+from harness.hosts.prices import price_list
 from harness.hosts.watch import quiet_check, watching
 from harness.measure import processes
 from harness.results.manifest import Manifest, servers_pinning_text
+from harness.results import prices
 from harness.results.records import TOO_DISTURBED
 from harness.results.speed import SpeedHistory
 from harness.results.store import (RESULTS, RunFiles, earlier_cell_walls, read_cell_state, read_summaries,
-                                   write_atomically, write_summaries)
+                                   read_tsv, tsv_text, write_atomically, write_summaries)
 from harness.run import jvm_warmup
 from harness.run.auto_rounds import AutoRounds
-from harness.run.cell import Cell
+from harness.run.cell import Cell, now
 from harness.run.guard import Guard
 from harness.run.procedure import measure_cell
 from harness.run.run_manifest import write_manifest
@@ -175,6 +177,22 @@ class Runner:
                 message = f"restart failed: {error} (the cell's readiness check recovers it)"
             cell.event(f"round {visit.round} begins: restarted {name}: {message}")
 
+    def price_round(self, round_, cell):
+        """At a round's start (after its restarts, before its warm-ups): the host's price list on the
+        client's CPUs and the servers', appended to prices.tsv, unless this round has one."""
+        path = self.files.prices
+        rows = read_tsv(path)
+        if round_ in prices.rounds_priced(rows):
+            return
+        readings = price_list(self.context.pinning, self.context.topology.ssh)
+        rows += prices.price_rows(round_, now(), readings)
+        write_atomically(path, tsv_text(prices.COLUMNS, rows))
+        for missing in prices.missing_prices(readings):
+            self.say(f"note: the price list could not read {missing}")
+        listed = "; ".join(f"{name} {value:.3g}" for name, value in prices.round_prices(rows).get(round_, {}).items())
+        self.say(f"round {round_}/{self.rounds_text()}: the host's price list on the servers' CPUs: {listed or 'none read'}")
+        cell.event(f"round {round_}: price list read ({len(readings)} CPUs)")
+
     def warm_jvms(self, round_, cell):
         """Before a round's first cell: warm each JIT server once for all its cells, unless this round
         already did with the same process (a resumed run); also before the next cell once the guard has
@@ -245,6 +263,7 @@ class Runner:
                          f"({len(cell.steps)} steps), kept")
             else:
                 self.begin_round(visit, cell)
+                self.price_round(visit.round, cell)
                 self.warm_jvms(visit.round, cell)
                 if cell.awaiting_retry:
                     self.wait_for_quiet(cell)

@@ -20,6 +20,7 @@ def test_each_host_is_shipped_what_its_servers_need_and_no_more():
     assert {"php", "soap-php", "target/webapps", "target/soap-gsoap"} <= set(web_project) and "sql" not in web_project
     assert db_var == ["secrets"] and web_var == ["secrets", f"opt/apache-tomcat-{settings.knob('TOMCAT_VERSION')}"]
     assert "target/canary" in db_project and "target/canary" in web_project  # each host's servers' CPUs are watched
+    assert "target/host-costs" in db_project and "target/host-costs" in web_project  # and priced
 
 
 def test_the_hosts_come_up_database_first_each_under_its_own_root(ssh_knobs, monkeypatch):
