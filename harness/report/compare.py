@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from harness.judge.bottleneck import telling_steps
+from harness.report.costs import explanation_lines
 from harness.report.series import ratio_interval_text
 from harness.results.rounds import cell_figures
 from harness.results.stats import ratio_interval
@@ -126,6 +127,7 @@ def comparison_markdown(run, other, rows, heading="#"):
             (cpu_a, soft_a, conns_a), (cpu_b, soft_b, conns_b) = row["costs"]
             lines.append(f"| {row['cell']} | {cpu_a:,.0f} | {cpu_b:,.0f} | {soft_a:,.0f} | {soft_b:,.0f} | "
                          f"{conns_a:.2g} | {conns_b:.2g} |")
+    lines += ["", *explanation_lines(run, other, rows, heading)]
     orders = app_orders(rows)
     if orders:
         lines += ["", f"{heading}# The apps' order, fastest first", "",

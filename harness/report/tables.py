@@ -5,6 +5,7 @@ from dataclasses import asdict
 from harness.judge.bottleneck import bottleneck
 from harness.judge.verdict import Thresholds
 from harness.report.comparisons import comparison_lines, differences_lines
+from harness.report.costs import moved_lines, price_lines, price_title_text, spread_lines
 from harness.report.memory import memory_lines
 from harness.report.papers import paper_lines
 from harness.report.profiles import bottleneck_parts
@@ -163,7 +164,8 @@ def summary_markdown(view, rows):
     return "\n".join(lines + size_lines(view, rows) + paper_lines(view, rows)
                      + [line for set_name, declared in comparisons().items()
                         for line in comparison_lines(view, rows, set_name, declared)]
-                     + differences_lines(view) + memory_lines(view) + profile_lines(view.run.profiles, view.title)
+                     + differences_lines(view) + price_lines(view.run.prices) + moved_lines(view.cells, view.run.prices)
+                     + spread_lines(view.cells) + memory_lines(view) + profile_lines(view.run.profiles, view.title)
                      + phase_lines(view.run.soap_phases, view.title))
 
 
@@ -232,7 +234,8 @@ def title_lines(view):
             f"at most {options['max_steps']} steps a cell; {warmup_text(options)}",
             f"connections: {connections_text(options)}",
             f"verdict: {', '.join(f'{key} {value}' for key, value in options['thresholds'].items())}",
-            rounds_line(view), disturbance_line(view), speed_line(view), "", "versions:"]
+            rounds_line(view), disturbance_line(view), speed_line(view), price_title_text(view.run.prices), "",
+            "versions:"]
     body += [f"  {name:<16} {version}" for name, version in data["versions"].items()]
     body += ["", "settings:"]
     settings = list(data["settings"].items())

@@ -39,9 +39,14 @@ def test_the_recorded_run_summarizes_to_the_saturation_table_it_wrote():
                                           (summary.reply_ms_saturation, summary.response_ms_saturation,
                                            summary.transfer_ms_saturation)):
             assert reply is None or reply == round(response + transfer, 1)
+        # Nor did it keep the costs per reply apart; httperf's own CPU time it had.
+        if summary.saturation_rps:
+            assert summary.client_cpu_ms_per_reply_saturation == pytest.approx(1000 * (
+                best.figures["client_cpu_user_s"] + best.figures["client_cpu_system_s"]) / best.figures["replies"],
+                abs=1e-4)
         assert dataclasses.replace(summary, server_cpu_ms_per_reply_saturation=None, response_ms_low=None,
-                                   transfer_ms_low=None, response_ms_saturation=None,
-                                   transfer_ms_saturation=None) == row
+                                   transfer_ms_low=None, response_ms_saturation=None, transfer_ms_saturation=None,
+                                   client_cpu_ms_per_reply_saturation=None) == row
 
 
 def test_saturation_is_the_best_passing_reply_rate_and_overload_the_lowest_failure_above():
