@@ -144,22 +144,33 @@ def moved_lines(cells, price_rows):
 
 
 def spread_parts(figures):
-    """Pure: where a cell's spread over its rounds lives: (the variance of the log figure, the share
-    of it the log cost per reply's variance makes, the log busy share's, and their covariance term's),
-    or None with fewer than three rounds that have both."""
+    """Pure: where a cell's spread over its rounds lives: {"figure", "cost", "busy"} the standard
+    deviations of their logs over the rounds, "r" the correlation of log cost and log busy share,
+    and "lives" where: "cost" (what a reply cost moved the figure), "busy" (the saturation step the
+    search kept did), "both", or "not the CPU" (the cost moved and the busy share with it, so the
+    figure held: what limits it is not the servers' CPU). None with fewer than three rounds."""
     rows = [row for row in figures.rows if row.saturation_rps and cost_ms(row)]
     if len(rows) < 3:
         return None
-    log_figure = [math.log(row.saturation_rps) for row in rows]
-    log_cost = [math.log(cost_ms(row)) for row in rows]
-    log_busy = [math.log(busy_cores(row)) for row in rows]
-    total = statistics.variance(log_figure)
-    if total <= 0:
-        return None
-    cost, busy = statistics.variance(log_cost), statistics.variance(log_busy)
-    covariance = statistics.covariance(log_cost, log_busy)
-    # log figure = log busy - log cost: var = var(busy) + var(cost) - 2 cov(cost, busy).
-    return total, cost / total, busy / total, -2 * covariance / total
+    logs = {"figure": [math.log(row.saturation_rps) for row in rows], "cost": [math.log(cost_ms(row)) for row in rows],
+            "busy": [math.log(busy_cores(row)) for row in rows]}
+    parts = {name: statistics.stdev(values) for name, values in logs.items()}
+    moved = parts["cost"] > 0 and parts["busy"] > 0
+    parts["r"] = statistics.correlation(logs["cost"], logs["busy"]) if moved else None
+    # log figure = log busy - log cost: its variance is theirs less twice their covariance.
+    if parts["r"] is not None and parts["r"] > 0.7 and parts["cost"] > 2 * parts["figure"]:
+        parts["lives"] = "not the CPU"
+    elif parts["cost"] ** 2 >= 2 * parts["busy"] ** 2:
+        parts["lives"] = "cost"
+    elif parts["busy"] ** 2 >= 2 * parts["cost"] ** 2:
+        parts["lives"] = "busy"
+    else:
+        parts["lives"] = "both"
+    return parts
+
+
+LIVES = {"cost": "what a reply cost", "busy": "the step the search kept", "both": "both",
+         "not the CPU": "neither: the cost moved and the busy share with it (not CPU-bound)"}
 
 
 def spread_lines(cells):
@@ -169,16 +180,17 @@ def spread_lines(cells):
     if not rows:
         return []
     lines = ["## Where each cell's spread lives", "",
-             "Over a cell's rounds, the variance of the log figure is the variance of the log CPU per reply "
-             "(what a reply cost: the host, the process layout, the JIT) plus that of the log busy share at "
-             "saturation (how close to a full core the search's kept step got), less twice their covariance "
-             "(a slow round whose search then stopped lower counts in both). The shares add up to 100 %.", "",
-             "| cell | rounds' sd of log figure | cost per reply | busy share | covariance |", "|---|---:|---:|---:|---:|"]
-    for key, (total, cost, busy, covariance) in rows:
-        lines.append(f"| {key} | {math.sqrt(total):.3f} | {cost:.0%} | {busy:.0%} | {covariance:.0%} |")
-    costs = [cost for _, (_, cost, _, _) in rows]
-    lines += ["", f"Median share of the cost per reply: {statistics.median(costs):.0%} over {len(rows)} cells.", ""]
-    return lines
+             "Over a cell's rounds, the standard deviation of the log figure, of the log CPU per reply (what a "
+             "reply cost: the host, the process layout, the JIT) and of the log busy share at saturation (how "
+             "close to a full core the search's kept step got), and how the last two moved together; the "
+             "figure's log is the busy share's less the cost's.", "",
+             "| cell | sd log figure | sd log cost | sd log busy | r (cost, busy) | the spread lives in |",
+             "|---|---:|---:|---:|---:|---|"]
+    for key, parts in rows:
+        r = "-" if parts["r"] is None else f"{parts['r']:.2f}"
+        lines.append(f"| {key} | {parts['figure']:.3f} | {parts['cost']:.3f} | {parts['busy']:.3f} | {r} | "
+                     f"{LIVES[parts['lives']]} |")
+    return lines + [""]
 
 
 def price_lines(price_rows):

@@ -10,9 +10,10 @@ import pytest
 
 from harness.hosts import servers
 from harness.judge.verdict import Thresholds
+from harness.measure.prices import PRICES
 from harness.results.manifest import FORMAT_VERSION, Manifest, problems
 from harness.results.records import BASELINE, CLIENT_LIMITED, DISTURBED, NO_PASS, PASS, VERDICTS, WRONG_ANSWER, CellKey, Visit
-from harness.results.store import RunFiles, read_cell_state, read_steps, read_summaries, write_steps
+from harness.results.store import RunFiles, read_cell_state, read_steps, read_summaries, read_tsv, write_steps
 from harness.run import verify
 from harness.run.cell import Cell
 from harness.run.context import RunContext
@@ -72,6 +73,19 @@ def test_a_short_sweep_writes_manifest_steps_and_saturation(stack, tmp_path):
             assert (cell / step.raw).read_text().startswith("$ httperf --server 127.0.0.1")
             assert step.verdict in VERDICTS and step.offered_rate > 0 and step.reason and step.round == 1
             assert step.figures["mariadb_cpu_s"] >= 0
+            # The cost split: user and system time add up to the CPU time (each rounded to 0.01 s),
+            # the servers switched context under load, and httperf's own rusage is in its output.
+            for server in ("apache", "tomcat", "mariadb"):
+                parts = step.figures[f"{server}_user_s"] + step.figures[f"{server}_system_s"]
+                assert parts == pytest.approx(step.figures[f"{server}_cpu_s"], abs=0.021)
+            assert step.figures["mariadb_vcsw"] > 0 and step.figures["client_minflt"] > 0
+        assert set(row.costs()) >= {"server_user_ms_per_reply", "server_system_ms_per_reply", "client_cpu_ms_per_reply"}
+    # The host's price list at the round's start, on every lab CPU (all of them, unpinned).
+    prices = read_tsv(files.prices)
+    assert {row["round"] for row in prices} == {"1"}
+    assert {(row["cpu"], row["price"]) for row in prices} == {(str(cpu), price.name) for cpu in os.sched_getaffinity(0)
+                                                              for price in PRICES}
+    assert all(0 < float(row["low"]) <= float(row["median"]) <= float(row["high"]) for row in prices)
     soap_cell = files.cell(CellKey("soap", "myisam", "single"))
     soap_steps = read_steps(soap_cell / "steps.tsv")
     assert "--wsesslog" in (soap_cell / soap_steps[0].raw).read_text()

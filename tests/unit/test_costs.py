@@ -4,6 +4,7 @@ two runs recorded on the Intel Xeon host kind (cost-a: 2 rounds, cost-b: 3 round
 servlet on single MyISAM rows, QUICK=1)."""
 import dataclasses
 import math
+import statistics
 
 import pytest
 
@@ -80,15 +81,29 @@ def test_named_moves_name_only_what_moved_the_largest_first():
     assert dict(moves) == {"memory bandwidth": 2.0, "a system call": 2.0}
 
 
-def test_the_spread_of_a_cells_rounds_splits_into_parts_that_add_up():
+def test_the_spread_of_a_cells_rounds_splits_into_cost_and_busy_share():
     figures = cell_figures(RUN_B)
     for key, cell in figures.items():
-        total, cost, busy, covariance = costs.spread_parts(cell)
-        assert cost + busy + covariance == pytest.approx(1.0)
-        logs = [math.log(row.saturation_rps) for row in cell.rows]
-        assert total == pytest.approx(sum((value - sum(logs) / 3) ** 2 for value in logs) / 2)
+        parts = costs.spread_parts(cell)
+        logs = {name: [math.log(value(row)) for row in cell.rows] for name, value in
+                (("figure", lambda row: row.saturation_rps), ("cost", costs.cost_ms), ("busy", costs.busy_cores))}
+        # log figure = log busy - log cost, so its variance is theirs less twice their covariance.
+        assert parts["figure"] ** 2 == pytest.approx(parts["cost"] ** 2 + parts["busy"] ** 2
+                                                     - 2 * parts["r"] * parts["cost"] * parts["busy"])
+        assert parts["figure"] == pytest.approx(statistics.stdev(logs["figure"]))
+        assert parts["lives"] in costs.LIVES
     assert costs.spread_parts(cell_figures(RUN_A)[next(iter(figures))]) is None, "two rounds give no split"
     assert "| php/myisam/single |" in "\n".join(costs.spread_lines(figures))
+
+
+def test_where_the_spread_lives_is_named_from_its_parts():
+    def cell(rows):
+        return type("Cell", (), {"rows": [dataclasses.replace(RUN_B.saturation[0], saturation_rps=rps,
+                                                              server_cpu_ms_per_reply_saturation=cost)
+                                          for rps, cost in rows]})
+    assert costs.spread_parts(cell([(100, 1.0), (80, 1.25), (120, 0.83)]))["lives"] == "cost"
+    assert costs.spread_parts(cell([(100, 1.0), (80, 1.0), (120, 1.01)]))["lives"] == "busy"
+    assert costs.spread_parts(cell([(100, 1.0), (101, 1.3), (99, 0.8)]))["lives"] == "not the CPU"
 
 
 def test_a_wide_cell_names_what_moved_between_its_fastest_and_slowest_rounds():
