@@ -11,7 +11,8 @@ Before all of them, on a shaped link (TOPOLOGY=netns LINK=), the link: the repli
 most of its rate."""
 from dataclasses import dataclass
 
-from harness.results.records import BASELINE, CLIENT_BOUND, FAIL, LOCATED, PLAN_LIMIT, latest_verdicts
+from harness.results.records import BASELINE, CLIENT_BOUND, FAIL, LOCATED, PLAN_LIMIT
+from harness.results.saturation import latest_verdicts
 from stack import registry
 from stack.registry import DATABASE_SERVER, pool, server_of, server_title
 

@@ -11,7 +11,7 @@ On the log scale the two add up, so a cell's spread over its rounds splits into 
 import math
 import statistics
 
-from harness.measure.prices import BY_NAME
+from harness.measure.prices import BY_NAME, REPEATS
 from harness.results.prices import SERVERS, run_prices, round_prices
 
 # A cell whose rounds' interval is wider than this (the half-width, as RoundSpread's) gets its
@@ -61,8 +61,8 @@ def price_moves(mine, theirs):
 def cost_split(first, second):
     """Pure: how the figure moved from row `first` to row `second` (CellSummary of two rounds or two
     runs), split: {"figure", "cost", "busy"} ratios second / first, with figure = busy / cost, and the
-    split of the cost's move {"user", "system"} (each ratio), {"moves"} the other costs that moved.
-    None when either lacks the servers' cost."""
+    costs per reply's ratios {"parts"}, and the share of the cost's change user time carried
+    {"user_share"}. None when either lacks the servers' cost."""
     if not (first.saturation_rps and second.saturation_rps and cost_ms(first) and cost_ms(second)):
         return None
     split = {"figure": second.saturation_rps / first.saturation_rps, "cost": cost_ms(second) / cost_ms(first),
@@ -201,7 +201,7 @@ def price_lines(price_rows):
         return []
     by_round = round_prices(price_rows)
     lines = ["## The host's price list", "",
-             f"Read at every round's start ({len(by_round)} rounds), each price 5 times a CPU, the median kept "
+             f"Read at every round's start ({len(by_round)} rounds), each price {REPEATS} times a CPU, the median kept "
              "(harness/measure/prices.py): the median over the rounds on the servers' CPUs, the rounds' range, "
              "and the client's CPUs.", "", "| price | servers' CPUs | rounds' range | client's CPUs |", "|---|---:|---:|---:|"]
     for name in dict.fromkeys([*servers, *client]):
@@ -237,18 +237,9 @@ def with_the_cost(split, price_pairs):
     return f"; prices that moved with it: {', '.join(along)}" if along else "; no price of the host's list moved with it"
 
 
-def explained_rows(run, other, rows):
-    """Pure: for make compare's rows (report/compare.py), each cell's second-over-first ratio split
-    between what a reply cost and the busy share (cost_split of the two representative rounds), with
-    the two runs' price lists' moves; {cell: (split or None, price moves)}."""
-    moves = price_moves(run_prices(run.prices), run_prices(other.prices))
-    return {row["cell"]: (cost_split(row["first"].representative, row["second"].representative), moves) for row in rows}
-
-
 def explanation_lines(run, other, rows, heading="#"):
     """make compare's "Why the figures differ" section: per cell, in words, which part carried the
     ratio between the runs and what in the host's price list moved."""
-    explained = explained_rows(run, other, rows)
     first, second = run.manifest.run_id, other.manifest.run_id
     price_pairs = price_moves(run_prices(run.prices), run_prices(other.prices))
     moves = named_moves(price_pairs)
@@ -260,7 +251,7 @@ def explanation_lines(run, other, rows, heading="#"):
              "over their CPU per reply; the words say which carried it. The host's price lists, the median over "
              f"each run's rounds on the servers' CPUs ({second} over {first}): {price_text}.", ""]
     for row in rows:
-        split, _ = explained[row["cell"]]
+        split = cost_split(row["first"].representative, row["second"].representative)
         if split is None:
             lines.append(f"- {row['cell']}: {ratio_text(row['second_over_first'])}; no cost per reply in both runs")
             continue

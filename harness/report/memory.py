@@ -1,6 +1,6 @@
 """summary.md's memory section: what each app's servers held at its saturation step (harness/measure/
 memory.py's figures in steps.tsv). Pure."""
-from harness.results.records import saturation_step
+from harness.results.saturation import saturation_step
 
 
 def figure(step, server, name):

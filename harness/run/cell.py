@@ -4,7 +4,8 @@ run resumes where it stopped."""
 from datetime import datetime, timezone
 
 from harness.measure import load
-from harness.results.records import BASELINE, DISTURBED, TOO_DISTURBED, CellState, Visit, summarize
+from harness.results.records import BASELINE, DISTURBED, TOO_DISTURBED, CellState, Visit
+from harness.results.saturation import summarize
 from harness.results.store import (read_cell_state, read_steps, write_atomically, write_cell_state,
                                    write_steps)
 from stack import registry

@@ -5,7 +5,8 @@ history is a list of (rate, verdict). Both plans return None when the cell is do
 import statistics
 from collections import Counter
 
-from harness.results.records import CLIENT_LIMITED, FAIL, PASS, latest_verdicts
+from harness.results.records import CLIENT_LIMITED, FAIL, PASS
+from harness.results.saturation import latest_verdicts
 
 
 def round_rate(rate):

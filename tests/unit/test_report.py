@@ -111,7 +111,7 @@ def test_lower_bounds_read_as_lower_bounds_everywhere(view):
 
 def test_reply_times_show_httperfs_response_and_transfer_and_the_study_s_response_beside_ours(view):
     # full6's saturation.tsv predates the parts: summarize its recorded steps again, as a sweep does now.
-    from harness.results.records import summarize
+    from harness.results.saturation import summarize
     saturation = [summarize(row.key, view.run.steps[row.visit], row.restarts) for row in view.run.saturation]
     resummarized = View(dataclasses.replace(view.run, saturation=saturation))
     rows = tables.summary_rows(resummarized, tables.study_figures())

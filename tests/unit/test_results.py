@@ -6,7 +6,8 @@ import pytest
 
 from harness.results import manifest, store
 from harness.results.records import (CLIENT_BOUND, CLIENT_LIMITED, FAIL, LOCATED, NO_PASS, PASS, PLAN_LIMIT,
-                                     WRONG_ANSWER, CellKey, CellState, Step, summarize)
+                                     WRONG_ANSWER, CellKey, CellState, Step)
+from harness.results.saturation import summarize
 from stack.settings import ROOT
 
 FIXTURE = ROOT / "tests" / "fixtures" / "results" / "full6"

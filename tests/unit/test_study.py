@@ -8,7 +8,8 @@ import pytest
 from harness.judge.verdict import Thresholds, judge
 from harness.measure.httperf_output import parse
 from harness.report import tables
-from harness.results.records import FAIL, PASS, CellKey, LOCATED, summarize
+from harness.results.records import FAIL, PASS, CellKey, LOCATED
+from harness.results.saturation import summarize
 from harness.results.store import read_steps
 from harness.run import options
 from harness.run.context import PROFILES, Plan
