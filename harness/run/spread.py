@@ -1,0 +1,125 @@
+"""`make spread-sources [RUN=] [CELLS=] [RESTARTS=5] [STEPS=2] [SHARE=0.6] [NO_RESTART=1]`: where a
+cell's cost spread lives, between restarts of its server or within one.
+
+For each chosen cell of a run (default: the latest run's located cells): RESTARTS times, its app's
+server restarted (a JIT server then warmed for the cell as a round warms it), the host's price list
+read on the servers' CPUs, the cell's own warm-up, then STEPS steps at SHARE of the cell's median
+figure, each taken, watched and judged as a sweep's step is (a disturbed one redone). A fixed rate
+below saturation keeps the search out of it: what moves is what a reply cost the servers. NO_RESTART=1
+leaves the server running between the groups of steps: the control, whose "between" should be the
+host's drift alone. Into results/<run>-spread-<when>/ (or -repeat-<when>/): a run folder of its own (manifest.json,
+cells/<cell>/round-<restart>/steps.tsv and raw/), spread.tsv (a row per step, harness/results/spread.py)
+and spread.md."""
+import argparse
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+from harness.hosts import inventory, servers
+from harness.hosts.prices import price_list
+from harness.judge.disturbance import redone_while_disturbed
+from harness.measure import processes
+from harness.results import prices, spread
+from harness.results.records import DISTURBED, LOCATED
+from harness.results.rounds import cell_figures
+from harness.results.speed import SpeedHistory
+from harness.results.store import RESULTS, ResultsError, RunFiles, latest_run, load_run, tsv_text, write_atomically
+from harness.run import jvm_warmup, probe
+from harness.run.cell import Cell, now
+from harness.run.context import RunContext
+from harness.run.run_manifest import write_manifest
+from harness.run.session import NotReady, from_the_client
+from harness.run.step import take_step
+from stack import registry
+
+
+def servers_prices(context):
+    """{price: the median over the servers' CPUs} read now."""
+    rows = prices.price_rows(0, now(), price_list(context.pinning, context.topology.ssh))
+    found = prices.round_prices(rows).get(0) or prices.round_prices(rows, prices.CLIENT).get(0, {})
+    return found
+
+
+def measure(cell_key, figures, context, files, restarts, steps, share, restart, say):
+    """The cell's groups of steps: spread.tsv's rows."""
+    rate = round(share * figures.median.estimate, 1)
+    server = registry.server_of(cell_key.app)
+    speed = SpeedHistory(files.canary)
+    rows = []
+    for number in range(1, restarts + 1):
+        if restart:
+            say(f"{cell_key} restart {number}/{restarts}: {servers.server(server).restart(context.pinning.cpus_of(server))}")
+        cell = Cell(files, cell_key, round_=number)
+        if registry.jit(cell_key.app) and (restart or number == 1):
+            record = jvm_warmup.warm_jvm(server, [cell_key], context, files.directory)
+            if record:
+                say(jvm_warmup.describe(record))
+        found = servers_prices(context)
+        probe.warm_up(cell, context)
+        for _ in range(steps):
+            taken, _ = redone_while_disturbed(lambda: take_step(cell, rate, context, speed),
+                                              lambda step: step.verdict == DISTURBED, context.disturbance.max_redos)
+            rows.append(spread.step_row(str(cell_key), number, taken, now(), found))
+            say(f"{cell_key} group {number}/{restarts} step {taken.step}: {rate:g} req/s offered, {taken.verdict}, "
+                f"{rows[-1]['cpu_ms_per_reply'] or '-'} ms CPU per reply")
+        cell.finish()
+    return rows
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--run", help="the run id under results/ whose figures set the rates (default: the latest)")
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--cells", default=None, help="only these cells, app/engine/workload comma-separated")
+    parser.add_argument("--restarts", type=int, default=5, help="groups of steps, each after a restart (default 5)")
+    parser.add_argument("--steps", type=int, default=2, help="steps in each group (default 2)")
+    parser.add_argument("--share", type=float, default=0.6, help="the steps' rate, of the cell's figure (default 0.6)")
+    parser.add_argument("--no-restart", action="store_true", help="the control: no restart between the groups")
+    args = parser.parse_args(argv)
+    if args.restarts < 2 or args.steps < 1 or not 0 < args.share < 1:
+        print("spread-sources: RESTARTS >= 2, STEPS >= 1 and 0 < SHARE < 1", file=sys.stderr)
+        return 2
+    try:
+        run = load_run(args.results / args.run if args.run else latest_run(args.results))
+    except ResultsError as error:
+        print(f"spread-sources: {error}", file=sys.stderr)
+        return 1
+    cells = cell_figures(run)
+    only = set(filter(None, args.cells.split(","))) if args.cells else None
+    unknown = sorted(only - {str(key) for key in cells}) if only else []
+    if unknown:
+        print(f"spread-sources: no cell {', '.join(unknown)} in run {run.directory.name}", file=sys.stderr)
+        return 1
+    chosen = {key: figures for key, figures in cells.items() if (only is None or str(key) in only)
+              and figures.median and figures.representative.status == LOCATED}
+    context = RunContext.recorded(run.manifest.options)
+    started = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    run_id = f"{run.directory.name}-{'repeat' if args.no_restart else 'spread'}-{started}"
+    files = RunFiles(args.results / run_id)
+    files.directory.mkdir(parents=True, exist_ok=True)
+    rows = []
+    try:
+        with from_the_client(context.topology):
+            processes.pin_harness(context.pinning.client_cpus)
+            servers.pin_servers(context.pinning)
+            write_manifest(files.manifest, run_id, context, servers.described_topology(context.topology), None)
+            for key, figures in chosen.items():
+                rows += measure(key, figures, context, files, args.restarts, args.steps, args.share,
+                                not args.no_restart, lambda text: print(text, flush=True))
+                write_atomically(files.directory / "spread.tsv", tsv_text(spread.COLUMNS, rows))
+            write_manifest(files.manifest, run_id, context, servers.described_topology(context.topology), None,
+                           finished=True)
+    except NotReady as problem:
+        print(f"spread-sources: {problem}", file=sys.stderr)
+        return 1
+    host = inventory.host()
+    markdown = spread.spread_markdown([{key: str(value) if value is not None else "" for key, value in row.items()}
+                                       for row in rows], run_id, args.share,
+                                      f"{host.get('cpu_model', '?')}, {host.get('cores', '?')} cores")
+    write_atomically(files.directory / "spread.md", markdown)
+    print(markdown + f"\n(written to {files.directory / 'spread.md'})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
