@@ -10,7 +10,7 @@ from harness.measure.canary import CanaryMonitor
 from harness.measure.mariadb_status import QUERY, parse_status, status_deltas
 from harness.measure.pool_log import pool_columns
 from harness.measure.sampling import Sampler
-from harness.measure.processes import (COUNTERS, all_processes, cpu_seconds, lab_pids, process_context_switches,
+from harness.measure.processes import (COUNTERS, all_processes, cpu_seconds, lab_pids, thread_context_switches,
                                       process_reading, zombie_children)
 from stack import lifecycle, registry
 from stack.server import LabError
@@ -78,9 +78,9 @@ class ServerSampler(Sampler):
             self.threads[name][1] = max(self.threads[name][1], threads)
 
     def context_switches(self):
-        """{(server, pid): (voluntary, involuntary)} of every server process now."""
-        return {(name, pid): found for name in self.names for pid in self.present(name)
-                if (found := process_context_switches(pid)) is not None}
+        """{(server, thread id): (voluntary, involuntary)} of every server thread now."""
+        return {(name, thread): found for name in self.names for pid in self.present(name)
+                for thread, found in thread_context_switches(pid).items()}
 
     def first_sample(self):
         self.switches = self.context_switches()
@@ -102,6 +102,7 @@ class ServerSampler(Sampler):
                 figures[f"{name}_{counter}"] = round(max(value, 0), 2)
             figures[f"{name}_rss_peak_mb"] = round(self.peak_rss[name], 1)
             figures[f"{name}_threads_before"], figures[f"{name}_threads_max"] = self.threads[name]
+            # Per thread: one born during the step counts from 0, one that ended counts nothing.
             switched = [minus(now, self.switches.get(key, (0, 0))) for key, now in switches.items() if key[0] == name]
             figures[f"{name}_vcsw"] = sum(voluntary for voluntary, _ in switched)
             figures[f"{name}_ivcsw"] = sum(involuntary for _, involuntary in switched)

@@ -48,21 +48,20 @@ def context_switches(status_text):
     return int(found["voluntary_ctxt_switches"]), int(found["nonvoluntary_ctxt_switches"])
 
 
-def process_context_switches(pid):
-    """(voluntary, involuntary) context switches summed over a process's live threads (the kernel
-    counts them per thread); None when it is gone. A thread that ended takes its count with it."""
-    voluntary = involuntary = 0
+def thread_context_switches(pid):
+    """{thread id: (voluntary, involuntary) context switches} of a process's live threads (the kernel
+    counts them per thread); {} when it is gone. A thread that ended takes its count with it."""
+    found = {}
     try:
         tasks = list(Path(f"/proc/{pid}/task").iterdir())
     except OSError:
-        return None
+        return found
     for task in tasks:
         try:
-            mine = context_switches((task / "status").read_text())
+            found[int(task.name)] = context_switches((task / "status").read_text())
         except (OSError, KeyError, ValueError):
             continue
-        voluntary, involuntary = voluntary + mine[0], involuntary + mine[1]
-    return voluntary, involuntary
+    return found
 
 
 def zombie_children(parent):

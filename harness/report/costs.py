@@ -42,7 +42,7 @@ def ratio_text(value):
 def named_moves(pairs):
     """Pure: "what ratio" for the (what, ratio) pairs that moved by more than MOVED, the largest
     move first."""
-    moved = [(what, ratio) for what, ratio in pairs if ratio and abs(math.log(ratio)) > math.log(1 + MOVED)]
+    moved = [(what, ratio) for what, ratio in pairs if ratio > 0 and abs(math.log(ratio)) > math.log(1 + MOVED)]
     return [f"{what} {ratio_text(ratio)}" for what, ratio in sorted(moved, key=lambda pair: -abs(math.log(pair[1])))]
 
 

@@ -7,6 +7,8 @@ import math
 import statistics
 from dataclasses import dataclass
 
+from harness.results.records import PASS
+
 COSTS = ["user_ms_per_reply", "system_ms_per_reply", "minflt_per_reply", "vcsw_per_reply", "ivcsw_per_reply"]
 PRICES = ["canary_ms", "syscall_us", "context_switch_us", "page_fault_us", "tcp_connection_us", "memcpy_gb_s"]
 COLUMNS = ["cell", "restart", "step", "at", "rate", "verdict", "reply_rate", "cpu_ms_per_reply", *COSTS, "machine_speed",
@@ -65,7 +67,7 @@ def judged(rows, cell):
     """The cell's passing steps' rows (numbers as floats), by restart."""
     by_restart = {}
     for row in rows:
-        if row["cell"] == cell and row["verdict"] == "pass" and number(row["cpu_ms_per_reply"]):
+        if row["cell"] == cell and row["verdict"] == PASS and number(row["cpu_ms_per_reply"]):
             by_restart.setdefault(int(row["restart"]), []).append(row)
     return by_restart
 

@@ -31,13 +31,14 @@ from harness.run.run_manifest import write_manifest
 from harness.run.session import NotReady, from_the_client
 from harness.run.step import take_step
 from stack import registry
+from stack.server import LabError
 
 
 def servers_prices(context):
     """{price: the median over the servers' CPUs} read now."""
     rows = prices.price_rows(0, now(), price_list(context.pinning, context.topology.ssh))
-    found = prices.round_prices(rows).get(0) or prices.round_prices(rows, prices.CLIENT).get(0, {})
-    return found
+    # Unpinned (CPUs "none"), every CPU is the client's: its list then.
+    return prices.round_prices(rows).get(0) or prices.round_prices(rows, prices.CLIENT).get(0, {})
 
 
 def measure(cell_key, figures, context, files, restarts, steps, share, restart, say):
@@ -109,8 +110,8 @@ def main(argv):
                 write_atomically(files.directory / "spread.tsv", tsv_text(spread.COLUMNS, rows))
             write_manifest(files.manifest, run_id, context, servers.described_topology(context.topology), None,
                            finished=True)
-    except NotReady as problem:
-        print(f"spread-sources: {problem}", file=sys.stderr)
+    except (NotReady, LabError) as problem:
+        print(f"spread-sources: {problem}; the steps so far are in {files.directory}", file=sys.stderr)
         return 1
     host = inventory.host()
     markdown = spread.spread_markdown([{key: str(value) if value is not None else "" for key, value in row.items()}

@@ -77,6 +77,9 @@ def test_which_part_carried_a_move():
 
 def test_named_moves_name_only_what_moved_the_largest_first():
     assert costs.named_moves([("a", 1.05), ("b", 0.5), ("c", 1.3)]) == ["b 0.50x", "c 1.30x"]
+    # A count that read 0 or below in one of the two (runs recorded before context switches were
+    # counted per thread read some below 0) is no move.
+    assert costs.named_moves([("a", 0.0), ("b", -2.0)]) == []
     # A bandwidth that halves is a price that doubles.
     moves = costs.price_moves({"memcpy_gb_s": 10.0, "syscall_us": 0.1}, {"memcpy_gb_s": 5.0, "syscall_us": 0.2})
     assert dict(moves) == {"memory bandwidth": 2.0, "a system call": 2.0}

@@ -10,7 +10,8 @@ from harness.results import spread
 from harness.results.store import read_tsv
 from stack.settings import ROOT
 
-RECORDED = ROOT / "tests" / "fixtures" / "spread" / "spread.tsv"
+FIXTURES = ROOT / "tests" / "fixtures" / "spread"
+RECORDED = FIXTURES / "spread.tsv"  # NO_RESTART=1: five groups of two steps, the server left running
 
 
 def test_groups_that_differ_only_between_restarts_have_no_within_spread():
@@ -53,3 +54,11 @@ def test_the_recorded_experiments_table():
         # A reply's CPU is its user and system time: their geometric means add up to about the whole.
         assert found["user"].geometric_mean + found["system"].geometric_mean == pytest.approx(
             found["cost"].geometric_mean, rel=0.1)
+
+
+def test_a_group_with_one_passing_step_still_counts_toward_the_restarts():
+    # Restarted before each group: the pooled servlet's first step after its fifth restart failed.
+    rows = read_tsv(FIXTURES / "spread-restarts.tsv")
+    found = spread.cell_spread(rows, "pooled-servlet/myisam/single")
+    assert (found["cost"].restarts, found["cost"].steps) == (5, 9)
+    assert "| pooled-servlet/myisam/single | 5 x 1.8 |" in spread.spread_markdown(rows, "r", 0.4, "host")
