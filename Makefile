@@ -10,7 +10,7 @@ export PYTHONPATH := $(CURDIR)$(if $(PYTHONPATH),:$(PYTHONPATH))
 LAB := $(PYTHON) -m stack.lab
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build up saturation-sweep size-sweep concurrency-sweep sweep crosscheck profile spread-sources soap-phases driver-agreement plots compare down status exposure import test test-java test-faults test-unit clean distclean
+.PHONY: help setup build up saturation-sweep size-sweep concurrency-sweep sweep crosscheck profile spread-sources interleave soap-phases driver-agreement plots compare down status exposure import test test-java test-faults test-unit clean distclean
 
 help: ## list the targets
 	@echo "The web architecture lab: PHP, servlet, pooled servlet and SOAP against MyISAM and InnoDB."
@@ -86,6 +86,9 @@ profile: ## where the servers' CPU goes at each cell's saturation rate, on runni
 spread-sources: ## where a cell's cost spread lives: its server restarted RESTARTS times (default 5), STEPS fixed-rate steps (2) at SHARE (0.6) of its figure after each, the CPU per reply split between restarts and within one, with the price list; NO_RESTART=1 the control (RUN= CELLS=) -> results/RUN-spread-<when>/spread.md; docs/method.md
 	@$(PYTHON) -m harness.run.spread $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)") \
 	  $(if $(RESTARTS),--restarts $(RESTARTS)) $(if $(STEPS),--steps $(STEPS)) $(if $(SHARE),--share $(SHARE)) $(if $(NO_RESTART),--no-restart)
+
+interleave: ## two cells' servers' CPU per reply against each other at one moment: their steps alternated AB, BA... in PAIRS pairs (default 6) at SHARE (0.6) of the lower figure, beside the run's saturation ratio (RUN= CELLS=a,b) -> results/RUN-interleave-<when>/interleave.md; docs/method.md
+	@$(PYTHON) -m harness.run.spread --interleave $(or $(PAIRS),6) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)") $(if $(SHARE),--share $(SHARE))
 
 soap-phases: ## where a SOAP request's time goes per engine against N, one request at a time: un-marshal, logic, marshal, by each engine's own hooks, on running servers (APPS= SIZES=1,10,100,1000,5000 COUNT=20 RUN=; restarts the SOAP engines' servers with SOAP_PHASES=on and back) -> soap-phases.tsv/.md/.pdf in results/RUN; docs/soap-engines.md
 	@$(PYTHON) -m harness.run.soap_phases $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(APPS),--apps "$(APPS)") $(if $(SIZES),--sizes "$(SIZES)") $(if $(COUNT),--count $(COUNT))

@@ -6,6 +6,7 @@ from harness.judge.bottleneck import bottleneck
 from harness.judge.verdict import Thresholds
 from harness.report.comparisons import comparison_lines, differences_lines
 from harness.report.costs import moved_lines, price_lines, price_title_text, spread_lines
+from harness.report.drift import drift_lines
 from harness.report.memory import memory_lines
 from harness.report.papers import paper_lines
 from harness.report.profiles import bottleneck_parts
@@ -165,7 +166,7 @@ def summary_markdown(view, rows):
                      + [line for set_name, declared in comparisons().items()
                         for line in comparison_lines(view, rows, set_name, declared)]
                      + differences_lines(view) + price_lines(view.run.prices) + moved_lines(view.cells, view.run.prices)
-                     + spread_lines(view.cells) + memory_lines(view) + profile_lines(view.run.profiles, view.title)
+                     + spread_lines(view.cells) + drift_lines(view.cells, view.run.prices) + memory_lines(view) + profile_lines(view.run.profiles, view.title)
                      + phase_lines(view.run.soap_phases, view.title))
 
 

@@ -1,5 +1,6 @@
 """`make spread-sources [RUN=] [CELLS=] [RESTARTS=5] [STEPS=2] [SHARE=0.6] [NO_RESTART=1]`: where a
-cell's cost spread lives, between restarts of its server or within one.
+cell's cost spread lives, between restarts of its server or within one; and
+`make interleave CELLS=a,b [PAIRS=6] [SHARE=0.6]`: two cells' costs against each other at one moment.
 
 For each chosen cell of a run (default: the latest run's located cells): RESTARTS times, its app's
 server restarted (a JIT server then warmed for the cell as a round warms it), the host's price list
@@ -9,7 +10,12 @@ below saturation keeps the search out of it: what moves is what a reply cost the
 leaves the server running between the groups of steps: the control, whose "between" should be the
 host's drift alone. Into results/<run>-spread-<when>/ (or -repeat-<when>/): a run folder of its own (manifest.json,
 cells/<cell>/round-<restart>/steps.tsv and raw/), spread.tsv (a row per step, harness/results/spread.py)
-and spread.md."""
+and spread.md.
+
+--interleave PAIRS: two cells' steps alternated (AB, BA, AB...) at SHARE of the lower cell's figure,
+nothing restarted, into results/<run>-interleave-<when>/: spread.tsv (a pair per "restart") and
+interleave.md, their ratio of CPU per reply beside the run's saturation ratio
+(harness/results/interleave.py)."""
 import argparse
 import sys
 from datetime import datetime, timezone
@@ -19,6 +25,7 @@ from harness.hosts import inventory, servers
 from harness.hosts.prices import price_list
 from harness.judge.disturbance import redone_while_disturbed
 from harness.measure import processes
+from harness.results import interleave as interleave_results
 from harness.results import prices, spread
 from harness.results.records import DISTURBED, LOCATED
 from harness.results.rounds import cell_figures
@@ -67,6 +74,55 @@ def measure(cell_key, figures, context, files, restarts, steps, share, restart, 
     return rows
 
 
+def interleave(keys, rate, context, files, pairs, say, keep):
+    """Two cells' steps alternated at `rate`, pair by pair (AB, BA...): spread.tsv's rows, "restart"
+    holding the pair."""
+    speed = SpeedHistory(files.canary)
+    cells = [Cell(files, key) for key in keys]
+    for key in keys:
+        if registry.jit(key.app):
+            record = jvm_warmup.warm_jvm(registry.server_of(key.app), [key], context, files.directory)
+            if record:
+                say(jvm_warmup.describe(record))
+    found = servers_prices(context)
+    for cell in cells:
+        probe.warm_up(cell, context)
+    rows = []
+    for pair in range(1, pairs + 1):
+        for index in interleave_results.order(pair):
+            cell = cells[index]
+            taken, _ = redone_while_disturbed(lambda: take_step(cell, rate, context, speed),
+                                              lambda step: step.verdict == DISTURBED, context.disturbance.max_redos)
+            rows.append(spread.step_row(str(cell.key), pair, taken, now(), found))
+            say(f"pair {pair}/{pairs} {cell.key} step {taken.step}: {rate:g} req/s offered, {taken.verdict}, "
+                f"{rows[-1]['cpu_ms_per_reply'] or '-'} ms CPU per reply")
+        keep(rows)
+    for cell in cells:
+        cell.finish()
+    return rows
+
+
+def experiment(files, run_id, context, measure_cells):
+    """Runs measure_cells(say, keep) -> rows from the client with the servers pinned, the manifest
+    written around it; keep(rows) saves spread.tsv as it grows. The rows as text, or None (the reason
+    printed) when the lab was not ready."""
+    def keep(rows):
+        write_atomically(files.directory / "spread.tsv", tsv_text(spread.COLUMNS, rows))
+
+    try:
+        with from_the_client(context.topology):
+            processes.pin_harness(context.pinning.client_cpus)
+            servers.pin_servers(context.pinning)
+            write_manifest(files.manifest, run_id, context, servers.described_topology(context.topology), None)
+            rows = measure_cells(lambda text: print(text, flush=True), keep)
+            write_manifest(files.manifest, run_id, context, servers.described_topology(context.topology), None,
+                           finished=True)
+    except (NotReady, LabError) as problem:
+        print(f"spread-sources: {problem}; the steps so far are in {files.directory}", file=sys.stderr)
+        return None
+    return [{key: str(value) if value is not None else "" for key, value in row.items()} for row in rows]
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", help="the run id under results/ whose figures set the rates (default: the latest)")
@@ -76,9 +132,11 @@ def main(argv):
     parser.add_argument("--steps", type=int, default=2, help="steps in each group (default 2)")
     parser.add_argument("--share", type=float, default=0.6, help="the steps' rate, of the cell's figure (default 0.6)")
     parser.add_argument("--no-restart", action="store_true", help="the control: no restart between the groups")
+    parser.add_argument("--interleave", type=int, metavar="PAIRS",
+                        help="two cells' steps alternated in PAIRS pairs at SHARE of the lower figure")
     args = parser.parse_args(argv)
-    if args.restarts < 2 or args.steps < 1 or not 0 < args.share < 1:
-        print("spread-sources: RESTARTS >= 2, STEPS >= 1 and 0 < SHARE < 1", file=sys.stderr)
+    if args.restarts < 2 or args.steps < 1 or not 0 < args.share < 1 or (args.interleave is not None and args.interleave < 2):
+        print("spread-sources: RESTARTS >= 2, STEPS >= 1, PAIRS >= 2 and 0 < SHARE < 1", file=sys.stderr)
         return 2
     try:
         run = load_run(args.results / args.run if args.run else latest_run(args.results))
@@ -86,39 +144,51 @@ def main(argv):
         print(f"spread-sources: {error}", file=sys.stderr)
         return 1
     cells = cell_figures(run)
-    only = set(filter(None, args.cells.split(","))) if args.cells else None
-    unknown = sorted(only - {str(key) for key in cells}) if only else []
+    only = list(dict.fromkeys(filter(None, args.cells.split(",")))) if args.cells else None
+    unknown = sorted(set(only) - {str(key) for key in cells}) if only else []
     if unknown:
         print(f"spread-sources: no cell {', '.join(unknown)} in run {run.directory.name}", file=sys.stderr)
         return 1
-    chosen = {key: figures for key, figures in cells.items() if (only is None or str(key) in only)
-              and figures.median and figures.representative.status == LOCATED}
+    located = {str(key): (key, figures) for key, figures in cells.items()
+               if figures.median and figures.representative.status == LOCATED}
+    chosen = dict(located[name] for name in (only or located) if name in located)
+    if args.interleave and len(chosen) != 2:
+        print(f"spread-sources: PAIRS= interleaves two located cells; CELLS= names {len(chosen)}", file=sys.stderr)
+        return 2
     context = RunContext.recorded(run.manifest.options)
     started = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-    run_id = f"{run.directory.name}-{'repeat' if args.no_restart else 'spread'}-{started}"
+    kind = "interleave" if args.interleave else "repeat" if args.no_restart else "spread"
+    run_id = f"{run.directory.name}-{kind}-{started}"
     files = RunFiles(args.results / run_id)
     files.directory.mkdir(parents=True, exist_ok=True)
-    rows = []
-    try:
-        with from_the_client(context.topology):
-            processes.pin_harness(context.pinning.client_cpus)
-            servers.pin_servers(context.pinning)
-            write_manifest(files.manifest, run_id, context, servers.described_topology(context.topology), None)
+    host = inventory.host()
+    machine = f"{host.get('cpu_model', '?')}, {host.get('cores', '?')} cores"
+    if args.interleave:
+        keys = list(chosen)
+        rate = round(args.share * min(figures.median.estimate for figures in chosen.values()), 1)
+        rows = experiment(files, run_id, context, lambda say, keep: interleave(keys, rate, context, files, args.interleave, say, keep))
+        if rows is None:
+            return 1
+        first, second = chosen.values()
+        markdown = interleave_results.interleave_markdown(
+            rows, run_id, str(keys[0]), str(keys[1]), rate,
+            (interleave_results.run_ratios(first, second), len(set(first.figures) & set(second.figures))), machine)
+        name = "interleave.md"
+    else:
+        def each_cell(say, keep):
+            rows = []
             for key, figures in chosen.items():
                 rows += measure(key, figures, context, files, args.restarts, args.steps, args.share,
-                                not args.no_restart, lambda text: print(text, flush=True))
-                write_atomically(files.directory / "spread.tsv", tsv_text(spread.COLUMNS, rows))
-            write_manifest(files.manifest, run_id, context, servers.described_topology(context.topology), None,
-                           finished=True)
-    except (NotReady, LabError) as problem:
-        print(f"spread-sources: {problem}; the steps so far are in {files.directory}", file=sys.stderr)
-        return 1
-    host = inventory.host()
-    markdown = spread.spread_markdown([{key: str(value) if value is not None else "" for key, value in row.items()}
-                                       for row in rows], run_id, args.share,
-                                      f"{host.get('cpu_model', '?')}, {host.get('cores', '?')} cores")
-    write_atomically(files.directory / "spread.md", markdown)
-    print(markdown + f"\n(written to {files.directory / 'spread.md'})")
+                                not args.no_restart, say)
+                keep(rows)
+            return rows
+        rows = experiment(files, run_id, context, each_cell)
+        if rows is None:
+            return 1
+        markdown = spread.spread_markdown(rows, run_id, args.share, machine)
+        name = "spread.md"
+    write_atomically(files.directory / name, markdown)
+    print(markdown + f"\n(written to {files.directory / name})")
     return 0
 
 
