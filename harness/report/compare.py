@@ -23,7 +23,7 @@ def overlap(first, second):
     """Whether two intervals share any value; None when either has none (one round)."""
     if first is None or second is None or first.low is None or second.low is None:
         return None
-    return first.low <= second.high and second.low <= first.high
+    return first.overlaps(second)
 
 
 def comparison_rows(run, other):

@@ -5,6 +5,7 @@ in every round the most cells were: log value[cell, round] = cell + round + own,
 ANOVA's estimates. Set beside the price list read at each round's start. Pure."""
 import math
 import statistics
+from collections import Counter
 from dataclasses import dataclass
 
 from harness.report.costs import cost_ms
@@ -27,10 +28,7 @@ class Drift:
 
 def round_drift(values):
     """Drift of {cell: {round: positive value}}, or None without two cells over two common rounds."""
-    counts = {}
-    for by_round in values.values():
-        for number in by_round:
-            counts[number] = counts.get(number, 0) + 1
+    counts = Counter(number for by_round in values.values() for number in by_round)
     if not counts:
         return None
     rounds = sorted(number for number, count in counts.items() if count == max(counts.values()))

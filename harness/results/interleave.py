@@ -9,6 +9,7 @@ import statistics
 
 from harness.results.records import PASS
 from harness.results.spread import number
+from harness.results.rounds import paired_interval
 from harness.results.stats import ratio_interval
 
 PARTS = {"CPU": "cpu_ms_per_reply", "user": "user_ms_per_reply", "system": "system_ms_per_reply"}
@@ -39,25 +40,15 @@ def interleaved_ratio(rows, first, second, column="cpu_ms_per_reply"):
 
 def run_ratios(first, second):
     """From the run's rounds (two CellFigures): {"figure": first's saturation figure over second's,
-    "cost": second's CPU per reply at saturation over first's}, each an Interval paired by round, or
-    None where no round has both."""
+    "cost": second's CPU per reply at saturation over first's}, each an Interval paired by round as
+    the summary pairs its apps (rounds.paired_interval), or None where no round has both."""
     def paired(value, of_first, of_second):
         mine = {row.round: value(row) for row in of_first.rows if value(row)}
         theirs = {row.round: value(row) for row in of_second.rows if value(row)}
         shared = sorted(set(mine) & set(theirs))
-        return [(mine[number], theirs[number]) for number in shared]
-    figures = paired(lambda row: row.saturation_rps, first, second)
-    costs = paired(lambda row: row.server_cpu_ms_per_reply_saturation, second, first)
-    return {"figure": ratio_interval(figures) if figures else None, "cost": ratio_interval(costs) if costs else None}
-
-
-def overlap(one, other):
-    """Whether two intervals share any value (a lone estimate counts as its own interval)."""
-    def ends(interval):
-        return (interval.low, interval.high) if interval.low is not None else (interval.estimate,) * 2
-    low, high = ends(one)
-    low2, high2 = ends(other)
-    return low <= high2 and low2 <= high
+        return paired_interval(mine, theirs, shared, first.first) if shared else None
+    return {"figure": paired(lambda row: row.saturation_rps, first, second),
+            "cost": paired(lambda row: row.server_cpu_ms_per_reply_saturation, second, first)}
 
 
 def shown(interval, count, unit):
@@ -88,7 +79,7 @@ def interleave_markdown(rows, run_id, first, second, rate, saturation, host):
                            "pairs"))
     lines.append("")
     if measured and ratios["figure"]:
-        agree = "overlap" if overlap(measured, ratios["figure"]) else "do not overlap"
+        agree = "overlap" if measured.overlaps(ratios["figure"]) else "do not overlap"
         lines.append(f"The interleaved ratio is {measured.estimate / ratios['figure'].estimate:.2f}× the saturation "
                      f"figures' ratio; their intervals {agree}.")
     if pairs:
@@ -100,4 +91,3 @@ def interleave_markdown(rows, run_id, first, second, rate, saturation, host):
     else:
         lines.append("No pair has a passing step of both cells: no interleaved ratio.")
     return "\n".join(lines) + "\n"
-

@@ -34,6 +34,13 @@ class Interval:
     def excludes(self, value):
         return self.low is not None and not self.low <= value <= self.high
 
+    def overlaps(self, other):
+        """Whether the two intervals share any value (a lone estimate is its own interval)."""
+        def ends(interval):
+            return (interval.low, interval.high) if interval.low is not None else (interval.estimate,) * 2
+        (low, high), (other_low, other_high) = ends(self), ends(other)
+        return low <= other_high and other_low <= high
+
 
 def median_coverage(n, k):
     """The probability that [x_(k), x_(n-k+1)] of n sorted values holds the median of their

@@ -42,9 +42,9 @@ def test_a_pair_with_a_step_that_did_not_pass_is_left_out():
 
 
 def test_overlap_reads_a_lone_estimate_as_its_own_interval():
-    assert interleave.overlap(Interval(2.0, 1.5, 2.5), Interval(2.4, 2.3, 2.6))
-    assert not interleave.overlap(Interval(2.0, 1.5, 2.5), Interval(3.0))
-    assert interleave.overlap(Interval(2.0), Interval(2.2, 1.9, 2.5))
+    assert Interval(2.0, 1.5, 2.5).overlaps(Interval(2.4, 2.3, 2.6))
+    assert not Interval(2.0, 1.5, 2.5).overlaps(Interval(3.0))
+    assert Interval(2.0).overlaps(Interval(2.2, 1.9, 2.5))
 
 
 def test_the_runs_ratios_pair_its_rounds():
