@@ -59,11 +59,11 @@ size-sweep: up ## saturation and reply time against N per app: rows (1 to 16,000
 	@$(MAKE) --no-print-directory sweep SIZE_SWEEP=1
 	@$(MAKE) --no-print-directory plots
 
-concurrency-sweep: up ## throughput and p50/p99 against 1-1,024 connections (wrk, closed loop) per app, connections closed and kept alive (SET=study APPS= ENGINES=innodb WORKLOADS=single CONN=both|close|keepalive LEVELS=1,2,4,... RUN=) -> concurrency.tsv and a PDF per workload; docs/method.md
+concurrency-sweep: up ## throughput and p50/p99 against 1-1,024 connections (closed loop) per app, connections closed and kept alive (SET=study APPS= ENGINES=innodb WORKLOADS=single CONN=both|close|keepalive LEVELS=1,2,4,... DRIVER=wrk|ab RUN=) -> concurrency.tsv and a PDF per workload; docs/method.md
 	@$(LAB) import --if-needed
 	@$(PYTHON) -m harness.run.concurrency $(if $(SET),--set "$(SET)") $(if $(APPS),--apps "$(APPS)") \
 	  $(if $(ENGINES),--engines "$(ENGINES)") $(if $(WORKLOADS),--workloads "$(WORKLOADS)") \
-	  $(if $(CONN),--conn $(CONN)) $(if $(LEVELS),--levels "$(LEVELS)") $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
+	  $(if $(CONN),--conn $(CONN)) $(if $(LEVELS),--levels "$(LEVELS)") $(if $(DRIVER),--driver $(DRIVER)) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
 sweep: ## run the sweep on running servers (SET= APPS= CONN=close|keepalive CALLS= ROUNDS=N|auto AUTO_CAP_MIN= SEED= ENGINES= WORKLOADS= SIZES= SIZE_WORKLOAD= MODE= DURATION= PRECISION= CLIENTS= RUN= QUICK=1, or STUDY=1 REFERENCE= LINEAR_RATES= for the 2006 study's method)
 	@$(PYTHON) -m harness.run.sweep $(if $(MODE),--mode $(MODE)) $(if $(SET),--set "$(SET)") \

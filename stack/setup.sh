@@ -17,7 +17,7 @@ declare -A TOMCAT_SHA512=(
 # php8.2-fpm, lighttpd and openssh-server ship system services of their own: every package is installed with
 # service starts refused (below); the lab runs private instances only.
 # linux-perf: `make profile`'s perf record (the servers' CPU profiles, harness/measure/profiler.py).
-TOOLS=(httperf wrk gnuplot-nox poppler-utils ca-certificates util-linux iproute2 openssh-client openssh-server gcc libc6-dev make patch curl linux-perf)
+TOOLS=(httperf wrk apache2-utils gnuplot-nox poppler-utils ca-certificates util-linux iproute2 openssh-client openssh-server gcc libc6-dev make patch curl linux-perf)
 
 say() { echo "setup: $*"; }
 die() { echo "setup: ERROR: $*" >&2; exit 1; }

@@ -4,7 +4,8 @@ import re
 import subprocess
 from pathlib import Path
 
-from harness.measure import load, network, ports
+from harness.drivers import httperf
+from harness.measure import network, ports
 from stack import registry, settings
 
 
@@ -39,7 +40,7 @@ def installed_versions():
            for what, how in registry.server(name).get("versions", {}).items()},
         "httperf": first_line(["httperf", "--version"]),
         # The lab's build for bodies Debian's cannot send (httperf-scripts/build-httperf.sh).
-        "httperf_large_bodies": first_line([str(load.LARGE_BODY_HTTPERF), "--version"]),
+        "httperf_large_bodies": first_line([str(httperf.LARGE_BODY_HTTPERF), "--version"]),
         "wrk": package_version("wrk"),
         "gnuplot": first_line(["gnuplot", "--version"]),
         "python": first_line(["python3", "--version"]),

@@ -1,7 +1,7 @@
 """The concurrency sweep's judge: a level's figures from its windows, what bound a level other than the
 app (the client, a server's connection cap, errors, other work), and each app's peak and knee. Pure.
 
-A level is wrk at one concurrency, closed loop, measured in several windows: its throughput and its
+A level is a closed-loop driver (wrk or ab) at one concurrency, measured in several windows: its throughput and its
 latency points are the medians of the windows' (one unlucky window moves no figure). A flagged level
 is plotted, and named with what bound it, but is never an app's peak or knee: its figure describes
 the client or the server's configuration, not the app."""
@@ -11,15 +11,16 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Limits:
-    client_cpu_share: float  # wrk's CPU time over a window's, of its one CPU, from which the client ran out
+    client_cpu_share: float  # the driver's CPU time over a window's, of its one CPU, from which the client ran out
     error_share: float       # failed requests (socket errors, non-2xx) over all, beyond which the level failed
     knee_factor: float       # the knee: the first level whose p99 exceeds this many times the lowest level's
 
 
 def level_figures(windows):
-    """A level's figures from its windows (wrk's figures each, with client_cpu_s and seconds): the
-    medians of replies/s and of each latency point, the largest share of its CPU wrk used in any
-    window, and the share of requests that failed over all windows."""
+    """A level's figures from its windows (a closed-loop driver's figures each, with client_cpu_s and
+    seconds): the medians of replies/s and of each latency point, the largest share of its CPU the
+    driver used in any window, the share of requests that failed over all windows and, where the
+    driver counts them (ab), the share of answered requests that went over a kept connection."""
     figures = {"windows": len(windows),
                "replies_per_s": round(statistics.median(window["replies_per_s"] for window in windows), 2)}
     for point in ("p50_ms", "p90_ms", "p99_ms"):
@@ -30,17 +31,21 @@ def level_figures(windows):
     failed = sum(window.get("error_count", 0) + window.get("non2xx", 0) for window in windows)
     attempted = sum(window.get("requests", 0) + window.get("error_count", 0) for window in windows)
     figures["error_share"] = round(failed / attempted, 4) if attempted else None
+    if all("keepalive_requests" in window for window in windows):
+        answered = sum(window.get("requests", 0) for window in windows)
+        kept = sum(window["keepalive_requests"] for window in windows)
+        figures["keepalive_share"] = round(kept / answered, 4) if answered else None
     return figures
 
 
-def level_flags(figures, connections, cap, limits, disturbed=None):
+def level_flags(figures, connections, cap, limits, disturbed=None, client="wrk"):
     """What bound the level other than the app, in words (none: the level is the app's):
     `cap`, the server's (connections, what) from the registry, or None."""
     flags = []
     if not figures["replies_per_s"]:
         flags.append("no replies")
     if figures["client_cpu_share"] >= limits.client_cpu_share:
-        flags.append(f"the client ran out: wrk used {figures['client_cpu_share']:.0%} of its CPU")
+        flags.append(f"the client ran out: {client} used {figures['client_cpu_share']:.0%} of its CPU")
     if cap and connections > cap[0]:
         flags.append(f"above the server's cap of {cap[0]} connections, {cap[1]}: the rest wait in the backlog")
     if figures["error_share"] is not None and figures["error_share"] > limits.error_share:

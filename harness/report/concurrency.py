@@ -7,6 +7,8 @@ from harness.report.view import ENGINE_DASH, PALETTE
 from stack import registry
 from stack.workload_names import workload_title
 
+KEPT_ALIVE = 0.99  # of answered requests over a kept connection, below which a server is named as closing them
+
 
 def series_text(levels, peak, knee):
     """A concurrency.gp data file: the unflagged levels, the flagged ones, the peak, the knee (four
@@ -24,9 +26,10 @@ def series_text(levels, peak, knee):
 
 def summary_markdown(run_id, host, results):
     """concurrency.md: per workload, app, engine and mode its peak (throughput, p99 there), its knee
-    and which levels were flagged, and why."""
+    and which levels were flagged, and why; then the cells a server would not keep alive."""
+    drivers = " and ".join(dict.fromkeys(result.get("driver", "wrk") for result in results)) or "wrk"
     lines = [f"# Throughput against concurrency, run {run_id}", "",
-             f"{host.get('cpu_model', '?')}, {host.get('cores', '?')} cores. wrk, closed loop; each level the "
+             f"{host.get('cpu_model', '?')}, {host.get('cores', '?')} cores. {drivers}, closed loop; each level the "
              "median of its windows. Peak: the unflagged level of the highest throughput; knee: the first "
              "unflagged level whose p99 passes twice one connection's. Flagged levels (the client ran out, "
              "above a server's connection cap, failures, other work) are neither.", "",
@@ -44,7 +47,23 @@ def summary_markdown(run_id, host, results):
         lines.append(f"| {result['workload']} | {result['app']} | {result['engine']} | {result['connection']} | "
                      f"{result['peak'] or '-'} | {rate} | {peak['p99_ms'] if peak else '-'} | {result['knee'] or '-'} | "
                      f"{knee['p99_ms'] if knee else '-'} | {', '.join(flagged) or 'none'} |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + closed_by_the_server(results)) + "\n"
+
+
+def closed_by_the_server(results):
+    """Lines naming the kept-alive cells whose server closed connections anyway (a driver that counts
+    kept requests, ab, says how many went over a kept connection); none when every server kept them."""
+    lines = []
+    for result in results:
+        shares = [level["keepalive_share"] for level in result["levels"] if level.get("keepalive_share") is not None]
+        if result["connection"] == "keepalive" and shares and min(shares) < KEPT_ALIVE:
+            lines.append(f"- {result['app']}, {result['engine']}, {result['workload']}: "
+                         f"{min(shares):.0%}–{max(shares):.0%} of answered requests over a kept connection "
+                         f"({result['driver']}'s count)")
+    if not lines:
+        return []
+    return ["", f"Asked to keep connections alive, these servers closed them (below {KEPT_ALIVE:.0%} kept): each "
+                "request there paid for a connection of its own.", ""] + lines
 
 
 def draw(directory, results):

@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from harness.measure.httperf_output import FIGURES
+from harness.drivers.httperf import FIGURES
 from harness.results.manifest import Manifest
 from harness.results.records import CellKey, CellState, CellSummary, Step
 from stack.files import write_atomically

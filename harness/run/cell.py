@@ -3,7 +3,7 @@ server, its folder, its state and its steps. It saves itself after every change,
 run resumes where it stopped."""
 from datetime import datetime, timezone
 
-from harness.measure import load
+from harness.drivers import httperf
 from harness.results.records import BASELINE, DISTURBED, TOO_DISTURBED, CellState, Visit
 from harness.results.saturation import summarize
 from harness.results.store import (read_cell_state, read_steps, write_atomically, write_cell_state,
@@ -76,7 +76,7 @@ class Cell:
         if self.request.method == "GET":
             return None
         path = self.directory / "session.txt"
-        write_atomically(path, load.session_file_text(self.request, calls))
+        write_atomically(path, httperf.session_file_text(self.request, calls))
         return path
 
     def summary(self):

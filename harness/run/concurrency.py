@@ -1,7 +1,8 @@
 """`make concurrency-sweep`: closed-loop throughput and latency against concurrency, per cell of a set,
-with connections closed after each request and kept alive: ICWS'08's Fig. 7 (2^1-2^10 client threads)
-and TechEmpower's levels. It is the cross-check's wrk ladder (sweep.json `crosscheck`) climbed to its
-end at every level, with wrk's latency distribution.
+with connections closed after each request and kept alive: ICWS'08's Fig. 7 (2^1-2^10 "threads") and
+TechEmpower's levels. It is the cross-check's ladder (sweep.json `crosscheck`) climbed to its end at
+every level, with the latency distribution, by a closed-loop driver (harness/drivers: wrk, or
+ICWS'08's Apache Bench).
 
 For every cell, in each connection mode: the server's workers recycled, the cell warmed up in that
 mode as the sweep warms it (a JVM is warmed once for all its cells first), then each level: settle
@@ -12,7 +13,7 @@ names each app's peak and knee from the others.
 
 Into results/<run>/: manifest.json, concurrency.md (each app's peak and knee per mode),
 concurrency.tsv (a row per cell, mode and level),
-concurrency.json (every window's figures), each cell's raw/ (wrk's reports) and
+concurrency.json (every window's figures), each cell's raw/ (the driver's reports) and
 plots/concurrency-<workload>.pdf (a page per mode)."""
 import argparse
 import json
@@ -22,6 +23,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from harness.drivers import CLOSED_LOOP, Window, closed_loop, wrk
 from harness.hosts import servers
 from harness.hosts.watch import quiet_check
 from harness.judge.concurrency import Limits, knee, level_figures, level_flags, peak
@@ -48,30 +50,31 @@ COLUMNS = ["app", "engine", "workload", "connection", "connections", "replies_pe
 LEVEL_OVERHEAD_S = 1.5
 
 
-def measure_level(cell, connections, context, watched, mode):
+def measure_level(cell, connections, context, watched, mode, driver):
     """One level: the settle windows, then the windows; its figures, flags and raw reports."""
     window_s = max(SETTINGS["window_s"], profile_for(cell.key.workload).warmup_window_s)
 
     def window():
-        return watched(lambda: load.wrk_throughput(cell.request, window_s, connections, context.pinning.client_cpus,
-                                                   cell.directory, context.plan.keepalive, latency=True,
-                                                   timeout_s=SETTINGS["request_timeout_s"]))
+        run = Window(cell.request, window_s, connections, context.plan.keepalive, latency=True,
+                     timeout_s=SETTINGS["request_timeout_s"])
+        return watched(lambda: load.run_window(run, context.pinning.client_cpus, cell.directory, driver))
     for _ in range(SETTINGS["settle_windows"]):
         window()  # the server's pools and queues grow to the new level: unrecorded
     windows, raws, disturbed = [], [], None
     for number in range(1, SETTINGS["windows"] + 1):
         result, shared, _ = window()
-        raw = cell.directory / "raw" / f"wrk-{mode}-c{connections:04d}-w{number}.txt"
+        raw = cell.directory / "raw" / f"{driver.NAME}-{mode}-c{connections:04d}-w{number}.txt"
         write_atomically(raw, f"$ {result['command']}\n{result.pop('output')}")
         windows.append(result)
         raws.append(str(raw.relative_to(cell.directory)))
         disturbed = disturbed or shared
     figures = level_figures(windows)
     return {"connections": connections, **figures, "window_s": window_s, "raw": raws, "windows_figures": windows,
-            "flags": level_flags(figures, connections, registry.connection_cap(cell.key.app), LIMITS, disturbed)}
+            "flags": level_flags(figures, connections, registry.connection_cap(cell.key.app), LIMITS, disturbed,
+                                 client=driver.NAME)}
 
 
-def measure_mode(cell, mode, context, ladder, on_level):
+def measure_mode(cell, mode, context, ladder, on_level, driver):
     """The cell's `ladder` with its connections closed or kept alive (`mode`), warmed up in that mode."""
     context = replace(context, plan=replace(context.plan, connection=mode))
     watched = Watched(context)
@@ -79,9 +82,10 @@ def measure_mode(cell, mode, context, ladder, on_level):
     warmup = probe.warm_up(cell, context)
     levels = []
     for connections in ladder:
-        levels.append(measure_level(cell, connections, context, watched, mode))
+        levels.append(measure_level(cell, connections, context, watched, mode, driver))
         on_level(cell.key, mode, levels[-1])
     return {"app": cell.key.app, "engine": cell.key.engine, "workload": cell.key.workload, "connection": mode,
+            "driver": driver.NAME,
             "recycled": recycled, "warmup": warmup, "levels": levels, "peak": peak(levels),
             "knee": knee(levels, LIMITS.knee_factor), "redone_windows": watched.redone}
 
@@ -125,7 +129,7 @@ def descriptors_for(connections):
         resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
 
 
-def run(context, run_id, results_dir, modes, ladder=tuple(LADDER)):
+def run(context, run_id, results_dir, modes, ladder=tuple(LADDER), driver=wrk):
     """The concurrency sweep on running servers; concurrency.json's results."""
     descriptors_for(max(ladder))
     files = RunFiles(results_dir / run_id)
@@ -134,11 +138,11 @@ def run(context, run_id, results_dir, modes, ladder=tuple(LADDER)):
     servers.pin_servers(context.pinning)
     quiet = quiet_check(context)
     topology = servers.described_topology(context.topology)
-    recorded = {**SETTINGS, "ladder": list(ladder), "modes": list(modes)}
+    recorded = {**SETTINGS, "ladder": list(ladder), "modes": list(modes), "driver": driver.NAME}
     write_manifest(files.manifest, run_id, context, topology, quiet, concurrency=recorded)
     cells = context.selection.cells
     progress = Progress(len(cells) * len(modes) * len(ladder))
-    print(f"concurrency-sweep {run_id}: {len(cells)} cells x {', '.join(modes)} x {len(ladder)} levels "
+    print(f"concurrency-sweep {run_id} ({driver.NAME}): {len(cells)} cells x {', '.join(modes)} x {len(ladder)} levels "
           f"({', '.join(map(str, ladder))} connections), {SETTINGS['windows']} windows of {SETTINGS['window_s']:g} s a level; "
           f"expected ~{format_duration(progress.first_guess_s())} + warm-ups; results in {files.directory}", flush=True)
     for name, its_cells in jvm_warmup.servers_of(cells).items():
@@ -150,7 +154,7 @@ def run(context, run_id, results_dir, modes, ladder=tuple(LADDER)):
     for key in cells:
         cell = Cell(files, key)
         for mode in modes:
-            results.append(measure_mode(cell, mode, context, ladder, progress))
+            results.append(measure_mode(cell, mode, context, ladder, progress, driver))
             rows += rows_of(results[-1])
             write_atomically(files.directory / "concurrency.json", json.dumps(results, indent=1) + "\n")
             write_atomically(files.directory / "concurrency.tsv", tsv_text(COLUMNS, rows))
@@ -176,6 +180,8 @@ def main(argv):
                         help="close, keepalive or both (default), in that order per cell")
     parser.add_argument("--levels", type=listed, default=None,
                         help=f"these concurrencies, rising (default: the cross-check's ladder, {LADDER[0]}-{LADDER[-1]})")
+    parser.add_argument("--driver", choices=list(CLOSED_LOOP), default=wrk.NAME,
+                        help="the closed-loop load generator (default: wrk; ab is ICWS'08's Apache Bench)")
     parser.add_argument("--run", default=None, help="run id (default: concurrency-<UTC time>)")
     parser.add_argument("--results", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
@@ -198,7 +204,7 @@ def main(argv):
     run_id = args.run or time.strftime("concurrency-%Y%m%d-%H%M%S", time.gmtime())
     try:
         with from_the_client(context.topology):
-            run(context, run_id, args.results, modes, ladder)
+            run(context, run_id, args.results, modes, ladder, closed_loop(args.driver))
     except (NotReady, LabError) as problem:
         print(f"concurrency-sweep: {problem}", file=sys.stderr)
         return 1

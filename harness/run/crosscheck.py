@@ -22,12 +22,12 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from harness.drivers import Window, oha
 from harness.hosts import servers
 from harness.hosts.watch import watching
 from harness.judge.disturbance import redone_while_disturbed
 from harness.judge.verdict import judge
 from harness.measure import load, processes
-from harness.measure.oha_output import figures as oha_figures
 from harness.results.records import CLIENT_LIMITED, DISTURBED, LOCATED, PASS
 from harness.results.rounds import cell_figures
 from harness.results.store import RESULTS, ResultsError, RunFiles, latest_run, load_run, tsv_text, write_atomically
@@ -92,8 +92,8 @@ def wrk_ladder(cell, watched, directory):
     client_cpus = watched.context.pinning.client_cpus
 
     def wrk(connections):
-        result, shared, _ = watched(lambda: load.wrk_throughput(cell.request, window, connections, client_cpus,
-                                                                directory, watched.context.plan.keepalive))
+        run = Window(cell.request, window, connections, watched.context.plan.keepalive)
+        result, shared, _ = watched(lambda: load.run_window(run, client_cpus, directory))
         return result["replies_per_s"], shared
 
     levels, disturbed = {}, []
@@ -135,12 +135,12 @@ def oha_run(cell, rate, watched):
     database = cell.directory / "raw" / "oha-requests.sqlite"
     body_file = cell.directory / "raw" / "oha-body.txt"
     write_atomically(body_file, cell.request.body)
-    command = load.oha_command(OHA, cell.request, rate, planned, timeout_s, most, database, body_file,
+    command = oha.command(OHA, cell.request, rate, planned, timeout_s, most, database, body_file,
                                context.plan.keepalive)
     wall_limit = load.wall_limit(planned, rate, timeout_s)
     (report, ends, text), shared, watch_figures = watched(
         lambda: load.run_oha(command, wall_limit, context.pinning.client_cpus, database))
-    measured = oha_figures(report, rate, planned, ends) if report else None
+    measured = oha.figures(report, rate, planned, ends) if report else None
     raw = cell.directory / "raw" / f"oha-rate-{rate:g}.json"
     write_atomically(raw, json.dumps({"command": text, "reply_rate_sampled": measured and measured["reply_rate"],
                                       "report": report}, indent=1) + "\n")

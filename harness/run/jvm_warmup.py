@@ -10,6 +10,7 @@ CPUs (nothing is measured meanwhile): quiet after 100-190 s, then pinned back be
 cells' own warm-ups still check that the compiler is quiet."""
 import time
 
+from harness.drivers import Window
 from harness.hosts import servers
 from harness.measure import jit, load
 from harness.run.context import profile_for
@@ -61,8 +62,8 @@ def warm_jvm(server_name, cells, context, directory):
         while True:
             for key in targets:
                 request = registry.request(key.app, key.workload, engine=key.engine)
-                result = load.wrk_throughput(request, WINDOW_S, profile_for(key.workload).probe_connections,
-                                             pinning.client_cpus, directory, context.plan.keepalive)
+                window = Window(request, WINDOW_S, profile_for(key.workload).probe_connections, context.plan.keepalive)
+                result = load.run_window(window, pinning.client_cpus, directory)
                 windows.append([key.name, result["replies_per_s"]])
                 compiled.append(server.compile_seconds())
             if compiled[-1] is None:  # the JVM is gone: the guard's readiness check recovers it

@@ -7,8 +7,8 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
+from harness.drivers import httperf
 from harness.judge.verdict import Thresholds
-from harness.measure import load
 from harness.results.store import RESULTS
 from harness.run import study
 from harness.run.context import CONNECTIONS, DEFAULTS, SIZE_SWEEP, SWEEP, RunContext
@@ -178,7 +178,7 @@ def from_argv(argv, description):
                          f"{', '.join(workload_names.workloads())}, {', '.join(workload_names.ECHO_WORKLOADS)}, "
                          f"and {', '.join(workload_names.size_kinds())} as NAME-N (--sizes)")
     try:
-        load.large_body_choice()
+        httperf.large_body_choice()
     except ValueError as error:
         raise SystemExit(str(error)) from None
     if args.quick and args.study:

@@ -4,6 +4,7 @@ window to window: one short probe measured the JIT as often as the server."""
 import statistics
 import time
 
+from harness.drivers import Window
 from harness.hosts import servers
 from harness.measure import jit, load
 from harness.run.context import profile_for
@@ -44,8 +45,8 @@ def warm_up(cell, context):
     cap_s = warmup.jit_warmup_cap_s if compiled else warmup.warmup_cap_s
     windows, non2xx, started = [], 0, time.monotonic()
     while True:
-        result = load.wrk_throughput(cell.request, window_s, profile.probe_connections,
-                                     context.pinning.client_cpus, cell.directory, context.plan.keepalive)
+        result = load.run_window(Window(cell.request, window_s, profile.probe_connections, context.plan.keepalive),
+                                 context.pinning.client_cpus, cell.directory)
         windows.append(result["replies_per_s"])
         non2xx += result["non2xx"]
         if compiled:

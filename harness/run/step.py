@@ -1,12 +1,13 @@
 """One step: httperf (one run, or CLIENTS= runs together, here or on CLIENT_HOSTS) at one offered
 rate for one cell, watched by the step monitors, its raw output saved, its figures parsed and judged
 into a `Step` record."""
+from harness.drivers import httperf
+from harness.drivers.httperf import IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
 from harness.hosts import load_clients
 from harness.hosts.watch import watching
 from harness.judge import speed
 from harness.judge.verdict import failed_requests, issue_rate, judge
 from harness.measure import clients, load, ports
-from harness.measure.httperf_output import IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
 from harness.results.records import CLIENT_LIMITED, DISTURBED, Step
 from harness.results.store import write_atomically
 from harness.run.context import profile_for
@@ -26,10 +27,10 @@ def launch(cell, share, number, timeout_s, client_cpus, session_file, calls):
     share_rate, share_requests = share
     host = remote.load_client(number)
     if host is None:
-        command = load.httperf_command(cell.request, share_rate, share_requests, timeout_s, session_file, calls)
+        command = httperf.command(cell.request, share_rate, share_requests, timeout_s, session_file, calls)
         return None, load.httperf_here(command, client_cpus)
     there = load.host_session_file(number) if session_file else None
-    command = load.httperf_command(cell.request, share_rate, share_requests, timeout_s, there, calls)
+    command = httperf.command(cell.request, share_rate, share_requests, timeout_s, there, calls)
     if command[0] != "httperf":
         raise ValueError(f"{cell.visit}: its body needs the large-body httperf, which runs on this machine only, "
                          f"not on load client host {host}")

@@ -2,6 +2,7 @@
 a level above prefork's workers flagged and kept out of the peak, every figure traced to wrk's report."""
 import pytest
 
+from harness.report.concurrency import KEPT_ALIVE
 from harness.results.manifest import Manifest, problems
 from harness.results.records import CellKey
 from harness.results.store import RunFiles, read_tsv
@@ -35,3 +36,25 @@ def test_a_short_concurrency_sweep_flags_the_level_above_the_cap_and_plots_both_
     manifest = Manifest.read(directory / "manifest.json")
     assert problems(manifest.data) == [] and manifest.data["concurrency"]["ladder"] == list(ladder)
     assert (directory / "plots" / "concurrency-single.pdf").stat().st_size > 1000
+
+
+def test_apache_bench_drives_the_sweep_and_names_the_server_that_would_not_keep_its_connections(stack, tmp_path,
+                                                                                                monkeypatch):
+    """ICWS'08's driver (ab -k, HTTP/1.0): Apache keeps PHP's connections; Tomcat closes Axis2's, whose
+    answer has no length, so each of its requests pays for a connection."""
+    monkeypatch.setitem(concurrency.SETTINGS, "windows", 1)
+    monkeypatch.setitem(concurrency.SETTINGS, "settle_windows", 0)
+    options = short(apps=("soap-php", "soap-axis2"), engines=("none",), workloads=("echo-10",), jit_warmup_cap_s=2)
+    results = concurrency.run(options, "ab", tmp_path, ("keepalive",), (4,), concurrency.closed_loop("ab"))
+    shares = {result["app"]: result["levels"][0]["keepalive_share"] for result in results}
+    # Apache closes a kept connection after its KEEPALIVE_REQUESTS'th request.
+    assert shares["soap-php"] > KEPT_ALIVE and shares["soap-axis2"] == 0
+    for result in results:
+        [level] = result["levels"]
+        assert result["driver"] == "ab" and level["replies_per_s"] > 0 and level["p99_ms"] >= level["p50_ms"]
+        report = RunFiles(tmp_path / "ab").cell(CellKey(result["app"], "none", "echo-10")) / level["raw"][0]
+        assert report.name == "ab-keepalive-c0004-w1.txt" and report.read_text().startswith("$ ab -q -r -l -c 4 ")
+    summary = (tmp_path / "ab" / "concurrency.md").read_text()
+    assert "ab, closed loop" in summary and "- soap-axis2, none, echo-10: 0%–0% of answered requests" in summary
+    assert "- soap-php" not in summary
+    assert Manifest.read(tmp_path / "ab" / "manifest.json").data["concurrency"]["driver"] == "ab"

@@ -5,8 +5,8 @@ import subprocess
 
 import pytest
 
-from harness.measure import load
-from harness.measure.httperf_output import parse
+from harness.drivers import httperf
+from harness.drivers.httperf import parse
 from stack import registry
 
 REQUESTS = 4
@@ -14,7 +14,7 @@ REQUESTS = 4
 
 def driven(binary, request, session):
     """httperf's figures for REQUESTS sessions of `request`, sent by `binary`."""
-    command = load.httperf_command(request, 4, REQUESTS, 10, session)
+    command = httperf.command(request, 4, REQUESTS, 10, session)
     completed = subprocess.run([binary, *command[1:]], capture_output=True, text=True, timeout=60)
     return parse(completed.stdout)
 
@@ -23,9 +23,9 @@ def driven(binary, request, session):
 def test_debian_httperf_cuts_an_echo_of_a_thousand_structs_and_the_lab_build_sends_it_whole(stack, tmp_path, app):
     request = registry.request(app, "echo-1000")
     session = tmp_path / "session.txt"
-    session.write_text(load.session_file_text(request))
-    assert load.httperf_binary(request) == str(load.LARGE_BODY_HTTPERF)
-    whole = driven(str(load.LARGE_BODY_HTTPERF), request, session)
+    session.write_text(httperf.session_file_text(request))
+    assert httperf.binary(request) == str(httperf.LARGE_BODY_HTTPERF)
+    whole = driven(str(httperf.LARGE_BODY_HTTPERF), request, session)
     assert (whole["replies"], whole["status_2xx"], whole["errors_total"]) == (REQUESTS, REQUESTS, 0)
     assert whole["request_size_b"] > len(request.body.encode())  # the body and its headers
     cut = driven("httperf", request, session)

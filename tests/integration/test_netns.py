@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
+from harness.drivers.httperf import parse
 from harness.measure import clients
-from harness.measure.httperf_output import parse
 from harness.results.records import PASS
 from harness.results.store import RunFiles, read_steps, read_summaries, read_tsv
 from stack import exposure, registry, settings, topology

@@ -4,6 +4,7 @@ wait log. A pool of one, driven by 16 connections at once, is seen starved and n
 bottleneck; the same pool at its usual size under light load is not."""
 import pytest
 
+from harness.drivers import Window
 from harness.judge.bottleneck import POOL, BottleneckLimits, diagnosis, pool_of
 from harness.measure import load, monitors
 from harness.results.records import FAIL, Step
@@ -14,8 +15,8 @@ def watched(server, app, connections, tmp_path):
     """The pool monitor's figures over 2 s of wrk at `connections` on the app's single row."""
     monitor = monitors.pool_monitor(server)
     monitor.start()
-    load.wrk_throughput(registry.request(app, "single", engine="innodb"), 2, connections,
-                        settings.knob("CLIENT_CPUS"), tmp_path)
+    load.run_window(Window(registry.request(app, "single", engine="innodb"), 2, connections),
+                    settings.knob("CLIENT_CPUS"), tmp_path)
     return monitor.finish()
 
 

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.measure import clients, load
-from harness.measure.httperf_output import parse
+from harness.drivers import httperf
+from harness.drivers.httperf import parse
+from harness.measure import clients
 from harness.results.records import DISTURBED, PASS
 from harness.results.store import RunFiles, read_steps, read_summaries
 from stack import lifecycle, registry, settings, topology
@@ -303,7 +304,7 @@ def test_load_client_hosts_each_run_their_share_of_httperf_over_ssh(ssh_hosts, t
     [row] = read_summaries(files.saturation)
     assert measured_rate(files, row) > 0
     # Each client host's agent wrote the POST's session it was sent, and its httperf read it there.
-    session = load.session_file_text(registry.request("soap-php", "single", engine="innodb"))
+    session = httperf.session_file_text(registry.request("soap-php", "single", engine="innodb"))
     for number in (1, 2):
         assert (ssh_hosts.roots[f"client{number}"] / f"session-{number}.txt").read_text() == session
     steps = read_steps(files.cell(row.key) / "steps.tsv")

@@ -1,9 +1,6 @@
-"""The large-body driver's agreement with Debian's httperf (harness/run/agreement.py), and oha's body
-read from a file (harness/measure/load.py): pure parts."""
-from harness.measure import load
+"""The large-body driver's agreement with Debian's httperf (harness/run/agreement.py): pure parts."""
 from harness.results.records import CellKey, Step
 from harness.run.agreement import agreement_row
-from stack import registry
 
 
 def step(verdict, reply_rate, response_ms, transfer_ms=0.0, request_b=506.0):
@@ -50,12 +47,3 @@ def test_a_disturbed_or_client_limited_step_is_listed_but_counts_in_no_median_an
     assert (row["debian_reply_rps"], row["large_reply_rps"]) == (100, 110)
     assert (row["debian_verdicts"], row["large_verdicts"]) == ("fail fail invalid", "fail disturbed fail")
     assert (row["paired_rps_ratio"], row["paired_rps_low"], row["paired_rps_high"]) == (1.0, None, None)
-
-
-def test_oha_reads_a_posts_body_from_a_file_and_a_get_sends_none():
-    echo = registry.request("soap-gsoap", "echo-1000")
-    command = load.oha_command("oha", echo, 50, 250, 10, 900, "requests.sqlite", "body.txt")
-    assert command[command.index("-D") + 1] == "body.txt" and "-d" not in command
-    assert command[command.index("-c") + 1] == "500" and command[-1] == echo.url
-    get = load.oha_command("oha", registry.request("php", "single"), 500, 2500, 2, 900, "requests.sqlite", "body.txt")
-    assert "-D" not in get and get[get.index("-c") + 1] == "900"

@@ -105,7 +105,7 @@ def test_a_shaped_link_full_of_replies_is_the_bottleneck_before_the_cpu():
                                link_bits_per_s=link)
         if summary.key.app == "soap":
             # 1.4 replies/s of 4.58 MB is half the link: that cell's figure was httperf's one 5 s
-            # sample reading low (harness/httperf_output.reply_rate), not the link.
+            # sample reading low (harness/drivers/httperf.py reply_rate), not the link.
             assert name == UNEXPLAINED, why
         else:
             assert name == LINK and why.startswith("the replies carried 94 % of the 100 Mbit/s link"), why

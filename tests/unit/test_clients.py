@@ -2,11 +2,11 @@
 combined from theirs, checked on a recorded two-client step with its answers worked out by hand."""
 import pytest
 
+from harness.drivers.httperf import lifetime_histogram, parse, percentiles
 from harness.judge.verdict import Thresholds
 from harness.measure import clients
-from harness.measure.httperf_output import lifetime_histogram, parse, percentiles
 from harness.run import step
-from tests.unit.test_httperf_output import FIXTURES
+from tests.unit.test_httperf_driver import FIXTURES
 
 TWO_CLIENTS = (FIXTURES / "php-single-two-clients.txt").read_text()
 

@@ -1,47 +1,10 @@
-"""make concurrency-sweep's pure parts: wrk's report read on recorded outputs, a level's figures from
-its windows, what flags a level, and each app's peak and knee."""
-import pytest
-
+"""make concurrency-sweep's pure parts: a level's figures from its windows, what flags a level, each
+app's peak and knee, and the summary."""
 from harness.judge.concurrency import Limits, knee, level_figures, level_flags, peak
-from harness.measure.wrk_output import duration_ms, figures
 from harness.report.concurrency import series_text, summary_markdown
 from stack import registry, settings
 
-WRK = settings.ROOT / "tests" / "fixtures" / "wrk"
 LIMITS = Limits(client_cpu_share=0.9, error_share=0.01, knee_factor=2)
-
-
-def recorded(name):
-    return figures((WRK / name).read_text())
-
-
-def test_wrk_durations_are_read_in_milliseconds():
-    assert duration_ms("812.00us") == pytest.approx(0.812)
-    assert duration_ms("33.64ms") == 33.64
-    assert duration_ms("2.01s") == 2010
-    assert duration_ms("1.50m") == 90_000
-    with pytest.raises(ValueError):
-        duration_ms("fast")
-
-
-def test_a_recorded_report_with_latency_gives_its_rate_count_and_percentiles():
-    php = recorded("php-close-c2-latency.txt")
-    assert php["replies_per_s"] == 428.22 and php["requests"] == 430 and php["seconds"] == 1.0
-    assert (php["p50_ms"], php["p90_ms"], php["p99_ms"]) == (4.73, 7.89, 33.64)
-    assert php["non2xx"] == 0 and php["error_count"] == 0
-    pooled = recorded("pooled-keepalive-c4-latency.txt")
-    assert pooled["replies_per_s"] == 773.7 and pooled["p99_ms"] == 13.67
-
-
-def test_a_report_without_latency_has_no_percentiles_and_counts_non_2xx():
-    missing = recorded("apache-404-no-latency.txt")
-    assert missing["non2xx"] == missing["requests"] == 5694
-    assert "p99_ms" not in missing
-
-
-def test_wrk_that_could_not_connect_printed_no_report():
-    with pytest.raises(ValueError):
-        recorded("refused-connect-errors.txt")
 
 
 def window(rate, p99, cpu_s=0.5, seconds=2.0, errors=0, requests=1000, non2xx=0):

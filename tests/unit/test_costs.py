@@ -8,14 +8,14 @@ import statistics
 
 import pytest
 
-from harness.measure.httperf_output import parse
+from harness.drivers.httperf import parse
 from harness.measure.load import usage_line
 from harness.measure.processes import CLOCK_TICKS, context_switches, stat_reading
 from harness.report import costs
 from harness.report.compare import comparison_markdown, comparison_rows
 from harness.results.records import COSTS
-from harness.results.saturation import summarize
 from harness.results.rounds import cell_figures
+from harness.results.saturation import summarize
 from harness.results.store import load_run, read_steps
 from stack.settings import ROOT
 

@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
+from harness.drivers.httperf import parse
 from harness.hosts import agent, channel, load_clients, servers, watch
 from harness.measure import monitors
-from harness.measure.httperf_output import parse
 from harness.results.manifest import Manifest
 from stack import remote
 from stack.server import LabError

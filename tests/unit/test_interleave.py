@@ -76,7 +76,7 @@ def test_interleave_md_sets_the_pairs_beside_the_runs_ratios():
     saturation = ({"figure": Interval(2.5, 2.4, 2.6), "cost": Interval(2.8, 2.6, 3.0)}, 3)
     text = interleave.interleave_markdown(rows, "why", first, second, 600.0, saturation, "Intel Xeon, 2 cores")
     measured = interleave.interleaved_ratio(rows, first, second)
-    assert f"| saturation figures, the run's rounds | 2.50 | [2.40, 2.60] | 3 rounds |" in text
+    assert "| saturation figures, the run's rounds | 2.50 | [2.40, 2.60] | 3 rounds |" in text
     assert f"| servers' CPU per reply, interleaved | {measured.estimate:.2f} |" in text
     assert f"{measured.estimate / 2.5:.2f}× the saturation figures' ratio" in text
     assert text.count("| AB |") + text.count("| BA |") == len(interleave.pair_costs(rows, first, second))

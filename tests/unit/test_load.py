@@ -1,4 +1,4 @@
-"""The load generator's commands and bounds, the ports check, the ETA and the sweep's options."""
+"""The load's bounds, the ports check, the ETA and the sweep's options."""
 import pytest
 
 from harness.measure import load, ports
@@ -18,21 +18,6 @@ def test_the_watchdog_allows_the_schedule_with_slack_then_the_timeout():
     assert load.wall_limit(num_requests=600, rate=200, timeout_s=2, calls=10) == 600 / 200 * 1.5 + 20 + 15
 
 
-def test_kept_alive_connections_open_at_the_rate_over_their_calls_and_carry_them():
-    get = load.httperf_command(registry.request("php", "single"), 250, 1500, 2, calls=100)
-    assert [get[get.index(flag) + 1] for flag in ("--rate", "--num-conns", "--num-calls")] == ["2.5", "15", "100"]
-    soap = registry.request("soap", "single", engine="innodb")
-    post = load.httperf_command(soap, 250, 1500, 2, "session.txt", calls=100)
-    assert post[post.index("--rate") + 1] == "2.5" and post[post.index("--wsesslog") + 1] == "15,0,session.txt"
-    session = load.session_file_text(soap, calls=100)
-    assert session == load.session_file_text(soap) * 100 and len(session.splitlines()) == 100
-    with pytest.raises(ValueError, match="do not fill connections"):
-        load.httperf_command(soap, 250, 1501, 2, "session.txt", calls=100)
-    assert "--disable-keepalive" in load.oha_command("oha", soap, 50, 250, 2, 900, "r.sqlite", "body.txt")
-    assert "--disable-keepalive" not in load.oha_command("oha", soap, 50, 250, 2, 900, "r.sqlite", "body.txt",
-                                                         keepalive=True)
-
-
 def test_a_kept_alive_step_carries_calls_on_at_least_min_connections_and_fills_each():
     plan = context.Plan(connection="keepalive", calls=100, min_connections=20, duration_s=5, min_requests_per_step=10)
     assert plan.step_load(1500) == (7500, 100)   # 75 connections of 100
@@ -40,56 +25,6 @@ def test_a_kept_alive_step_carries_calls_on_at_least_min_connections_and_fills_e
     assert plan.step_load(333) == (1743, 83)     # 1,665 requests rounded up to 21 connections of 83
     assert plan.step_load(2) == (10, 1)          # under 20 requests: a connection each
     assert context.Plan(connection="close").step_load(1500) == (7500, 1)
-
-
-def test_get_and_soap_requests_become_httperf_commands():
-    get = load.httperf_command(registry.request("php", "single"), 250, 1500, 2)
-    assert get[:3] == ["httperf", "--server", "127.0.0.1"] and "--hog" not in get
-    assert get[get.index("--num-conns") + 1] == "1500" and "/single.php?id=100&engine=myisam" in get
-    soap = registry.request("soap", "large", engine="innodb")
-    post = load.httperf_command(soap, 5, 30, 10, "session.txt")
-    assert "--wsesslog" in post and post[post.index("--wsesslog") + 1] == "30,0,session.txt"
-    assert post[post.index("--add-header") + 1] == 'Content-Type: text/xml; charset=utf-8\\nSOAPAction: ""\\n'
-    # The study's envelopes fit httperf's own 4 KB send buffer; echo-10000's 1.3 MB gets 2 MB.
-    assert post[-2:] == ["--send-buffer", "4096"]
-    echo = load.httperf_command(registry.request("soap", "echo-10000"), 5, 30, 10, "session.txt")
-    assert echo[-2:] == ["--send-buffer", str(2 ** 21)] and 2 ** 20 < len(registry.request("soap", "echo-10000").body) < 2 ** 21
-    session = load.session_file_text(soap)
-    assert session.startswith("/soap/services/PlayerService method=POST contents='<?xml")
-    assert "<lab:engine>innodb</lab:engine>" in session
-
-
-def test_a_body_with_a_single_quote_cannot_become_a_session():
-    with pytest.raises(ValueError, match="single-quoted"):
-        load.session_file_text(registry.Request("POST", 1, "/", body="<a>'</a>"))
-
-
-def test_a_body_httperf_would_read_as_an_escape_or_a_second_line_cannot_become_a_session():
-    for body in ("<a>\\n</a>", "<a>\n</a>"):
-        with pytest.raises(ValueError, match="no backslash or line break"):
-            load.session_file_text(registry.Request("POST", 1, "/", body=body))
-
-
-def test_sessions_debian_httperf_would_cut_go_to_the_large_body_build(monkeypatch, tmp_path):
-    """Debian's httperf reads a session line into 10,000-byte buffers: echo-76's still fits, echo-77's
-    does not (its path, /soap/services/PlayerService, included)."""
-    fits, cut = registry.request("soap", "echo-76"), registry.request("soap", "echo-77")
-    assert len(load.session_file_text(fits).encode()) <= load.STOCK_SESSION_LINE_LIMIT < len(load.session_file_text(cut).encode())
-    built = tmp_path / "httperf"
-    monkeypatch.setattr(load, "LARGE_BODY_HTTPERF", built)
-    with pytest.raises(FileNotFoundError, match="make build"):
-        load.httperf_binary(cut, "auto")
-    built.write_text("")
-    assert load.httperf_binary(fits, "auto") == "httperf"
-    assert load.httperf_binary(registry.request("php", "large"), "always") == "httperf"  # a GET has no session
-    assert load.httperf_binary(cut, "auto") == load.httperf_binary(fits, "always") == str(built)
-    assert load.httperf_command(cut, 5, 10, 2, "session.txt")[0] == str(built)
-
-
-def test_the_large_body_knob_takes_auto_or_always(monkeypatch):
-    monkeypatch.setenv("LARGE_BODY_HTTPERF", "sometimes")
-    with pytest.raises(ValueError, match="auto or always, not 'sometimes'"):
-        load.large_body_choice()
 
 
 def test_without_time_wait_reuse_a_step_waits_until_its_connections_fit_in_the_free_ports():

@@ -5,8 +5,8 @@ from dataclasses import replace
 
 import pytest
 
+from harness.drivers.httperf import parse
 from harness.judge.verdict import Thresholds, judge
-from harness.measure.httperf_output import parse
 from harness.report import tables
 from harness.results.records import FAIL, PASS, CellKey, LOCATED
 from harness.results.saturation import summarize

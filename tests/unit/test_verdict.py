@@ -1,6 +1,6 @@
 """The verdict on each recorded case, and the thresholds at their edges."""
+from harness.drivers.httperf import parse
 from harness.judge.verdict import CLIENT_LIMITED, FAIL, PASS, Thresholds, failed_requests, issue_rate, judge
-from harness.measure.httperf_output import parse
 from stack.settings import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "httperf"

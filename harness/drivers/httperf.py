@@ -1,5 +1,10 @@
-"""Parse httperf 0.9's summary into named figures: a pure function, tested on recorded outputs."""
+"""The httperf binding (harness/drivers): an open-loop step's command line (a new connection per request,
+or `calls` kept-alive requests per connection) and httperf 0.9's summary parsed into named figures.
+Pure, tested on recorded outputs."""
 import re
+from pathlib import Path
+
+from stack import settings
 
 NUMBER = r"([-+]?\d+(?:\.\d+)?)"
 
@@ -140,3 +145,81 @@ def percentiles(bins, failed, timeout_ms, quantiles=(0.5, 0.9, 0.99)):
                 found[quantile] = min(edge, timeout_ms)
                 break
     return found
+
+
+# Debian's httperf reads each --wsesslog line with fgets into 10,000-byte buffers, which keep at
+# most 9,999 bytes: a longer session line (a POST body past ~9.9 KB: echo-N from N = 77) would be
+# read in pieces and its body sent cut. Such sessions go to the lab's large-body build
+# (httperf-scripts/build-httperf.sh), the same httperf with those buffers sized to the file.
+STOCK_SESSION_LINE_LIMIT = 9999
+DEFAULT_SEND_BUFFER = 4096
+LARGE_BODY_HTTPERF = Path(__file__).resolve().parents[2] / "target" / "httperf" / "httperf"
+
+
+def large_body_choice():
+    """The knob LARGE_BODY_HTTPERF, checked: auto or always."""
+    choice = settings.knob("LARGE_BODY_HTTPERF")
+    if choice not in ("auto", "always"):
+        raise ValueError(f"LARGE_BODY_HTTPERF is auto or always, not {choice!r}")
+    return choice
+
+
+def binary(request, choice=None):
+    """Debian's httperf for every request it can send whole; the lab's large-body build otherwise, or
+    for every POST when the knob LARGE_BODY_HTTPERF (or `choice`) is "always"."""
+    choice = choice or large_body_choice()
+    if request.method == "GET" or (choice == "auto" and len(session_line(request).encode())
+                                   <= STOCK_SESSION_LINE_LIMIT):
+        return "httperf"
+    if not LARGE_BODY_HTTPERF.exists():
+        raise FileNotFoundError(f"a {len(request.body.encode()):,}-byte body needs the large-body httperf, "
+                                f"{LARGE_BODY_HTTPERF}: run make build")
+    return str(LARGE_BODY_HTTPERF)
+
+
+
+def command(request, rate, num_requests, timeout_s, session_file=None, calls=1):
+    """One open-loop httperf run of `num_requests` at `rate` req/s: a new connection per request, as
+    in the 2006 study; or with `calls` > 1, connections opened at rate / calls, each carrying `calls`
+    requests one after another (a GET's --num-calls; a POST's session of `calls` requests, written
+    by session_file_text), kept alive.
+
+    No --hog: with it httperf binds every local port itself, which the kernel cannot recycle from
+    TIME_WAIT; at ~50,000 TIME_WAIT sockets a run hung and printed nothing (measured here). Left to
+    connect(), the kernel reuses TIME_WAIT ports on loopback (net.ipv4.tcp_tw_reuse)."""
+    if num_requests % calls:
+        raise ValueError(f"{num_requests} requests do not fill connections of {calls} calls")
+    connections = num_requests // calls
+    command = [binary(request), "--server", request.host, "--port", str(request.port),
+               "--rate", f"{rate / calls:g}", "--timeout", f"{timeout_s:g}",
+               # Twice: httperf then prints each step's connection-lifetime histogram (1 ms bins).
+               "--verbose", "--verbose"]
+    if request.method == "GET":
+        return command + ["--uri", request.path, "--num-conns", str(connections), "--num-calls", str(calls)]
+    headers = "".join(f"{name}: {value}\\n" for name, value in request.headers.items())
+    return command + ["--wsesslog", f"{connections},0,{session_file}", "--add-header", headers,
+                      "--send-buffer", str(send_buffer(request))]
+
+
+def send_buffer(request):
+    """httperf's --send-buffer for a POST: room for the whole body, as a power of two, from httperf's
+    own 4,096. httperf sets SO_SNDBUF, which turns off the kernel's autotuning: with its 4 KB, echo-10000's
+    1.3 MB envelope went out in 4 KB pieces, and Axis2's reply time at 17 req/s read 262 ms, 24 ms
+    with room for the body (measured here, 85 requests, twice each); wrk and oha leave it to the kernel."""
+    return max(DEFAULT_SEND_BUFFER, 1 << (len(request.body.encode()) - 1).bit_length())
+
+
+def session_line(request):
+    """One POST as a --wsesslog line."""
+    if "'" in request.body:
+        raise ValueError("httperf session bodies are single-quoted: the body cannot hold a quote")
+    if "\\" in request.body or "\n" in request.body:
+        # httperf reads a backslash as an escape, and a line break ends its line.
+        raise ValueError("httperf session bodies are one line without escapes: no backslash or line break")
+    return f"{request.path} method={request.method} contents='{request.body}'\n"
+
+
+def session_file_text(request, calls=1):
+    """A --wsesslog session: the POST `calls` times, each line a burst of its own sent after the
+    last one's reply on the session's connection; httperf replays it for every session."""
+    return session_line(request) * calls

@@ -1,4 +1,6 @@
-"""wrk's text report, read as figures. Pure.
+"""The wrk binding (harness/drivers): a closed-loop window's command line (one thread, `connections`
+each waiting for its reply; a POST's body from a Lua script) and wrk's text report read as figures.
+Pure.
 
 wrk prints its throughput (`Requests/sec`), its socket errors and non-2xx replies, and with
 `--latency` the 50/75/90/99 % points of every answered request's latency, timed from the request's
@@ -6,7 +8,11 @@ write to its reply (a connection's handshake is outside it: a new connection's l
 it is open). A request that outlives `--timeout` is counted as a timeout error and left out of the
 latency."""
 import re
+from pathlib import Path
 
+from harness.drivers.invocation import Invocation
+
+NAME = "wrk"
 UNITS_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0, "h": 3_600_000.0}
 ERROR_KINDS = ("connect", "read", "write", "timeout")
 
@@ -38,3 +44,20 @@ def figures(text):
     for percent, value in re.findall(r"^\s+(50|75|90|99)%\s+(\S+)$", distribution, re.MULTILINE):
         result[f"p{percent}_ms"] = round(duration_ms(value), 3)
     return result
+
+
+def invocation(window, workdir):
+    """wrk for one window: a new connection per request (Connection: close), or its connections kept
+    alive; with the window's `latency`, its latency distribution; a request that outlives the window's
+    `timeout_s` counts as a timeout error."""
+    argv = ["wrk", "-t1", f"-c{window.connections}", f"-d{window.seconds:g}s"]
+    argv += [] if window.keepalive else ["-H", "Connection: close"]
+    argv += (["--latency"] if window.latency else []) + ([f"--timeout={window.timeout_s:g}s"] if window.timeout_s else [])
+    request, inputs = window.request, {}
+    if request.method != "GET":
+        script = Path(workdir) / "wrk-post.lua"
+        lines = [f'wrk.method = "{request.method}"', f"wrk.body = [==[{request.body}]==]"]
+        lines += [f'wrk.headers["{name}"] = [==[{value}]==]' for name, value in request.headers.items()]
+        inputs[script] = "\n".join(lines) + "\n"
+        argv += ["-s", str(script)]
+    return Invocation(argv + [request.url], inputs)

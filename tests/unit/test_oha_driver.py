@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from harness.drivers.oha import figures, sampled_reply_rate
 from harness.judge.verdict import issue_rate, judge
-from harness.measure.oha_output import figures, sampled_reply_rate
 from harness.results.records import FAIL, PASS
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "oha"

@@ -1,7 +1,7 @@
 """The parser on real httperf 0.9 outputs recorded on this machine (tests/fixtures/httperf)."""
 import pytest
 
-from harness.measure.httperf_output import FIGURES, IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
+from harness.drivers.httperf import FIGURES, IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
 from stack.settings import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "httperf"

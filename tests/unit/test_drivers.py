@@ -1,0 +1,189 @@
+"""The load drivers (harness/drivers): each binding's command line for what it is asked, and its output
+read on recorded outputs as the figures every driver of its kind gives."""
+from pathlib import Path
+
+import pytest
+
+from harness.drivers import CLOSED_LOOP, Window, ab, closed_loop, httperf, oha, wrk
+from harness.drivers.wrk import duration_ms
+from stack import registry, settings
+
+FIXTURES = settings.ROOT / "tests" / "fixtures"
+# What every closed-loop driver's figures hold (harness/drivers/__init__.py), whatever it printed.
+CLOSED_LOOP_FIGURES = {"replies_per_s", "requests", "seconds", "non2xx", "errors", "error_count"}
+
+
+def wrk_report(name):
+    return wrk.figures((FIXTURES / "wrk" / name).read_text())
+
+
+def ab_report(name):
+    return ab.figures((FIXTURES / "ab" / name).read_text())
+
+
+def test_kept_alive_connections_open_at_the_rate_over_their_calls_and_carry_them():
+    get = httperf.command(registry.request("php", "single"), 250, 1500, 2, calls=100)
+    assert [get[get.index(flag) + 1] for flag in ("--rate", "--num-conns", "--num-calls")] == ["2.5", "15", "100"]
+    soap = registry.request("soap", "single", engine="innodb")
+    post = httperf.command(soap, 250, 1500, 2, "session.txt", calls=100)
+    assert post[post.index("--rate") + 1] == "2.5" and post[post.index("--wsesslog") + 1] == "15,0,session.txt"
+    session = httperf.session_file_text(soap, calls=100)
+    assert session == httperf.session_file_text(soap) * 100 and len(session.splitlines()) == 100
+    with pytest.raises(ValueError, match="do not fill connections"):
+        httperf.command(soap, 250, 1501, 2, "session.txt", calls=100)
+    assert "--disable-keepalive" in oha.command("oha", soap, 50, 250, 2, 900, "r.sqlite", "body.txt")
+    assert "--disable-keepalive" not in oha.command("oha", soap, 50, 250, 2, 900, "r.sqlite", "body.txt",
+                                                         keepalive=True)
+
+
+def test_get_and_soap_requests_become_httperf_commands():
+    get = httperf.command(registry.request("php", "single"), 250, 1500, 2)
+    assert get[:3] == ["httperf", "--server", "127.0.0.1"] and "--hog" not in get
+    assert get[get.index("--num-conns") + 1] == "1500" and "/single.php?id=100&engine=myisam" in get
+    soap = registry.request("soap", "large", engine="innodb")
+    post = httperf.command(soap, 5, 30, 10, "session.txt")
+    assert "--wsesslog" in post and post[post.index("--wsesslog") + 1] == "30,0,session.txt"
+    assert post[post.index("--add-header") + 1] == 'Content-Type: text/xml; charset=utf-8\\nSOAPAction: ""\\n'
+    # The study's envelopes fit httperf's own 4 KB send buffer; echo-10000's 1.3 MB gets 2 MB.
+    assert post[-2:] == ["--send-buffer", "4096"]
+    echo = httperf.command(registry.request("soap", "echo-10000"), 5, 30, 10, "session.txt")
+    assert echo[-2:] == ["--send-buffer", str(2 ** 21)] and 2 ** 20 < len(registry.request("soap", "echo-10000").body) < 2 ** 21
+    session = httperf.session_file_text(soap)
+    assert session.startswith("/soap/services/PlayerService method=POST contents='<?xml")
+    assert "<lab:engine>innodb</lab:engine>" in session
+
+
+def test_a_body_with_a_single_quote_cannot_become_a_session():
+    with pytest.raises(ValueError, match="single-quoted"):
+        httperf.session_file_text(registry.Request("POST", 1, "/", body="<a>'</a>"))
+
+
+def test_a_body_httperf_would_read_as_an_escape_or_a_second_line_cannot_become_a_session():
+    for body in ("<a>\\n</a>", "<a>\n</a>"):
+        with pytest.raises(ValueError, match="no backslash or line break"):
+            httperf.session_file_text(registry.Request("POST", 1, "/", body=body))
+
+
+def test_sessions_debian_httperf_would_cut_go_to_the_large_body_build(monkeypatch, tmp_path):
+    """Debian's httperf reads a session line into 10,000-byte buffers: echo-76's still fits, echo-77's
+    does not (its path, /soap/services/PlayerService, included)."""
+    fits, cut = registry.request("soap", "echo-76"), registry.request("soap", "echo-77")
+    assert len(httperf.session_file_text(fits).encode()) <= httperf.STOCK_SESSION_LINE_LIMIT < len(httperf.session_file_text(cut).encode())
+    built = tmp_path / "httperf"
+    monkeypatch.setattr(httperf, "LARGE_BODY_HTTPERF", built)
+    with pytest.raises(FileNotFoundError, match="make build"):
+        httperf.binary(cut, "auto")
+    built.write_text("")
+    assert httperf.binary(fits, "auto") == "httperf"
+    assert httperf.binary(registry.request("php", "large"), "always") == "httperf"  # a GET has no session
+    assert httperf.binary(cut, "auto") == httperf.binary(fits, "always") == str(built)
+    assert httperf.command(cut, 5, 10, 2, "session.txt")[0] == str(built)
+
+
+def test_the_large_body_knob_takes_auto_or_always(monkeypatch):
+    monkeypatch.setenv("LARGE_BODY_HTTPERF", "sometimes")
+    with pytest.raises(ValueError, match="auto or always, not 'sometimes'"):
+        httperf.large_body_choice()
+
+
+def test_wrk_durations_are_read_in_milliseconds():
+    assert duration_ms("812.00us") == pytest.approx(0.812)
+    assert duration_ms("33.64ms") == 33.64
+    assert duration_ms("2.01s") == 2010
+    assert duration_ms("1.50m") == 90_000
+    with pytest.raises(ValueError):
+        duration_ms("fast")
+
+
+def test_a_recorded_report_with_latency_gives_its_rate_count_and_percentiles():
+    php = wrk_report("php-close-c2-latency.txt")
+    assert php["replies_per_s"] == 428.22 and php["requests"] == 430 and php["seconds"] == 1.0
+    assert (php["p50_ms"], php["p90_ms"], php["p99_ms"]) == (4.73, 7.89, 33.64)
+    assert php["non2xx"] == 0 and php["error_count"] == 0
+    pooled = wrk_report("pooled-keepalive-c4-latency.txt")
+    assert pooled["replies_per_s"] == 773.7 and pooled["p99_ms"] == 13.67
+
+
+def test_a_report_without_latency_has_no_percentiles_and_counts_non_2xx():
+    missing = wrk_report("apache-404-no-latency.txt")
+    assert missing["non2xx"] == missing["requests"] == 5694
+    assert "p99_ms" not in missing
+
+
+def test_wrk_that_could_not_connect_printed_no_report():
+    with pytest.raises(ValueError):
+        wrk_report("refused-connect-errors.txt")
+
+
+def test_ab_kept_alive_on_apache_counts_every_request_over_a_kept_connection():
+    php = ab_report("php-single-k-c100.txt")
+    assert (php["requests"], php["seconds"], php["keepalive_requests"]) == (6331, 3.0, 6331)
+    assert php["replies_per_s"] == pytest.approx(6331 / 3.0, abs=0.01)  # ab printed 2110.00 over its rounded time
+    assert (php["p50_ms"], php["p90_ms"], php["p99_ms"]) == (6, 8, 12)  # whole milliseconds
+    assert php["error_count"] == php["non2xx"] == 0 and php["errors"] == dict.fromkeys(ab.ERROR_KINDS, 0)
+
+
+def test_ab_shows_a_server_that_closes_kept_connections_under_http_1_0():
+    """Axis2 streams its answer without a length: to ab's HTTP/1.0 Tomcat answers `Connection: close`."""
+    axis2 = ab_report("soap-axis2-echo10-k-c100-closed-by-tomcat.txt")
+    assert (axis2["requests"], axis2["keepalive_requests"], axis2["replies_per_s"]) == (1814, 0, 604.47)
+    assert axis2["p99_ms"] == 795
+
+
+def test_ab_counts_non_2xx_answers_apart_and_its_failures_by_kind_out_of_the_answered():
+    missing = ab_report("php-404-kept-alive.txt")
+    assert (missing["non2xx"], missing["requests"], missing["error_count"]) == (400, 400, 0)
+    varying = ab_report("varying-length-without-l.txt")  # without -l, a length unlike the first is a failure
+    assert (varying["error_count"], varying["errors"]["length"], varying["requests"]) == (20, 20, 10)
+    closed = ab_report("soap-php-quote-c10.txt")
+    assert (closed["requests"], closed["keepalive_requests"], closed["p99_ms"]) == (2000, 0, 7)
+
+
+@pytest.mark.parametrize("name", ["refused.txt", "no-answer-timeout.txt"])
+def test_ab_that_could_not_finish_printed_no_report(name):
+    with pytest.raises(ValueError, match="no ab report"):
+        ab_report(name)
+
+
+@pytest.mark.parametrize("report", [("wrk", "php-close-c2-latency.txt"), ("wrk", "apache-404-no-latency.txt"),
+                                    ("ab", "php-single-k-c100.txt"), ("ab", "php-404-kept-alive.txt")])
+def test_every_closed_loop_driver_gives_the_same_figures(report):
+    driver, name = report
+    figures = closed_loop(driver).figures((FIXTURES / driver / name).read_text())
+    assert CLOSED_LOOP_FIGURES <= set(figures)
+    assert figures["error_count"] == sum(figures["errors"].values())
+
+
+def test_a_closed_loop_driver_is_named_and_an_unknown_one_is_refused_with_the_others():
+    assert set(CLOSED_LOOP) == {"wrk", "ab"} and closed_loop("ab") is ab
+    with pytest.raises(ValueError, match="no closed-loop driver 'jmeter': one of wrk, ab"):
+        closed_loop("jmeter")
+
+
+def test_a_window_becomes_each_drivers_command_with_its_body_as_an_input_file(tmp_path):
+    echo = registry.request("soap-php", "echo-10")
+    kept = Window(echo, 5, 100, keepalive=True, latency=True, timeout_s=2.5)
+    argv, inputs = ab.invocation(kept, tmp_path)
+    assert argv[argv.index("-c") + 1] == "100" and argv[argv.index("-t") + 1] == "5" and "-k" in argv
+    assert argv[argv.index("-s") + 1] == "3" and argv[argv.index("-n") + 1] == str(5 * ab.MOST_REPLIES_PER_S)
+    assert inputs == {Path(tmp_path) / "ab-body.txt": echo.body} and argv[argv.index("-p") + 1] == str(tmp_path / "ab-body.txt")
+    assert argv[argv.index("-T") + 1] == "text/xml; charset=utf-8" and "SOAPAction: \"\"" in argv and argv[-1] == echo.url
+    argv, inputs = wrk.invocation(kept, tmp_path)
+    assert argv[:4] == ["wrk", "-t1", "-c100", "-d5s"] and "--latency" in argv and "--timeout=2.5s" in argv
+    assert "Connection: close" not in argv and echo.body in inputs[Path(tmp_path) / "wrk-post.lua"]
+    get = Window(registry.request("php", "single"), 2, 4)
+    argv, inputs = ab.invocation(get, tmp_path)
+    assert "-k" not in argv and "-p" not in argv and inputs == {}
+    argv, inputs = wrk.invocation(get, tmp_path)
+    assert argv[argv.index("-H") + 1] == "Connection: close" and inputs == {}
+    with pytest.raises(ValueError, match="GET or POST"):
+        ab.invocation(Window(registry.Request("PUT", 1, "/"), 1, 1), tmp_path)
+
+
+def test_oha_reads_a_posts_body_from_a_file_and_a_get_sends_none():
+    echo = registry.request("soap-gsoap", "echo-1000")
+    command = oha.command("oha", echo, 50, 250, 10, 900, "requests.sqlite", "body.txt")
+    assert command[command.index("-D") + 1] == "body.txt" and "-d" not in command
+    assert command[command.index("-c") + 1] == "500" and command[-1] == echo.url
+    get = oha.command("oha", registry.request("php", "single"), 500, 2500, 2, 900, "requests.sqlite", "body.txt")
+    assert "-D" not in get and get[get.index("-c") + 1] == "900"
