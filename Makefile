@@ -10,7 +10,7 @@ export PYTHONPATH := $(CURDIR)$(if $(PYTHONPATH),:$(PYTHONPATH))
 LAB := $(PYTHON) -m stack.lab
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build up saturation-sweep size-sweep concurrency-sweep sweep crosscheck profile spread-sources interleave soap-phases driver-agreement plots compare down status exposure import test test-java test-faults test-unit clean distclean
+.PHONY: help setup build up saturation-sweep size-sweep concurrency-sweep sweep crosscheck profile spread-sources interleave soap-phases driver-agreement experiment plots compare down status exposure import test test-java test-fast test-stack test-hosts test-faults test-unit clean distclean
 
 help: ## list the targets
 	@echo "The web architecture lab: PHP, servlet, pooled servlet and SOAP against MyISAM and InnoDB."
@@ -61,12 +61,12 @@ size-sweep: up ## saturation and reply time against N per app: rows (1 to 16,000
 
 concurrency-sweep: up ## throughput and p50/p99 against 1-1,024 connections (closed loop) per app, connections closed and kept alive (SET=study APPS= ENGINES=innodb WORKLOADS=single CONN=both|close|keepalive LEVELS=1,2,4,... DRIVER=wrk|ab RUN=) -> concurrency.tsv and a PDF per workload; docs/method.md
 	@$(LAB) import --if-needed
-	@$(PYTHON) -m harness.run.concurrency $(if $(SET),--set "$(SET)") $(if $(APPS),--apps "$(APPS)") \
+	@$(PYTHON) -m harness concurrency-sweep $(if $(SET),--set "$(SET)") $(if $(APPS),--apps "$(APPS)") \
 	  $(if $(ENGINES),--engines "$(ENGINES)") $(if $(WORKLOADS),--workloads "$(WORKLOADS)") \
 	  $(if $(CONN),--conn $(CONN)) $(if $(LEVELS),--levels "$(LEVELS)") $(if $(DRIVER),--driver $(DRIVER)) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
 sweep: ## run the sweep on running servers (SET= APPS= CONN=close|keepalive CALLS= ROUNDS=N|auto AUTO_CAP_MIN= SEED= ENGINES= WORKLOADS= SIZES= SIZE_WORKLOAD= MODE= DURATION= PRECISION= CLIENTS= RUN= QUICK=1, or STUDY=1 REFERENCE= LINEAR_RATES= for the 2006 study's method)
-	@$(PYTHON) -m harness.run.sweep $(if $(MODE),--mode $(MODE)) $(if $(SET),--set "$(SET)") \
+	@$(PYTHON) -m harness sweep $(if $(MODE),--mode $(MODE)) $(if $(SET),--set "$(SET)") \
 	  $(if $(SIZE_SWEEP),--size-sweep) $(if $(SIZES),--sizes "$(SIZES)") $(if $(SIZE_WORKLOAD),--size-workload $(SIZE_WORKLOAD)) \
 	  $(if $(APPS),--apps "$(APPS)") $(if $(ENGINES),--engines "$(ENGINES)") \
 	  $(if $(WORKLOADS),--workloads "$(WORKLOADS)") $(if $(DURATION),--duration $(DURATION)) \
@@ -77,32 +77,37 @@ sweep: ## run the sweep on running servers (SET= APPS= CONN=close|keepalive CALL
 
 crosscheck: ## second opinions on a run (RUN=; default the latest; CELLS=app/engine/workload,... for some cells) on running servers: wrk and oha -> crosscheck.tsv; docs/method.md
 	@bash stack/install-crate.sh oha OHA_VERSION 1.88 oha
-	@$(PYTHON) -m harness.run.crosscheck $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)")
+	@$(PYTHON) -m harness crosscheck $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)")
 
 profile: ## where the servers' CPU goes at each cell's saturation rate, on running servers (RUN=; default the latest; CELLS=app/engine/workload,... OVERHEAD=N pairs without and with perf): perf record, flame graphs, components -> profile/ in the run; docs/profiles.md
 	@bash stack/install-crate.sh inferno INFERNO_VERSION 1.71 inferno-flamegraph
-	@$(PYTHON) -m harness.run.profile $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)") $(if $(OVERHEAD),--overhead $(OVERHEAD))
+	@$(PYTHON) -m harness profile $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)") $(if $(OVERHEAD),--overhead $(OVERHEAD))
 
 spread-sources: ## where a cell's cost spread lives: its server restarted RESTARTS times (default 5), STEPS fixed-rate steps (2) at SHARE (0.6) of its figure after each, the CPU per reply split between restarts and within one, with the price list; NO_RESTART=1 the control (RUN= CELLS=) -> results/RUN-spread-<when>/spread.md; docs/method.md
-	@$(PYTHON) -m harness.run.spread $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)") \
+	@$(PYTHON) -m harness spread-sources $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)") \
 	  $(if $(RESTARTS),--restarts $(RESTARTS)) $(if $(STEPS),--steps $(STEPS)) $(if $(SHARE),--share $(SHARE)) $(if $(NO_RESTART),--no-restart)
 
 interleave: ## two cells' servers' CPU per reply against each other at one moment: their steps alternated AB, BA... in PAIRS pairs (default 6) at SHARE (0.6) of the lower figure, beside the run's saturation ratio (RUN= CELLS=a,b) -> results/RUN-interleave-<when>/interleave.md; docs/method.md
-	@$(PYTHON) -m harness.run.spread --interleave $(or $(PAIRS),6) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)") $(if $(SHARE),--share $(SHARE))
+	@$(PYTHON) -m harness spread-sources --interleave $(or $(PAIRS),6) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)") $(if $(SHARE),--share $(SHARE))
 
 soap-phases: ## where a SOAP request's time goes per engine against N, one request at a time: un-marshal, logic, marshal, by each engine's own hooks, on running servers (APPS= SIZES=1,10,100,1000,5000 COUNT=20 RUN=; restarts the SOAP engines' servers with SOAP_PHASES=on and back) -> soap-phases.tsv/.md/.pdf in results/RUN; docs/soap-engines.md
-	@$(PYTHON) -m harness.run.soap_phases $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(APPS),--apps "$(APPS)") $(if $(SIZES),--sizes "$(SIZES)") $(if $(COUNT),--count $(COUNT))
+	@$(PYTHON) -m harness soap-phases $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(APPS),--apps "$(APPS)") $(if $(SIZES),--sizes "$(SIZES)") $(if $(COUNT),--count $(COUNT))
 
 driver-agreement: build ## Debian's httperf against the lab's large-body build on cells both can drive (RUN= CELLS=app/engine/workload,... FACTORS=0.5,1.2 REPEATS=3 DURATION=s), on running servers -> results/RUN-drivers/agreement.tsv; docs/soap-engines.md
 	@test -n "$(RUN)" -a -n "$(CELLS)" || { echo "driver-agreement: name the run and its cells: make driver-agreement RUN=a CELLS=soap-gsoap/none/echo-10"; exit 2; }
-	@$(PYTHON) -m harness.run.agreement --run "$(RUN)" --cells "$(CELLS)" $(if $(FACTORS),--factors "$(FACTORS)") $(if $(REPEATS),--repeats $(REPEATS)) $(if $(DURATION),--duration $(DURATION)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
+	@$(PYTHON) -m harness driver-agreement --run "$(RUN)" --cells "$(CELLS)" $(if $(FACTORS),--factors "$(FACTORS)") $(if $(REPEATS),--repeats $(REPEATS)) $(if $(DURATION),--duration $(DURATION)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
+
+experiment: up ## run the verb and options an experiment's file declares (FILE=experiments/icws08-load.json RUN=): experiments/, docs/architecture.md#experiments-as-files
+	@test -n "$(FILE)" || { echo "experiment: name its file: make experiment FILE=experiments/<name>.json (ls experiments)"; exit 2; }
+	@$(LAB) import --if-needed
+	@$(PYTHON) -m harness experiment "$(FILE)" $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
 plots: ## PDFs, report.pdf and summary.md/.tsv of a run's saved results (RUN=; default the latest; BESIDE=run: its figures set beside, paired by round, e.g. the close run beside a CONN=keepalive one); docs/method.md#reading-the-plots
-	@$(PYTHON) -m harness.report.render $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(BESIDE),--beside $(BESIDE))
+	@$(PYTHON) -m harness plots $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(BESIDE),--beside $(BESIDE))
 
 compare: ## two runs side by side, with their ratios and intervals (RUN=a RUN2=b)
 	@test -n "$(RUN)" -a -n "$(RUN2)" || { echo "compare: name both runs: make compare RUN=a RUN2=b"; exit 2; }
-	@$(PYTHON) -m harness.report.compare "$(RUN)" "$(RUN2)" $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
+	@$(PYTHON) -m harness compare "$(RUN)" "$(RUN2)" $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
 test: build test-java ## Java unit tests, then Python unit, integration (hostile input, lockdown, a short sweep) and fault tests; docs/hardening.md
 	@$(PYTHON) -m pytest -q --durations=15 tests
@@ -112,11 +117,20 @@ test-java: setup ## the Java unit tests (contract validation, HTML escaping) wit
 	  || { tail -60 var/log/test-java.log; echo "Java tests failed; full log: var/log/test-java.log"; exit 1; }
 	@echo "test-java: $$(cat */target/surefire-reports/*.txt | grep -o 'Tests run: [0-9]*' | awk '{n += $$3} END {print n}') JUnit tests passed"
 
-test-faults: build ## only the fault suite: servers and httperf killed or frozen mid-step, sweep interrupted; docs/hardening.md
-	@$(PYTHON) -m pytest -q tests/faults
+test-faults: build ## the faults tier: servers and httperf killed or frozen mid-step, sweep interrupted (-m faults); docs/hardening.md
+	@$(PYTHON) -m pytest -q -m faults tests
 
-test-unit: target/canary target/host-costs ## unit tests only (no servers)
-	@$(PYTHON) -m pytest -q tests/unit
+test-unit: target/canary target/host-costs ## the unit tier: no servers (pytest -m unit)
+	@$(PYTHON) -m pytest -q -m unit tests
+
+test-fast: build ## the unit tier and every app's answers on the running stack (-m "unit or answers"); docs/hardening.md
+	@$(PYTHON) -m pytest -q -m "unit or answers" tests
+
+test-stack: build ## the stack tier: integration tests on this machine's servers, short sweeps among them (-m stack)
+	@$(PYTHON) -m pytest -q --durations=10 -m stack tests
+
+test-hosts: build ## the hosts tier: network namespaces and ssh hosts through Ansible (-m hosts)
+	@$(PYTHON) -m pytest -q -m hosts tests
 
 target/canary: harness/measure/canary.c  # the speed canary (harness/measure/canary.py), built by `build` and for `test-unit`
 	@mkdir -p target && gcc -O2 -Wall -Wextra -o $@ $<

@@ -1,1 +1,1 @@
-import runpy; runpy.run_module("harness.run.concurrency", run_name="__main__")  # `make concurrency-sweep`
+import sys; from harness.cli import main; sys.exit(main(["concurrency-sweep", *sys.argv[1:]]))  # `make concurrency-sweep`

@@ -1,1 +1,1 @@
-import runpy; runpy.run_module("harness.run.crosscheck", run_name="__main__")  # `make crosscheck`
+import sys; from harness.cli import main; sys.exit(main(["crosscheck", *sys.argv[1:]]))  # `make crosscheck`

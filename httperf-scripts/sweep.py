@@ -1,1 +1,1 @@
-import runpy; runpy.run_module("harness.run.sweep", run_name="__main__")  # `make sweep`; knobs in sweep.json here
+import sys; from harness.cli import main; sys.exit(main(["sweep", *sys.argv[1:]]))  # `make sweep`; knobs in sweep.json here

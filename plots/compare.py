@@ -1,1 +1,1 @@
-import runpy; runpy.run_module("harness.report.compare", run_name="__main__")  # `make compare RUN= RUN2=`
+import sys; from harness.cli import main; sys.exit(main(["compare", *sys.argv[1:]]))  # `make compare RUN= RUN2=`

@@ -1,1 +1,1 @@
-import runpy; runpy.run_module("harness.report.render", run_name="__main__")  # `make plots`; gnuplot scripts here
+import sys; from harness.cli import main; sys.exit(main(["plots", *sys.argv[1:]]))  # `make plots`; gnuplot scripts here

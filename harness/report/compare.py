@@ -4,11 +4,9 @@ whether their 95 % t-intervals overlap, the second over the first paired by roun
 runs, per engine and workload. Pure: two loaded runs in, rows and markdown out. `make plots BESIDE=`
 puts the same tables in a run's summary.md, e.g. a keep-alive run beside the close run made with it.
 
-    python3 -m harness.report.compare RUN RUN2    (make compare RUN=a RUN2=b; plots/compare.py)
+    python3 -m harness compare RUN RUN2    (make compare RUN=a RUN2=b; plots/compare.py)
 """
-import argparse
 import statistics
-import sys
 from pathlib import Path
 
 from harness.judge.bottleneck import telling_steps
@@ -16,7 +14,7 @@ from harness.report.costs import explanation_lines
 from harness.report.series import ratio_interval_text
 from harness.results.rounds import cell_figures
 from harness.results.stats import ratio_interval
-from harness.results.store import RESULTS, ResultsError, load_run, write_atomically
+from harness.results.store import RESULTS, load_run, write_atomically
 
 
 def overlap(first, second):
@@ -138,23 +136,15 @@ def comparison_markdown(run, other, rows, heading="#"):
     return "\n".join(lines) + "\n"
 
 
-def main(argv):
-    parser = argparse.ArgumentParser(description="two runs' tables side by side, with ratios and intervals")
+def add_arguments(parser):
     parser.add_argument("run")
     parser.add_argument("run2")
     parser.add_argument("--results", type=Path, default=RESULTS)
-    args = parser.parse_args(argv)
-    try:
-        run, other = load_run(args.results / args.run), load_run(args.results / args.run2)
-    except ResultsError as error:
-        print(f"compare: {error}", file=sys.stderr)
-        return 1
+
+
+def execute(args):
+    run, other = load_run(args.results / args.run), load_run(args.results / args.run2)
     markdown = comparison_markdown(run, other, comparison_rows(run, other))
     target = args.results / f"compare-{args.run}-{args.run2}.md"
     write_atomically(target, markdown)
     print(markdown + f"\n(written to {target})")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -1,6 +1,6 @@
 """The plots and report of one sweep run, made from its saved results alone (no server needed).
 
-    python3 -m harness.report.render [--run RUN_ID]   (plots/report.py; make plots [RUN=RUN_ID]; default: the latest run)
+    python3 -m harness plots [--run RUN_ID]   (plots/report.py; make plots [RUN=RUN_ID]; default: the latest run)
 
 Into results/<run>/plots/: for a size sweep, sizes.pdf (throughput and reply time against N, a
 column per sized workload); a PDF per cell, per workload x engine (the apps overlaid), per app x
@@ -10,11 +10,8 @@ behind a title page and the saturation table); into results/<run>/: summary.md a
 summary.tsv. Every plotted point is a row of a cell's steps.tsv; the data files in plots/data/ keep
 the name of the raw httperf output each point comes from.
 """
-import argparse
 import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 from harness.judge.cpu_components import rules
 from harness.report import profiles, soap_phases
@@ -25,7 +22,8 @@ from harness.report.tables import (SUMMARY_COLUMNS, study_figures, summary_markd
                                    table_lines, title_lines)
 from harness.report.view import ENGINE_DASH, View
 from harness.results.calibration import calibration
-from harness.results.store import RESULTS, ResultsError, latest_run, load_run, tsv_text
+from harness.results.chosen import Refused, add_run_arguments
+from harness.results.store import latest_run, load_run, tsv_text
 from stack.registry import engine_title
 from stack.settings import ROOT
 from stack.workload_names import workload_title
@@ -33,7 +31,7 @@ from stack.workload_names import workload_title
 SCRIPTS = ROOT / "plots"
 
 
-class ReportError(Exception):
+class ReportError(Refused):
     """Something the user can fix: gnuplot missing, a script failing."""
 
 
@@ -250,27 +248,18 @@ def make_report(run_dir, beside=None):
     return report
 
 
-def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--run", help="the run id under results/ (default: the latest run)")
-    parser.add_argument("--results", type=Path, default=RESULTS, help="the results folder (default: results/)")
+def add_arguments(parser):
+    add_run_arguments(parser)
     parser.add_argument("--beside", help="another run id whose figures summary.md sets this run's beside, paired "
                                          "by round, with the apps' order in each (e.g. the close run beside a keep-alive one)")
-    args = parser.parse_args(argv)
-    try:
-        run_dir = args.results / args.run if args.run else latest_run(args.results)
-        if not run_dir.is_dir():
-            raise ReportError(f"no run {args.run!r} under {args.results}")
-        if args.beside and not (args.results / args.beside).is_dir():
-            raise ReportError(f"no run {args.beside!r} under {args.results} to set beside")
-        report = make_report(run_dir, args.results / args.beside if args.beside else None)
-    except (ReportError, ResultsError) as error:
-        print(f"plots: {error}", file=sys.stderr)
-        return 1
+
+
+def execute(args):
+    run_dir = args.results / args.run if args.run else latest_run(args.results)
+    if not run_dir.is_dir():
+        raise ReportError(f"no run {args.run!r} under {args.results}")
+    if args.beside and not (args.results / args.beside).is_dir():
+        raise ReportError(f"no run {args.beside!r} under {args.results} to set beside")
+    report = make_report(run_dir, args.results / args.beside if args.beside else None)
     print(f"plots: {report} ({len(list(report.parent.glob('*.pdf')))} PDFs); "
           f"summary: {run_dir / 'summary.md'}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -9,23 +9,22 @@ the geometric mean of the paired reply-rate ratios (each repeat's large-body ste
 step just before it, on the same server process) with its 95 % interval. Below saturation the reply
 time is the figure (the reply rate is the offered one); above it, the reply rate (what the server
 could serve)."""
-import argparse
 import os
 import statistics
-import sys
 from pathlib import Path
 
 from harness.hosts import servers
 from harness.measure import processes
+from harness.results.chosen import Refused
 from harness.results.records import FAIL, PASS, CellKey
 from harness.results.rounds import cell_figures
 from harness.results.speed import SpeedHistory
 from harness.results.stats import ratio_interval
-from harness.results.store import RESULTS, ResultsError, RunFiles, load_run, tsv_text, write_atomically
+from harness.results.store import RESULTS, RunFiles, load_run, tsv_text, write_atomically
 from harness.run import probe
 from harness.run.cell import Cell
 from harness.run.context import RunContext
-from harness.run.session import NotReady, from_the_client
+from harness.run.session import from_the_client
 from harness.run.step import take_step
 
 FACTORS = (0.5, 1.2)
@@ -91,8 +90,7 @@ def measure_cell(cell, saturation_offered, context, speed_history, factors, repe
     return rows
 
 
-def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_arguments(parser):
     parser.add_argument("--run", required=True, help="the run whose saturation rates the steps scale")
     parser.add_argument("--cells", required=True, help="app/engine/workload, comma-separated (e.g. soap-gsoap/none/echo-10)")
     parser.add_argument("--factors", default=",".join(map(str, FACTORS)),
@@ -100,42 +98,30 @@ def main(argv):
     parser.add_argument("--repeats", type=int, default=REPEATS, help="steps per driver and rate")
     parser.add_argument("--duration", type=float, help="seconds per step (default: the run's step length)")
     parser.add_argument("--results", type=Path, default=RESULTS)
-    args = parser.parse_args(argv)
+
+
+def execute(args):
     factors = [float(factor) for factor in args.factors.split(",") if factor]
-    try:
-        run = load_run(args.results / args.run)
-    except ResultsError as error:
-        print(f"driver-agreement: {error}", file=sys.stderr)
-        return 1
+    run = load_run(args.results / args.run)
     figures = cell_figures(run)
     keys = [CellKey(*name.split("/")) for name in args.cells.split(",") if name]
     unknown = [str(key) for key in keys if key not in figures or not figures[key].representative.saturation_offered]
     if unknown:
-        print(f"driver-agreement: no located cell {', '.join(unknown)} in run {args.run}", file=sys.stderr)
-        return 1
+        raise Refused(f"no located cell {', '.join(unknown)} in run {args.run}")
     context = RunContext.recorded(run.manifest.options)
     files = RunFiles(args.results / f"{args.run}-drivers")
     speed_history = SpeedHistory(files.canary)
     processes.pin_harness(context.pinning.client_cpus)
     servers.pin_servers(context.pinning)
     rows = []
-    try:
-        with from_the_client(context.topology):
-            for key in keys:
-                rows += measure_cell(Cell(files, key), figures[key].representative.saturation_offered, context,
-                                     speed_history, factors, args.repeats, args.duration)
-                write_atomically(files.directory / "agreement.tsv", tsv_text(COLUMNS, rows))
-                for row in rows[-len(factors):]:
-                    print(f"driver-agreement {key} at {row['rate']:g}/s: reply rate {row['debian_reply_rps']} / "
-                          f"{row['large_reply_rps']} ({row['reply_rps_ratio']}; paired {row['paired_rps_ratio']} "
-                          f"[{row['paired_rps_low']}, {row['paired_rps_high']}]), reply ms {row['debian_reply_ms']} / "
-                          f"{row['large_reply_ms']} ({row['reply_ms_ratio']})", flush=True)
-    except NotReady as problem:
-        print(f"driver-agreement: {problem}", file=sys.stderr)
-        return 1
+    with from_the_client(context.topology):
+        for key in keys:
+            rows += measure_cell(Cell(files, key), figures[key].representative.saturation_offered, context,
+                                 speed_history, factors, args.repeats, args.duration)
+            write_atomically(files.directory / "agreement.tsv", tsv_text(COLUMNS, rows))
+            for row in rows[-len(factors):]:
+                print(f"driver-agreement {key} at {row['rate']:g}/s: reply rate {row['debian_reply_rps']} / "
+                      f"{row['large_reply_rps']} ({row['reply_rps_ratio']}; paired {row['paired_rps_ratio']} "
+                      f"[{row['paired_rps_low']}, {row['paired_rps_high']}]), reply ms {row['debian_reply_ms']} / "
+                      f"{row['large_reply_ms']} ({row['reply_ms_ratio']})", flush=True)
     print(f"driver-agreement: {files.directory / 'agreement.tsv'}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -15,10 +15,8 @@ Into results/<run>/: manifest.json, concurrency.md (each app's peak and knee per
 concurrency.tsv (a row per cell, mode and level),
 concurrency.json (every window's figures), each cell's raw/ (the driver's reports) and
 plots/concurrency-<workload>.pdf (a page per mode)."""
-import argparse
 import json
 import resource
-import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -29,6 +27,7 @@ from harness.hosts.watch import quiet_check
 from harness.judge.concurrency import Limits, knee, level_figures, level_flags, peak
 from harness.measure import load, processes
 from harness.report import concurrency as figures_of
+from harness.results.chosen import Refused
 from harness.results.store import RESULTS, RunFiles, tsv_text, write_atomically
 from harness.run import jvm_warmup, probe
 from harness.run.cell import Cell
@@ -37,7 +36,7 @@ from harness.run.crosscheck import SETTINGS as CROSSCHECK, Watched
 from harness.run.options import chosen_apps, listed
 from harness.run.progress import format_duration
 from harness.run.run_manifest import write_manifest
-from harness.run.session import NotReady, from_the_client
+from harness.run.session import from_the_client
 from stack import registry, workload_names
 from stack.server import LabError
 
@@ -169,8 +168,7 @@ def run(context, run_id, results_dir, modes, ladder=tuple(LADDER), driver=wrk):
     return results
 
 
-def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_arguments(parser):
     parser.add_argument("--set", dest="app_set", default=None, choices=list(registry.sets()),
                         help=f"the apps of this set (default: {SETTINGS['set']}, or the --apps named)")
     parser.add_argument("--apps", type=listed, default=None, help="these apps (of the set, when one is named)")
@@ -184,35 +182,34 @@ def main(argv):
                         help="the closed-loop load generator (default: wrk; ab is ICWS'08's Apache Bench)")
     parser.add_argument("--run", default=None, help="run id (default: concurrency-<UTC time>)")
     parser.add_argument("--results", type=Path, default=RESULTS)
-    args = parser.parse_args(argv)
+
+
+def run_of(args):
+    """(context, modes, ladder) the options ask for; Refused when they name what the registry lacks."""
     unknown = [engine for engine in args.engines if engine not in registry.engines()]
     unknown += [workload for workload in args.workloads if not workload_names.is_workload(workload)]
     if unknown:
-        parser.error(f"unknown engines or workloads: {', '.join(unknown)}")
+        raise Refused(f"unknown engines or workloads: {', '.join(unknown)}", code=2)
     modes = SETTINGS["connections"] if args.conn == "both" else [args.conn]
     try:
         ladder = tuple(int(level) for level in args.levels) if args.levels else tuple(LADDER)
     except ValueError:
-        parser.error(f"LEVELS must be whole numbers of connections, not {','.join(args.levels)}")
+        raise Refused(f"LEVELS must be whole numbers of connections, not {','.join(args.levels)}", code=2) from None
     if min(ladder) < 1 or list(ladder) != sorted(set(ladder)):
-        parser.error(f"LEVELS must rise from 1 connection or more: {','.join(map(str, ladder))}")
+        raise Refused(f"LEVELS must rise from 1 connection or more: {','.join(map(str, ladder))}", code=2)
     app_set = args.app_set or (None if args.apps else SETTINGS["set"])
     context = RunContext.of(chosen_apps(app_set, args.apps), engines=tuple(args.engines),
                             workloads=tuple(args.workloads), app_set=app_set or registry.DEFAULT_SET)
     if not context.selection.cells:
-        parser.error("no cell: none of these apps serves these workloads on these engines")
+        raise Refused("no cell: none of these apps serves these workloads on these engines", code=2)
+    return context, modes, ladder
+
+
+def execute(args):
+    context, modes, ladder = run_of(args)
     run_id = args.run or time.strftime("concurrency-%Y%m%d-%H%M%S", time.gmtime())
     try:
         with from_the_client(context.topology):
             run(context, run_id, args.results, modes, ladder, closed_loop(args.driver))
-    except (NotReady, LabError) as problem:
-        print(f"concurrency-sweep: {problem}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
-        print(f"\nconcurrency-sweep interrupted: the levels measured are in {args.results / run_id}", file=sys.stderr)
-        return 130
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+        raise Refused(f"interrupted: the levels measured are in {args.results / run_id}", code=130) from None

@@ -13,14 +13,11 @@ the running servers. For every cell of the run, warmed up as the sweep warms it:
 Every run is watched like a sweep step: one that other work disturbed is redone (bounded). Into
 the run's folder: crosscheck.tsv (per cell, both opinions beside the sweep's figure) and
 crosscheck.json (every run's figures); oha's reports under each cell's raw/."""
-import argparse
 import json
 import os
 import resource
 import statistics
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 from harness.drivers import Window, oha
 from harness.hosts import servers
@@ -30,11 +27,12 @@ from harness.judge.verdict import judge
 from harness.measure import load, processes
 from harness.results.records import CLIENT_LIMITED, DISTURBED, LOCATED, PASS
 from harness.results.rounds import cell_figures
-from harness.results.store import RESULTS, ResultsError, RunFiles, latest_run, load_run, tsv_text, write_atomically
+from harness.results.chosen import Refused, add_run_arguments, chosen_cells, chosen_run
+from harness.results.store import RunFiles, tsv_text, write_atomically
 from harness.run import probe
 from harness.run.cell import Cell
 from harness.run.context import SWEEP, RunContext, profile_for
-from harness.run.session import NotReady, from_the_client
+from harness.run.session import from_the_client
 from stack import registry, settings
 
 SETTINGS = SWEEP["crosscheck"]
@@ -212,42 +210,24 @@ def measure_cells(run, context, only=None):
     return rows
 
 
-def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--run", help="the run id under results/ (default: the latest run)")
-    parser.add_argument("--results", type=Path, default=RESULTS)
+def add_arguments(parser):
+    add_run_arguments(parser)
     parser.add_argument("--cells", default=None, help="only these cells, app/engine/workload comma-separated "
                         "(default: every cell of the run)")
-    args = parser.parse_args(argv)
-    try:
-        run = load_run(args.results / args.run if args.run else latest_run(args.results))
-    except ResultsError as error:
-        print(f"crosscheck: {error}", file=sys.stderr)
-        return 1
-    only = set(filter(None, args.cells.split(","))) if args.cells else None
-    unknown = sorted(only - {str(key) for key in cell_figures(run)}) if only else []
-    if unknown:
-        print(f"crosscheck: no cell {', '.join(unknown)} in run {run.directory.name}", file=sys.stderr)
-        return 1
+
+
+def execute(args):
+    run = chosen_run(args)
+    only = chosen_cells(run, args.cells)
     if not os.access(OHA, os.X_OK):
-        print(f"crosscheck: {OHA} is missing: run `make crosscheck` (it builds oha first)", file=sys.stderr)
-        return 1
+        raise Refused(f"{OHA} is missing: run `make crosscheck` (it builds oha first)")
     # The run's own knobs (step length, timeouts, thresholds, CPUs), so that oha is judged by the rules
     # that judged the sweep; today's for what the run did not record.
     context = RunContext.recorded(run.manifest.options)
-    try:
-        with from_the_client(context.topology):
-            rows = measure_cells(run, context, only)
-    except NotReady as problem:
-        print(f"crosscheck: {problem}", file=sys.stderr)
-        return 1
+    with from_the_client(context.topology):
+        rows = measure_cells(run, context, only)
     median, lowest = agreement(rows)
     confirmed = [row["oha_agrees"] for row in rows if "oha_agrees" in row]
     print(f"crosscheck: sweep / wrk median {median}, lowest {lowest}; oha confirmed "
           f"{sum(1 for agrees in confirmed if agrees)} of {len(confirmed)} saturation points "
           f"({sum(1 for agrees in confirmed if agrees is None)} not judged); {run.directory / 'crosscheck.tsv'}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

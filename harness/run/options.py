@@ -67,7 +67,11 @@ def linear_rates(text):
 
 
 def parser(description):
-    arguments = OneLineErrors(description=description)
+    return add_arguments(OneLineErrors(description=description))
+
+
+def add_arguments(arguments):
+    """The sweep's options, each over its sweep.json default."""
     arguments.add_argument("--set", dest="app_set", default=None, choices=list(registry.sets()),
                            help=f"a named selection of apps: {', '.join(registry.sets())} (default "
                                 f"{registry.DEFAULT_SET}, {DEFAULTS['default_set_rounds']} rounds; other sets run {DEFAULTS['other_set_rounds']} round(s) unless --rounds says otherwise)")
@@ -157,7 +161,11 @@ def size_sweep_cells(args, apps):
 
 def from_argv(argv, description):
     """(RunContext, run id, results folder) from the command line."""
-    args = parser(description).parse_args(argv)
+    return from_args(parser(description).parse_args(argv))
+
+
+def from_args(args):
+    """(RunContext, run id, results folder) from the parsed options."""
     sizing = bool(args.size_sweep or args.sizes or args.size_workload)
     if args.size_sweep:
         args.app_set = args.app_set or SIZE_SWEEP["set"]

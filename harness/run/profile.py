@@ -20,16 +20,13 @@ and overhead.tsv): what profiling costs the servers.
 
 Into the run's folder, profile/: per cell its folded stacks, flame graph (SVG), perf script text
 (gzipped; every figure traces back to it) and breakdown.json; profile.json and profile.tsv for the run."""
-import argparse
 import gzip
 import json
 import os
-import sys
 import time
 from contextlib import nullcontext
 from dataclasses import replace
 from datetime import datetime, timezone
-from pathlib import Path
 
 from harness.hosts import inventory, servers
 from harness.hosts.watch import watching
@@ -40,11 +37,12 @@ from harness.measure import load, perf_script, processes, profiler
 from harness.report import profiles
 from harness.results.records import LOCATED, LOWER_BOUND_STATUSES, CellKey
 from harness.results.rounds import cell_figures
-from harness.results.store import RESULTS, ResultsError, RunFiles, latest_run, load_run, tsv_text, write_atomically
+from harness.results.chosen import Refused, add_run_arguments, chosen_cells, chosen_run
+from harness.results.store import RunFiles, tsv_text, write_atomically
 from harness.run import jvm_warmup, probe, step
 from harness.run.cell import Cell
 from harness.run.context import DEFAULTS, RunContext, profile_for
-from harness.run.session import NotReady, from_the_client
+from harness.run.session import from_the_client
 from stack import registry
 
 
@@ -224,48 +222,31 @@ def profile_cells(run, context, chosen, overhead_pairs):
     return rows
 
 
-def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--run", help="the run id under results/ (default: the latest run)")
-    parser.add_argument("--results", type=Path, default=RESULTS)
+def add_arguments(parser):
+    add_run_arguments(parser)
     parser.add_argument("--cells", default=None, help="only these cells, app/engine/workload comma-separated")
     parser.add_argument("--overhead", type=int, default=0, metavar="N",
                         help="also N pairs of steps without and with perf per cell (default 0)")
-    args = parser.parse_args(argv)
-    try:
-        run = load_run(args.results / args.run if args.run else latest_run(args.results))
-    except ResultsError as error:
-        print(f"profile: {error}", file=sys.stderr)
-        return 1
-    only = set(filter(None, args.cells.split(","))) if args.cells else None
-    cells = cell_figures(run)
-    unknown = sorted(only - {str(key) for key in cells}) if only else []
-    chosen = {key: figures for key, figures in cells.items() if only is None or str(key) in only}
-    problem = (f"no cell {', '.join(unknown)} in run {run.directory.name}" if unknown
-               else profiler.unavailable())
+
+
+def execute(args):
+    run = chosen_run(args)
+    only = chosen_cells(run, args.cells)
+    chosen = {key: figures for key, figures in cell_figures(run).items() if only is None or str(key) in only}
+    problem = profiler.unavailable()
     context = RunContext.recorded(run.manifest.options)
     if not problem and context.topology.ssh:
         problem = "TOPOLOGY=ssh: the servers' CPUs are on other machines; profile there with TOPOLOGY=local"
     if problem:
-        print(f"profile: {problem}", file=sys.stderr)
-        return 1
+        raise Refused(problem)
     jit_cells = any(registry.jit(key.app) for key in chosen)
-    try:
-        with from_the_client(context.topology):
+    with from_the_client(context.topology):
+        if jit_cells:
+            frame_pointers(True, context.pinning)
+        try:
+            rows = profile_cells(run, context, chosen, args.overhead)
+        finally:
             if jit_cells:
-                frame_pointers(True, context.pinning)
-            try:
-                rows = profile_cells(run, context, chosen, args.overhead)
-            finally:
-                if jit_cells:
-                    frame_pointers(False, context.pinning)
-    except NotReady as problem:
-        print(f"profile: {problem}", file=sys.stderr)
-        return 1
+                frame_pointers(False, context.pinning)
     print(f"profile: {len(rows)} cells profiled; {run.directory / 'profile' / 'profile.tsv'} "
           f"(flame graphs in profile/<cell>/flame.svg); `make plots RUN={run.directory.name}` adds them to the report")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

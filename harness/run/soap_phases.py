@@ -12,12 +12,10 @@ are restarted with it, and restarted without it at the end, so that no sweep fig
 
 Into results/RUN/ (RUN: a sweep's run, whose summary.md and report.pdf then show them, or a name of
 its own): soap-phases.tsv, one row per (app, workload, N), and soap-phases.json with the host."""
-import argparse
 import http.client
 import json
 import os
 import statistics
-import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -29,6 +27,7 @@ from harness.measure.soap_phases import PhaseLog, samples, summary
 from harness.report.render import phases_page
 from harness.report.soap_phases import COLUMNS, summary_lines
 from harness.report.view import PALETTE
+from harness.results.chosen import Refused
 from harness.results.store import RESULTS, tsv_text
 from stack import layout, lifecycle, registry, topology
 
@@ -129,8 +128,7 @@ def run_all(apps, sizes, count, warmup_s, jvm_warmup_s, say):
     return rows
 
 
-def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_arguments(parser):
     parser.add_argument("--run", default=datetime.now().strftime("phases-%Y%m%d-%H%M%S"))
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--apps", default=",".join(soap_apps()))
@@ -139,21 +137,21 @@ def main(argv):
     parser.add_argument("--warmup", type=float, default=WARMUP_S, help="seconds of warm-up per workload")
     parser.add_argument("--jvm-warmup", type=float, default=JVM_WARMUP_S,
                         help="seconds of warm-up of each JVM app over all its workloads first")
-    args = parser.parse_args(argv)
+
+
+def execute(args):
     apps = [app for app in args.apps.split(",") if app]
     unknown = [app for app in apps if app not in soap_apps()]
-    if unknown or not apps or args.count < 1:
-        print(f"soap-phases: {', '.join(unknown) or 'no app'} is no SOAP app; the SOAP apps: "
-              f"{', '.join(soap_apps())}" if unknown or not apps else "soap-phases: COUNT must be at least 1",
-              file=sys.stderr)
-        return 2
+    if unknown or not apps:
+        raise Refused(f"{', '.join(unknown) or 'no app'} is no SOAP app; the SOAP apps: {', '.join(soap_apps())}", code=2)
+    if args.count < 1:
+        raise Refused("COUNT must be at least 1", code=2)
     sizes = [int(size) for size in args.sizes.split(",") if size]
     pinning = Pinning.from_knobs()
     names = list(dict.fromkeys(registry.server_of(app) for app in apps))
     down = [name for name in names if not lifecycle.SERVERS[name].pid()]
     if down:
-        print(f"soap-phases: {', '.join(down)} not running; `make up` first", file=sys.stderr)
-        return 1
+        raise Refused(f"{', '.join(down)} not running; `make up` first")
     topology.enter(topology.current().namespace("client"))
     processes.pin_harness(pinning.client_cpus)
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -180,8 +178,3 @@ def main(argv):
         phases_page(rows, title, colours.get, folder, folder / "data")
         print(f"soap-phases: {len(rows)} rows in {folder / 'soap-phases.tsv'}, the table in soap-phases.md, "
               "the plot in soap-phases.pdf")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

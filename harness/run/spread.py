@@ -16,10 +16,7 @@ and spread.md.
 nothing restarted, into results/<run>-interleave-<when>/: spread.tsv (a pair per "restart") and
 interleave.md, their ratio of CPU per reply beside the run's saturation ratio
 (harness/results/interleave.py)."""
-import argparse
-import sys
 from datetime import datetime, timezone
-from pathlib import Path
 
 from harness.hosts import inventory, servers
 from harness.hosts.prices import price_list
@@ -27,10 +24,11 @@ from harness.judge.disturbance import redone_while_disturbed
 from harness.measure import processes
 from harness.results import interleave as interleave_results
 from harness.results import prices, spread
+from harness.results.chosen import Refused, add_run_arguments, chosen_cells, chosen_run
 from harness.results.records import DISTURBED, LOCATED
 from harness.results.rounds import cell_figures
 from harness.results.speed import SpeedHistory
-from harness.results.store import RESULTS, ResultsError, RunFiles, latest_run, load_run, tsv_text, write_atomically
+from harness.results.store import RunFiles, tsv_text, write_atomically
 from harness.run import jvm_warmup, probe
 from harness.run.cell import Cell, now
 from harness.run.context import RunContext
@@ -104,8 +102,8 @@ def interleave(keys, rate, context, files, pairs, say, keep):
 
 def experiment(files, run_id, context, measure_cells):
     """Runs measure_cells(say, keep) -> rows from the client with the servers pinned, the manifest
-    written around it; keep(rows) saves spread.tsv as it grows. The rows as text, or None (the reason
-    printed) when the lab was not ready."""
+    written around it; keep(rows) saves spread.tsv as it grows. The rows as text; Refused, saying where
+    the steps so far are, when the lab was not ready or a server failed."""
     def keep(rows):
         write_atomically(files.directory / "spread.tsv", tsv_text(spread.COLUMNS, rows))
 
@@ -118,15 +116,12 @@ def experiment(files, run_id, context, measure_cells):
             write_manifest(files.manifest, run_id, context, servers.described_topology(context.topology), None,
                            finished=True)
     except (NotReady, LabError) as problem:
-        print(f"spread-sources: {problem}; the steps so far are in {files.directory}", file=sys.stderr)
-        return None
+        raise Refused(f"{problem}; the steps so far are in {files.directory}") from None
     return [{key: str(value) if value is not None else "" for key, value in row.items()} for row in rows]
 
 
-def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--run", help="the run id under results/ whose figures set the rates (default: the latest)")
-    parser.add_argument("--results", type=Path, default=RESULTS)
+def add_arguments(parser):
+    add_run_arguments(parser, "the run id under results/ whose figures set the rates (default: the latest)")
     parser.add_argument("--cells", default=None, help="only these cells, app/engine/workload comma-separated")
     parser.add_argument("--restarts", type=int, default=5, help="groups of steps, each after a restart (default 5)")
     parser.add_argument("--steps", type=int, default=2, help="steps in each group (default 2)")
@@ -134,27 +129,18 @@ def main(argv):
     parser.add_argument("--no-restart", action="store_true", help="the control: no restart between the groups")
     parser.add_argument("--interleave", type=int, metavar="PAIRS",
                         help="two cells' steps alternated in PAIRS pairs at SHARE of the lower figure")
-    args = parser.parse_args(argv)
+
+
+def execute(args):
     if args.restarts < 2 or args.steps < 1 or not 0 < args.share < 1 or (args.interleave is not None and args.interleave < 2):
-        print("spread-sources: RESTARTS >= 2, STEPS >= 1, PAIRS >= 2 and 0 < SHARE < 1", file=sys.stderr)
-        return 2
-    try:
-        run = load_run(args.results / args.run if args.run else latest_run(args.results))
-    except ResultsError as error:
-        print(f"spread-sources: {error}", file=sys.stderr)
-        return 1
-    cells = cell_figures(run)
-    only = list(dict.fromkeys(filter(None, args.cells.split(",")))) if args.cells else None
-    unknown = sorted(set(only) - {str(key) for key in cells}) if only else []
-    if unknown:
-        print(f"spread-sources: no cell {', '.join(unknown)} in run {run.directory.name}", file=sys.stderr)
-        return 1
-    located = {str(key): (key, figures) for key, figures in cells.items()
+        raise Refused("RESTARTS >= 2, STEPS >= 1, PAIRS >= 2 and 0 < SHARE < 1", code=2)
+    run = chosen_run(args)
+    only = chosen_cells(run, args.cells)
+    located = {str(key): (key, figures) for key, figures in cell_figures(run).items()
                if figures.median and figures.representative.status == LOCATED}
     chosen = dict(located[name] for name in (only or located) if name in located)
     if args.interleave and len(chosen) != 2:
-        print(f"spread-sources: PAIRS= interleaves two located cells; CELLS= names {len(chosen)}", file=sys.stderr)
-        return 2
+        raise Refused(f"PAIRS= interleaves two located cells; CELLS= names {len(chosen)}", code=2)
     context = RunContext.recorded(run.manifest.options)
     started = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     kind = "interleave" if args.interleave else "repeat" if args.no_restart else "spread"
@@ -167,8 +153,6 @@ def main(argv):
         keys = list(chosen)
         rate = round(args.share * min(figures.median.estimate for figures in chosen.values()), 1)
         rows = experiment(files, run_id, context, lambda say, keep: interleave(keys, rate, context, files, args.interleave, say, keep))
-        if rows is None:
-            return 1
         first, second = chosen.values()
         markdown = interleave_results.interleave_markdown(
             rows, run_id, str(keys[0]), str(keys[1]), rate,
@@ -183,14 +167,7 @@ def main(argv):
                 keep(rows)
             return rows
         rows = experiment(files, run_id, context, each_cell)
-        if rows is None:
-            return 1
         markdown = spread.spread_markdown(rows, run_id, args.share, machine)
         name = "spread.md"
     write_atomically(files.directory / name, markdown)
     print(markdown + f"\n(written to {files.directory / name})")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -1,7 +1,7 @@
 """The saturation sweep: for every cell (app x engine x workload) run httperf at planned offered
 rates, judge each step, and locate the highest rate the server sustains.
 
-    python3 -m harness.run.sweep [--apps php,soap] [--engines ...] [--workloads ...]
+    python3 -m harness sweep [--apps php,soap] [--engines ...] [--workloads ...]
         [--mode adaptive|linear] [--duration S] [--precision P] [--run ID] [--quick]
 
 Results go to results/<run-id>/ (see README). Re-running with the same --run resumes: finished
@@ -9,15 +9,18 @@ steps and cells are kept, not redone.
 """
 import sys
 
-from harness.run.options import from_argv
+from harness.run import options
 from harness.run.runner import Runner
 from harness.run.session import NotReady, from_the_client
 from stack.server import LabError
 
 
-def main(argv):
-    context, run_id, results_dir = from_argv(argv, __doc__.split("\n\n")[0])
-    return run_sweep(context, run_id, results_dir)
+def add_arguments(parser):
+    options.add_arguments(parser)
+
+
+def execute(args):
+    return run_sweep(*options.from_args(args))
 
 
 def run_sweep(context, run_id, results_dir):
@@ -36,7 +39,3 @@ def run_sweep(context, run_id, results_dir):
         print(f"\nsweep interrupted: finished steps are saved; resume with RUN={run_id}", file=sys.stderr)
         return 130
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -3,10 +3,10 @@ set from a recorded run's figures, and writes its steps, their rows and the rati
 import json
 import shutil
 
+from harness import cli
 from harness.results import interleave
 from harness.results.records import PASS, VERDICTS
 from harness.results.store import read_tsv
-from harness.run import spread
 from stack.settings import ROOT
 
 RECORDED = ROOT / "tests" / "fixtures" / "results" / "cost-a"  # PHP and the pooled servlet, single MyISAM rows
@@ -27,7 +27,7 @@ def recorded_run(tmp_path):
 
 def test_interleave_alternates_two_cells_at_one_rate_and_sets_their_ratio_beside_the_runs(stack, tmp_path, capsys):
     recorded_run(tmp_path)
-    assert spread.main(["--run", "cost-a", "--results", str(tmp_path), "--cells", CELLS,
+    assert cli.main(["spread-sources", "--run", "cost-a", "--results", str(tmp_path), "--cells", CELLS,
                         "--interleave", "2", "--share", "0.1"]) == 0
     made = [path for path in tmp_path.iterdir() if path.name.startswith("cost-a-interleave-")]
     assert len(made) == 1
@@ -48,6 +48,6 @@ def test_interleave_alternates_two_cells_at_one_rate_and_sets_their_ratio_beside
 
 def test_interleave_names_two_cells(tmp_path, capsys):
     recorded_run(tmp_path)
-    assert spread.main(["--run", "cost-a", "--results", str(tmp_path), "--cells", "php/myisam/single",
+    assert cli.main(["spread-sources", "--run", "cost-a", "--results", str(tmp_path), "--cells", "php/myisam/single",
                         "--interleave", "2"]) == 2
     assert "interleaves two located cells; CELLS= names 1" in capsys.readouterr().err

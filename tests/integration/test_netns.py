@@ -198,7 +198,7 @@ def test_the_lockdown_suite_holds_with_every_server_on_its_hosts_address_a_tomca
         run("-m", "stack.lab", "up")
         run("-m", "stack.lab", "import")
         assert " passed" in run("-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/integration/test_lockdown.py")
-        run("-m", "harness.run.soap_phases", "--results", str(tmp_path), "--run", "phases", "--sizes", "1,100",
+        run("-m", "harness", "soap-phases", "--results", str(tmp_path), "--run", "phases", "--sizes", "1,100",
             "--count", "3", "--warmup", "0.2", "--jvm-warmup", "0", "--apps", ",".join(engines))
     finally:
         run("-m", "stack.lab", "down")

@@ -6,9 +6,9 @@ import subprocess
 
 import pytest
 
+from harness import cli
 from harness.measure import profiler
 from harness.results.store import read_steps, read_summaries
-from harness.run import profile
 from stack.settings import ROOT
 from tests import margins
 from tests.integration.test_sweep import short, sweep
@@ -26,7 +26,7 @@ def inferno():
 def test_a_profiled_cell_has_a_flame_graph_and_a_breakdown_that_adds_up(stack, inferno, tmp_path):
     files = sweep(tmp_path, "profiled", short(apps=("php",), max_steps=2))
     steps_before = read_steps(files.cell_steps(read_summaries(files.saturation)[0].key))
-    assert profile.main(["--run", "profiled", "--results", str(tmp_path)]) == 0
+    assert cli.main(["profile", "--run", "profiled", "--results", str(tmp_path)]) == 0
     record = json.loads((files.profile / "profile.json").read_text())
     assert record["host"]["cpu_model"] and record["perf"].startswith("perf version")
     result = record["cells"]["php/myisam/single"]
