@@ -17,7 +17,7 @@ def db_settings():
     """What every app needs to reach the database (on the db host's address); the same values for
     PHP and the JVM apps."""
     return {
-        "db.host": topology.current().address(registry.server(registry.DATABASE_SERVER)["host"]),
+        "db.host": topology.current().address(registry.server(registry.database_server())["host"]),
         "db.port": settings.knob("MARIADB_PORT"),
         "db.name": settings.DB_NAME,
         "db.user": settings.DB_USER,

@@ -41,7 +41,7 @@ def report(host):
     now = topology.current()
     sockets = listening(now.namespace(host))
     servers = {}
-    for name, server in lifecycle.SERVERS.items():
+    for name, server in lifecycle.lab_servers().items():
         if server.host != host or not server.pid():
             continue
         pids = set(server.processes())

@@ -133,7 +133,7 @@ def grant_statements(password):
 
 
 def import_data(if_needed=False):
-    db = lifecycle.SERVERS[registry.DATABASE_SERVER]
+    db = lifecycle.lab_servers()[registry.database_server()]
     if not db.pid():
         raise LabError("import: MariaDB is not running; run `make up` first")
     password, name = settings.db_password(), schema()
@@ -161,7 +161,7 @@ def local_commands(argv):
     return {
         "up": lambda: lifecycle.up(only=argv[1:], pinned=True),
         "down": lifecycle.down,
-        "status": lambda: [lifecycle.SERVERS[name].status(max(map(len, lifecycle.SERVERS)))
+        "status": lambda: [lifecycle.lab_servers()[name].status(max(map(len, lifecycle.lab_servers())))
                            for name in lifecycle.chosen(host=here)],
         "import": lambda: import_data(if_needed="--if-needed" in argv[1:]),
         "exposure": lambda: [json.dumps(exposure.report(host)) for host in ([here] if here else remote.ORDER)],
@@ -194,11 +194,11 @@ def main(argv):
         return 2
     commands = {
         **commands_acting_on_servers(argv),
-        "ports": lambda: ["Ports: " + ", ".join(f"{server.name} {server.port}" for server in lifecycle.SERVERS.values()
+        "ports": lambda: ["Ports: " + ", ".join(f"{server.name} {server.port}" for server in lifecycle.lab_servers().values()
                                                 if server.port_knob)
                           + f" (TOPOLOGY={now.mode}: web on {now.address('web')}, db on {now.address('db')})."],
         "sets": lambda: ["Sets of apps (make saturation-sweep SET=name; APPS= narrows one):"]
-                        + [f"  {name:10} {', '.join(members)}" + (" (default)" if name == registry.DEFAULT_SET else "")
+                        + [f"  {name:10} {', '.join(members)}" + (" (default)" if name == registry.default_set() else "")
                            for name, members in registry.sets().items()],
     }
     if not argv or argv[0] not in commands:

@@ -4,6 +4,8 @@ in the registry and the behaviour its `class` names (stack/servers.py, stack/php
 
 All state lives under var/.  `make up`, `make down` and the sweep's recovery all go through here.
 """
+import functools
+
 from stack import cgroup, php_servers, registry, servers, settings, targets, topology
 from stack.database_access import write_app_config
 from stack.layout import every_layouts_servers
@@ -31,23 +33,25 @@ def declared_servers():
     return {name: CLASSES[declared["class"]](name) for name, declared in registry.servers().items()}
 
 
-SERVERS = declared_servers()
-# The order they start in (each after the servers it needs); they stop in the reverse.
-ORDER = list(SERVERS)
+@functools.cache
+def lab_servers():
+    """{name: server} of the registry's servers, built on first use (the knobs as they are then), in
+    the order they start (each after the servers it needs); they stop in the reverse."""
+    return declared_servers()
 
 
 def strays():
     """The servers of another layout (TOMCAT_LAYOUT) that are running: `up` refuses to start beside
     them, `down` stops them too."""
-    others = {name: declared for name, declared in every_layouts_servers(targets.DECLARED).items()
-              if name not in SERVERS}
+    others = {name: declared for name, declared in every_layouts_servers(targets.declared()).items()
+              if name not in lab_servers()}
     return [server for server in (CLASSES[declared["class"]](name, declared) for name, declared in others.items())
             if server.pid()]
 
 
 def with_needs(name):
     """A server and the servers it needs, in the order they start."""
-    return [*SERVERS[name].needs, name]
+    return [*lab_servers()[name].needs, name]
 
 
 # The knob naming each host's CPUs.
@@ -62,17 +66,17 @@ def host_cpus():
 
 def server_cpus(name):
     """The CPUs a server runs on, its host's (None: not pinned)."""
-    return settings.cpus(CPU_KNOBS[SERVERS[name].host])
+    return settings.cpus(CPU_KNOBS[lab_servers()[name].host])
 
 
 def chosen(names=(), host=None):
     """The servers to start, in order: the named ones with the servers they need (every server when
     none is named); only those of `host` when one is given."""
-    unknown = [name for name in names if name not in SERVERS]
+    unknown = [name for name in names if name not in lab_servers()]
     if unknown:
-        raise LabError(f"up: no server {', '.join(unknown)}; the lab has {', '.join(SERVERS)}")
-    wanted = {need for name in names for need in with_needs(name)} if names else set(ORDER)
-    return [name for name in ORDER if name in wanted and (not host or SERVERS[name].host == host)]
+        raise LabError(f"up: no server {', '.join(unknown)}; the lab has {', '.join(lab_servers())}")
+    wanted = {need for name in names for need in with_needs(name)} if names else set(lab_servers())
+    return [name for name in lab_servers() if name in wanted and (not host or lab_servers()[name].host == host)]
 
 
 def up(only=(), pinned=False):
@@ -86,7 +90,7 @@ def up(only=(), pinned=False):
     notes = [topology.create(topology.current(), host_cpus())]
     write_app_config()
     names = chosen(only, settings.knob("LAB_ON_HOST"))
-    return [note for note in notes if note] + [SERVERS[name].start(server_cpus(name) if pinned else None)
+    return [note for note in notes if note] + [lab_servers()[name].start(server_cpus(name) if pinned else None)
                                                     for name in names]
 
 
@@ -95,13 +99,13 @@ def down():
     and the lab's namespaces (whichever TOPOLOGY is asked now: the namespaces of an earlier netns
     run go too)."""
     notes = [server.stop() + " (of another TOMCAT_LAYOUT)" for server in strays()]
-    notes += [SERVERS[name].stop() for name in reversed(chosen(host=settings.knob("LAB_ON_HOST")))]
+    notes += [lab_servers()[name].stop() for name in reversed(chosen(host=settings.knob("LAB_ON_HOST")))]
     cgroup.remove()
     every_namespace = topology.Topology("netns", "", topology.prefix_for(VAR))
     return notes + [note for note in [topology.remove(every_namespace)] if note]
 
 
 def restart(name, cpus=None):
-    server = SERVERS[name]
+    server = lab_servers()[name]
     server.stop()
     return server.start(cpus)

@@ -8,8 +8,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 from xml.sax.saxutils import escape
 
-from stack import echoes, settings, topology
-from stack.targets import REGISTRY
+from stack import echoes, settings, targets, topology
 from stack.workload_names import ECHO_PARAMETER, is_echo, parse_workload
 
 
@@ -29,17 +28,18 @@ class Request:
         return f"http://{self.host}:{self.port}{self.path}"
 
 
-# The set a sweep measures unless told otherwise, over sweep.json's rounds (any other set: other_set_rounds).
-DEFAULT_SET = REGISTRY["default_set"]
+def default_set():
+    """The set a sweep measures unless told otherwise, over sweep.json's rounds (any other set: other_set_rounds)."""
+    return targets.registry()["default_set"]
 
 
 def apps():
-    return list(REGISTRY["apps"])
+    return list(targets.registry()["apps"])
 
 
 def sets():
     """The named selections of apps: the registry's, and `all` (every app)."""
-    return {**REGISTRY["sets"], "all": apps()}
+    return {**targets.registry()["sets"], "all": apps()}
 
 
 def set_members(name):
@@ -51,15 +51,15 @@ def set_members(name):
 
 def comparisons():
     """{set name: its table's title and what it asks}: the sets the report compares app by app."""
-    return REGISTRY["comparisons"]
+    return targets.registry()["comparisons"]
 
 
 def declared(section, name):
     """One declaration of a registry section ("apps", "servers"); a KeyError naming what it has."""
     try:
-        return REGISTRY[section][name]
+        return targets.registry()[section][name]
     except KeyError:
-        raise KeyError(f"unknown {section[:-1]} {name!r}; the registry has {', '.join(REGISTRY[section])}") from None
+        raise KeyError(f"unknown {section[:-1]} {name!r}; the registry has {', '.join(targets.registry()[section])}") from None
 
 
 def app(name):
@@ -76,11 +76,11 @@ NO_ENGINE = "none"
 
 def engines():
     """The twin tables' engines, in report order."""
-    return list(REGISTRY["engines"])
+    return list(targets.registry()["engines"])
 
 
 def engine_title(engine):
-    return "no database" if engine == NO_ENGINE else REGISTRY["engines"].get(engine, {}).get("title", engine)
+    return "no database" if engine == NO_ENGINE else targets.registry()["engines"].get(engine, {}).get("title", engine)
 
 
 def reads_database(app_name):
@@ -99,14 +99,14 @@ def workload_specs(app_name):
     spec = app(app_name)
     if spec["kind"] != "soap":
         return spec["workloads"]
-    shared = REGISTRY["soap_requests"]
+    shared = targets.registry()["soap_requests"]
     return {workload: {"method": shared["method"], "path": spec["service"], "headers": shared["headers"],
                        "body": envelope} for workload, envelope in shared["envelopes"].items()}
 
 
 def soap_max_element_depth():
     """The deepest envelope every SOAP engine parses; deeper ones are malformed (contract/README.md)."""
-    return REGISTRY["soap_requests"]["max_element_depth"]
+    return targets.registry()["soap_requests"]["max_element_depth"]
 
 
 def serves(app_name, workload):
@@ -132,7 +132,7 @@ def cells_of(app_name, engines_chosen, workloads_chosen):
 
 def servers():
     """{name: declaration} of every lab server, in the order they start (each after those it needs)."""
-    return REGISTRY["servers"]
+    return targets.registry()["servers"]
 
 
 def server(name):
@@ -140,7 +140,9 @@ def server(name):
 
 
 # The database server: the one the db host runs (every app's rows, the sweep's verification).
-DATABASE_SERVER = next(name for name, declared in REGISTRY["servers"].items() if declared["host"] == "db")
+def database_server():
+    """The server on the db host: MariaDB."""
+    return next(name for name, declared in servers().items() if declared["host"] == "db")
 
 
 def server_title(name):
@@ -238,7 +240,7 @@ def fill(template, values, encode):
 
 def echo_request(app_name, kind, count):
     """An echo workload's request: its envelope, written from the count (stack/echoes.py)."""
-    shared = REGISTRY["soap_requests"]
+    shared = targets.registry()["soap_requests"]
     return Request(method=shared["method"], port=port_of(app_name), path=app(app_name)["service"],
                    headers=dict(shared["headers"]), body=echoes.envelope(kind, count))
 
@@ -251,7 +253,7 @@ def request(app_name, workload, **parameters):
     spec = workload_specs(app_name)[base]
     if is_echo(workload):  # an engine-less baseline: the same envelope, when it takes one
         spec = {**spec, "body": echoes.envelope(base, int(fixed.get(ECHO_PARAMETER, 0))) if spec["method"] == "POST" else ""}
-    values = {**REGISTRY["defaults"], **fixed, **parameters}
+    values = {**targets.registry()["defaults"], **fixed, **parameters}
     return Request(
         method=spec["method"],
         port=port_of(app_name),

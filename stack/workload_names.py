@@ -1,34 +1,40 @@
 """The workloads' names and what they mean: the declared ones (single, range...), the payload
 workload's rows-N, the SOAP papers' echo-N and quote. Pure over contract/targets.json (stack/targets.py);
 how each app is asked for one is the registry's (stack/registry.py)."""
-from stack.targets import REGISTRY
+from stack import targets
 
-# The payload workload (the first N rows by id), outside the default workloads: the size sweep names
-# its cells' workloads "rows-N", one per count.
-SIZE_WORKLOAD = REGISTRY["size_workload"]
 SIZE_PARAMETER = "count"
 
 
-# The SOAP papers' workloads: "echo-10" sends 10 structs; "quote" takes no count.
-ECHO_WORKLOADS = REGISTRY["echo_workloads"]
+def size_workload():
+    """The payload workload (the first N rows by id), outside the default workloads: the size sweep
+    names its cells' workloads "rows-N", one per count."""
+    return targets.registry()["size_workload"]
+
+
 ECHO_PARAMETER = "items"
 QUOTE_WORKLOAD = "quote"
+
+
+def echo_workloads():
+    """The SOAP papers' workloads: "echo-10" sends 10 structs; "quote" takes no count."""
+    return targets.registry()["echo_workloads"]
 
 
 def size_kinds():
     """The workloads a size sweep grows by N: the payload workload (rows), then the echoes that take
     a count."""
-    return (SIZE_WORKLOAD, *[kind for kind, declared in ECHO_WORKLOADS.items() if "max_items" in declared])
+    return (size_workload(), *[kind for kind, declared in echo_workloads().items() if "max_items" in declared])
 
 
 def largest_count(kind):
     """The contract's cap on N for a kind of size_kinds (the apps refuse more)."""
-    return REGISTRY["size_workload_max"] if kind == SIZE_WORKLOAD else ECHO_WORKLOADS[kind]["max_items"]
+    return targets.registry()["size_workload_max"] if kind == size_workload() else echo_workloads()[kind]["max_items"]
 
 
-def sized(count, kind=SIZE_WORKLOAD):
-    """The workload name of a kind of size_kinds at N: rows-100, echo-10."""
-    return f"{kind}-{int(count)}"
+def sized(count, kind=None):
+    """The workload name of a kind of size_kinds (the payload workload's unless given) at N: rows-100, echo-10."""
+    return f"{kind or size_workload()}-{int(count)}"
 
 
 def size_of(workload):
@@ -42,9 +48,9 @@ def parse_workload(workload):
     """(the registry's workload, its fixed parameters): "rows-100" is ("rows", {"count": "100"}),
     "echo-10" ("echo", {"items": "10"})."""
     base, _, count = workload.partition("-")
-    if base == SIZE_WORKLOAD and count.isdigit():
+    if base == size_workload() and count.isdigit():
         return base, {SIZE_PARAMETER: count}
-    if base in ECHO_WORKLOADS and base != QUOTE_WORKLOAD and count.isdigit() and int(count) > 0:
+    if base in echo_workloads() and base != QUOTE_WORKLOAD and count.isdigit() and int(count) > 0:
         return base, {ECHO_PARAMETER: count}
     return workload, {}
 
@@ -68,12 +74,12 @@ def item_count(workload):
 
 def is_workload(workload):
     base, fixed = parse_workload(workload)
-    return base in REGISTRY["workloads"] or bool(fixed) or is_echo(workload)
+    return base in targets.registry()["workloads"] or bool(fixed) or is_echo(workload)
 
 
 def workloads():
     """The workloads every app answers, in report order (the payload workload's rows-N apart)."""
-    return list(REGISTRY["workloads"])
+    return list(targets.registry()["workloads"])
 
 
 def workload_title(workload, short=False):
@@ -84,19 +90,19 @@ def workload_title(workload, short=False):
         return f"first {count:,} row{'s' if count > 1 else ''} by id"
     base, fixed = parse_workload(workload)
     if is_echo(workload):
-        title = ECHO_WORKLOADS[base]["short_title" if short else "title"]
+        title = echo_workloads()[base]["short_title" if short else "title"]
         return title.format(n=f"{int(fixed.get(ECHO_PARAMETER, 0)):,}")
-    declared = REGISTRY["workloads"].get(workload, {})
+    declared = targets.registry()["workloads"].get(workload, {})
     return declared.get("short_title" if short else "title", workload)
 
 
 def selects(workload):
     """(column, operator, the defaults' parameter) of the rows a declared workload returns."""
-    declared = REGISTRY["workloads"][workload]["selects"]
+    declared = targets.registry()["workloads"][workload]["selects"]
     return declared["column"], declared["operator"], declared["parameter"]
 
 
 def baseline_workloads():
     """The workloads a baseline app serves (its server's constant-row page answers these only)."""
     return [workload for workload in workloads()
-            if any(spec["kind"] == "baseline" and workload in spec["workloads"] for spec in REGISTRY["apps"].values())]
+            if any(spec["kind"] == "baseline" and workload in spec["workloads"] for spec in targets.registry()["apps"].values())]

@@ -34,7 +34,7 @@ class HostAgent:
         self.monitors = []
 
     def server(self, name, call, *args):
-        if name not in lifecycle.SERVERS or call not in servers.SERVER_CALLS:
+        if name not in lifecycle.lab_servers() or call not in servers.SERVER_CALLS:
             raise ValueError(f"no call {call} of a server {name}")
         return getattr(servers.LocalServer(name), call)(*args)
 

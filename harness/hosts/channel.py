@@ -18,8 +18,14 @@ from stack.server import LabError, log_tail
 # Apache's graceful restart, and a query may read 16,000 rows.
 AT_ONCE_S = 30
 CALL_TIMEOUTS = {"machine": 120}
-SERVER_CALL_TIMEOUTS = {"restart": int(settings.knob("START_TIMEOUT")) + AT_ONCE_S, "recycle": 60, "checksums": 120,
-                        "rows": 120}
+SERVER_CALL_TIMEOUTS = {"recycle": 60, "checksums": 120, "rows": 120}
+
+
+def server_call_timeout(call):
+    """How long a server's `call` on its host may take: a restart waits START_TIMEOUT for its server."""
+    if call == "restart":
+        return settings.int_knob("START_TIMEOUT") + AT_ONCE_S
+    return SERVER_CALL_TIMEOUTS.get(call)
 
 # The code an agent must run: the lab's own Python and its registry (what `make up` ships).
 CODE = ("harness", "stack")

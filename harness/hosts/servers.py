@@ -3,7 +3,7 @@ a server is the lifecycle's own object; with TOPOLOGY=ssh every call is made on 
 the lab's agent there (channel.py)."""
 from dataclasses import dataclass
 
-from harness.hosts.channel import SERVER_CALL_TIMEOUTS, agent
+from harness.hosts.channel import agent, server_call_timeout
 from harness.measure import jit, processes
 from harness.measure.processes import cpu_list
 from stack import lab, lifecycle, playbooks, remote, settings, topology
@@ -18,7 +18,7 @@ class LocalServer:
 
     def __init__(self, name):
         self.name = name
-        self.server = lifecycle.SERVERS[name]
+        self.server = lifecycle.lab_servers()[name]
 
     def pid(self):
         return self.server.pid()
@@ -56,13 +56,13 @@ class RemoteServer:
 
     def __init__(self, name):
         self.name = name
-        self.agent = agent(lifecycle.SERVERS[name].host)
+        self.agent = agent(lifecycle.lab_servers()[name].host)
 
     def __getattr__(self, call):
         if call not in SERVER_CALLS:
             raise AttributeError(call)
         return lambda *args: self.agent.call("server", self.name, call, *args,
-                                             timeout_s=SERVER_CALL_TIMEOUTS.get(call))
+                                             timeout_s=server_call_timeout(call))
 
 
 def server(name):
@@ -71,7 +71,7 @@ def server(name):
 
 
 def all_servers():
-    return {name: server(name) for name in lifecycle.SERVERS}
+    return {name: server(name) for name in lifecycle.lab_servers()}
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class Pinning:
 
     def cpus_of(self, server):
         """The CPU list a server is pinned to: its host's."""
-        return self.host_cpus(lifecycle.SERVERS[server].host)
+        return self.host_cpus(lifecycle.lab_servers()[server].host)
 
     def lab_cpus(self):
         """Every CPU the lab uses, the client's and the servers'."""

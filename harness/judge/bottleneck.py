@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from harness.results.records import BASELINE, CLIENT_BOUND, FAIL, LOCATED, PLAN_LIMIT
 from harness.results.saturation import latest_verdicts
 from stack import registry
-from stack.registry import DATABASE_SERVER, pool, server_of, server_title
+from stack.registry import database_server, pool, server_of, server_title
 
 CLIENT, CPU, DATABASE, POOL, ACCEPT_QUEUE, LINK, UNEXPLAINED = (
     "client", "server CPU", "database", "pool wait", "accept queue", "link", "unexplained")
@@ -110,7 +110,7 @@ def diagnosis(told, server_cores, limits, link_bits_per_s=None, pool_what="a con
         if busy >= limits.busy_cpu_pct:
             shares = cpu_shares(step)
             split = ", ".join(f"{server_title(name)} {seconds:.1f} s" for seconds, name in shares)
-            name = DATABASE if shares and shares[0][1] == DATABASE_SERVER else CPU
+            name = DATABASE if shares and shares[0][1] == database_server() else CPU
             return name, f"servers' CPU {busy:.0f} % busy {where} ({split})"
     evidence = []
     for step in told:

@@ -84,7 +84,7 @@ class PssMonitor:
     def finish(self):
         figures = {}
         for name in self.names:
-            figures.update(pss_figures(name, [read_pss_kb(pid) for pid in lifecycle.SERVERS[name].processes()]))
+            figures.update(pss_figures(name, [read_pss_kb(pid) for pid in lifecycle.lab_servers()[name].processes()]))
         return figures
 
 
@@ -93,7 +93,7 @@ class JvmHeapMonitor:
 
     def __init__(self, server):
         self.server = server
-        self.log = lifecycle.SERVERS[server].gc_log
+        self.log = lifecycle.lab_servers()[server].gc_log
 
     def log_text(self):
         try:
@@ -102,7 +102,7 @@ class JvmHeapMonitor:
             return ""
 
     def start(self):
-        pid = lifecycle.SERVERS[self.server].pid()
+        pid = lifecycle.lab_servers()[self.server].pid()
         # Up to the last whole line: a pause the JVM is writing now counts in this step.
         self.before = (pid, jit.counters_of(pid), self.log_text().rfind("\n") + 1) if pid else None
 

@@ -53,13 +53,13 @@ class ServerSampler(Sampler):
     @staticmethod
     def present(name):
         """The server's processes now, and its exited ones its main process has not yet reaped."""
-        server = lifecycle.SERVERS[name]
+        server = lifecycle.lab_servers()[name]
         return set(server.processes()) | set(zombie_children(server.pid()))
 
     def sample(self, initial=False):
         for name in self.names:
             rss_total, threads = 0.0, 0
-            main = lifecycle.SERVERS[name].pid()
+            main = lifecycle.lab_servers()[name].pid()
             for pid in self.present(name):
                 reading = process_reading(pid)
                 if reading is None:
@@ -159,7 +159,7 @@ class MariaDBMonitor:
 
     def read(self):
         try:
-            return parse_status(lifecycle.SERVERS[self.server].sql(QUERY))
+            return parse_status(lifecycle.lab_servers()[self.server].sql(QUERY))
         except (LabError, OSError):
             return {}
 
@@ -197,7 +197,7 @@ class ListenBacklogMonitor(Sampler):
 
     def __init__(self, server, interval=0.2):
         super().__init__(interval)
-        self.endpoint, self.namespace = lifecycle.SERVERS[server].endpoint, lifecycle.SERVERS[server].namespace
+        self.endpoint, self.namespace = lifecycle.lab_servers()[server].endpoint, lifecycle.lab_servers()[server].namespace
         self.most = 0
 
     def sample(self):
@@ -223,7 +223,7 @@ class JvmMonitor:
         self.server = server
 
     def start(self):
-        pid = lifecycle.SERVERS[self.server].pid()
+        pid = lifecycle.lab_servers()[self.server].pid()
         self.before = (pid, jit.counters_of(pid)) if pid else None
 
     def finish(self):

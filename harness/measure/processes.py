@@ -121,7 +121,7 @@ def all_processes():
 def lab_pids():
     """The lab's own processes: every server's (with exited workers not yet reaped) and the harness."""
     pids = {os.getpid()}
-    for server in lifecycle.SERVERS.values():
+    for server in lifecycle.lab_servers().values():
         pids.update(server.processes())
         pids.update(zombie_children(server.pid()))
     return pids

@@ -52,7 +52,7 @@ class Owners(Sampler):
         self.found = {}
 
     def sample(self):
-        for name, server in lifecycle.SERVERS.items():
+        for name, server in lifecycle.lab_servers().items():
             for pid in [*server.processes(), *zombie_children(server.pid())]:
                 self.found[pid] = name
 
@@ -93,7 +93,7 @@ def write_jit_maps():
     for name in registry.servers_on(None):
         if not registry.server_jit(name):
             continue
-        pid = lifecycle.SERVERS[name].pid()
+        pid = lifecycle.lab_servers()[name].pid()
         if pid and subprocess.run(["jcmd", str(pid), "Compiler.perfmap"], capture_output=True,
                                   timeout=60).returncode == 0:
             written[name] = f"/tmp/perf-{pid}.map"

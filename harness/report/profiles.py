@@ -12,8 +12,14 @@ from stack.workload_names import workload_title
 
 ICWS_FILE = ROOT / "plots" / "icws08-breakdown.tsv"
 ICWS_WORKLOAD = "echo-10"  # ICWS'08 profiled echoStruct with 10 structs
-COLUMNS = ["app", "engine", "workload", "rate", "verdict", "measured_cpu_s", "profiled_cpu_s",
-           "profiled_over_measured", "samples", *rules().components, "top"]
+
+
+def columns():
+    """profile.tsv's columns: a cell's figures, then a share per component of the rules (cpu_components.json)."""
+    return ["app", "engine", "workload", "rate", "verdict", "measured_cpu_s", "profiled_cpu_s",
+            "profiled_over_measured", "samples", *rules().components, "top"]
+
+
 OVERHEAD_COLUMNS = ["cell", "pair", "without_cpu_us_per_reply", "with_cpu_us_per_reply", "ratio",
                     "without_reply_rate", "with_reply_rate", "without_verdict", "with_verdict"]
 TOLERANCE = 0.05  # the profile's total against the measured server CPU

@@ -23,9 +23,9 @@ def sized_rows(rows):
 
 def group_title(kind, engine):
     """How the figure and the table name one sized workload: "the first N rows by id, InnoDB"."""
-    if kind == workload_names.SIZE_WORKLOAD:
+    if kind == workload_names.size_workload():
         return f"the first N rows by id, {engine_title(engine)}"
-    return f"{workload_names.ECHO_WORKLOADS[kind]['title'].format(n='N')}, {engine_title(engine)}"
+    return f"{workload_names.echo_workloads()[kind]['title'].format(n='N')}, {engine_title(engine)}"
 
 
 def quote_rows(rows):

@@ -199,7 +199,7 @@ def run_of(args):
         raise Refused(f"LEVELS must rise from 1 connection or more: {','.join(map(str, ladder))}", code=2)
     app_set = args.app_set or (None if args.apps else SETTINGS["set"])
     context = RunContext.of(chosen_apps(app_set, args.apps), engines=tuple(args.engines),
-                            workloads=tuple(args.workloads), app_set=app_set or registry.DEFAULT_SET)
+                            workloads=tuple(args.workloads), app_set=app_set or registry.default_set())
     if not context.selection.cells:
         raise Refused("no cell: none of these apps serves these workloads on these engines", code=2)
     return context, modes, ladder

@@ -52,9 +52,9 @@ def profile_for(workload):
 class Selection:
     """Which cells the run measures, and its A/A control."""
     apps: tuple
-    engines: tuple = tuple(registry.engines())
-    workloads: tuple = tuple(workload_names.workloads())
-    app_set: str = registry.DEFAULT_SET
+    engines: tuple = field(default_factory=lambda: tuple(registry.engines()))
+    workloads: tuple = field(default_factory=lambda: tuple(workload_names.workloads()))
+    app_set: str = field(default_factory=registry.default_set)
     aa_control: str = DEFAULTS["aa_control"]
 
     @property

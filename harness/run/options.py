@@ -74,7 +74,7 @@ def add_arguments(arguments):
     """The sweep's options, each over its sweep.json default."""
     arguments.add_argument("--set", dest="app_set", default=None, choices=list(registry.sets()),
                            help=f"a named selection of apps: {', '.join(registry.sets())} (default "
-                                f"{registry.DEFAULT_SET}, {DEFAULTS['default_set_rounds']} rounds; other sets run {DEFAULTS['other_set_rounds']} round(s) unless --rounds says otherwise)")
+                                f"{registry.default_set()}, {DEFAULTS['default_set_rounds']} rounds; other sets run {DEFAULTS['other_set_rounds']} round(s) unless --rounds says otherwise)")
     arguments.add_argument("--apps", type=listed, default=None, help="these apps of the set only")
     arguments.add_argument("--engines", type=listed, default=None,
                            help="default: " + ", ".join(registry.engines()))
@@ -128,7 +128,7 @@ def chosen_apps(app_set, apps):
     unknown = [name for name in apps or () if name not in registry.apps()]
     if unknown:
         raise SystemExit(f"unknown apps {', '.join(unknown)}; the registry has {', '.join(registry.apps())}")
-    members = registry.set_members(app_set or registry.DEFAULT_SET)
+    members = registry.set_members(app_set or registry.default_set())
     if not apps:
         return tuple(members)
     outside = [name for name in apps if name not in members]
@@ -152,7 +152,7 @@ def size_sweep_cells(args, apps):
     echo_extras (getQuote, and the engine-less SOAP baselines' apps unless --apps names the apps)."""
     kind = args.size_workload or SIZE_SWEEP["workload"]
     workloads = sized_workloads(args.sizes or tuple(map(str, SIZE_SWEEP["counts"][kind])), kind)
-    if kind == workload_names.SIZE_WORKLOAD:
+    if kind == workload_names.size_workload():
         return apps, workloads
     extras = SIZE_SWEEP["echo_extras"]
     added = () if args.apps else tuple(app for name in extras["sets"] for app in registry.set_members(name))
@@ -183,7 +183,7 @@ def from_args(args):
     unknown = [value for value in workloads if not workload_names.is_workload(value)]
     if unknown:
         raise SystemExit(f"unknown workloads {', '.join(unknown)}; the registry has "
-                         f"{', '.join(workload_names.workloads())}, {', '.join(workload_names.ECHO_WORKLOADS)}, "
+                         f"{', '.join(workload_names.workloads())}, {', '.join(workload_names.echo_workloads())}, "
                          f"and {', '.join(workload_names.size_kinds())} as NAME-N (--sizes)")
     try:
         httperf.large_body_choice()
@@ -195,7 +195,7 @@ def from_args(args):
     values = {key: value for preset in presets for key, value in SWEEP["presets"][preset].items()}
     thresholds = Thresholds(**values.pop("thresholds", {}))
     preset_mode = values.pop("mode", DEFAULTS["mode"])
-    if args.app_set not in (None, registry.DEFAULT_SET):
+    if args.app_set not in (None, registry.default_set()):
         values["rounds"] = DEFAULTS["other_set_rounds"]
     elif "rounds" not in values:
         values["rounds"] = DEFAULTS["default_set_rounds"]
@@ -223,9 +223,9 @@ def from_args(args):
         values["clients"] = len(hosts.load_clients)  # one httperf on each load client host
     values["seed"] = random.SystemRandom().randrange(1, 10**6) if args.seed is None else args.seed
     context = RunContext.of(apps, engines=engines, workloads=workloads, mode=args.mode or preset_mode,
-                            app_set=args.app_set or registry.DEFAULT_SET, presets=presets, topology=hosts,
+                            app_set=args.app_set or registry.default_set(), presets=presets, topology=hosts,
                             thresholds=thresholds, **values)
-    size_suffix = "-sizes" + ("" if (args.size_workload or SIZE_SWEEP["workload"]) == workload_names.SIZE_WORKLOAD
+    size_suffix = "-sizes" + ("" if (args.size_workload or SIZE_SWEEP["workload"]) == workload_names.size_workload()
                               else f"-{args.size_workload}")
     run_id = args.run or (datetime.now().strftime("%Y%m%d-%H%M%S") + (size_suffix if sizing else "")
                           + "".join(f"-{preset}" for preset in presets))

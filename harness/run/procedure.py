@@ -52,7 +52,7 @@ def measure_cell(cell, context, guard, progress, earlier=()):
         cell.not_measured(UNREACHABLE, "the target never answered; cell skipped")
         return
     if cell.state.verification is None:
-        correct, verdict = verify.verify_cell(cell.key, cell.request, servers.server(registry.DATABASE_SERVER))
+        correct, verdict = verify.verify_cell(cell.key, cell.request, servers.server(registry.database_server()))
         if not correct:
             cell.not_measured(WRONG_ANSWER, f"the answer differs from the database: {verdict}; not measured")
             return

@@ -214,7 +214,7 @@ def profile_cells(run, context, chosen, overhead_pairs):
         print(f"profile {index}/{len(chosen)} {key} at {rate:g} req/s: {rows[-1]['top']} "
               f"(profiled / measured CPU {result['profiled_over_measured']})", flush=True)
         write_atomically(files.profile / "profile.json", json.dumps(record, indent=1) + "\n")
-        write_atomically(files.profile / "profile.tsv", tsv_text(profiles.COLUMNS, rows))
+        write_atomically(files.profile / "profile.tsv", tsv_text(profiles.columns(), rows))
         overheads = {name: each["overhead"] for name, each in results.items() if each.get("overhead")}
         if overheads:
             write_atomically(files.profile / "overhead.tsv",

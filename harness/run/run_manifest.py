@@ -26,13 +26,13 @@ def write_manifest(path, run_id, context, topology, quiet, added_rounds=None, co
                   "DB_CPUS": pinning.db_cpus, "max_connections": database_access.max_connections()},
         servers={name: {"address": server.address, "port": server.port, "endpoint": server.endpoint,
                         "started_with": servers.server(name).started_with()}
-                 for name, server in lifecycle.SERVERS.items()},
+                 for name, server in lifecycle.lab_servers().items()},
         pinning=dataclasses.asdict(pinning),
         topology=topology,
         versions=inventory.versions(),
         host=inventory.host(),
         git=inventory.git_state(),
-        registry=targets.REGISTRY,
+        registry=targets.registry(),
         quiet_check=quiet,
         added_rounds=added_rounds,
         concurrency=concurrency)

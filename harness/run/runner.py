@@ -170,7 +170,7 @@ class Runner:
             return
         needed = {need for key in self.round_cells(visit.round) for need in lifecycle.with_needs(registry.server_of(key.app))}
         self.say(f"round {visit.round}/{self.rounds_text()}: restarting the servers for a fresh process layout")
-        for name in [name for name in lifecycle.SERVERS if name in needed]:
+        for name in [name for name in lifecycle.lab_servers() if name in needed]:
             try:
                 message = servers.server(name).restart(self.context.pinning.cpus_of(name))
             except lifecycle.LabError as error:

@@ -28,7 +28,7 @@ def from_the_client(hosts):
     there to measure."""
     topology.enter(hosts.namespace("client"))
     try:
-        problem = readiness_problem(servers.server(registry.DATABASE_SERVER))
+        problem = readiness_problem(servers.server(registry.database_server()))
         if problem:
             raise NotReady(problem)
         yield

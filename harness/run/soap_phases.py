@@ -75,7 +75,7 @@ def recorded(log, web_application, count):
 def measure(app, workload, count, warmup_s):
     """The summary of `count` timed requests of one app's workload, after warming it up."""
     request = registry.request(app, workload, engine="innodb")
-    server = lifecycle.SERVERS[registry.server_of(app)]
+    server = lifecycle.lab_servers()[registry.server_of(app)]
     web_application = layout.context_of(registry.app(app))
     warming, deadline, sent = PhaseLog(server.soap_phases_log), time.monotonic() + warmup_s, 0
     while time.monotonic() < deadline:
@@ -95,7 +95,7 @@ def switch_phases(names, on, pinning):
     """Restart those of the servers that did not start with SOAP_PHASES on (or off): the ones restarted."""
     value = "on" if on else "off"
     os.environ["SOAP_PHASES"] = value
-    restarted = [name for name in names if (lifecycle.SERVERS[name].started_with() or {}).get("SOAP_PHASES") != value]
+    restarted = [name for name in names if (lifecycle.lab_servers()[name].started_with() or {}).get("SOAP_PHASES") != value]
     for name in restarted:
         servers.server(name).restart(pinning.cpus_of(name))
     return restarted
@@ -149,7 +149,7 @@ def execute(args):
     sizes = [int(size) for size in args.sizes.split(",") if size]
     pinning = Pinning.from_knobs()
     names = list(dict.fromkeys(registry.server_of(app) for app in apps))
-    down = [name for name in names if not lifecycle.SERVERS[name].pid()]
+    down = [name for name in names if not lifecycle.lab_servers()[name].pid()]
     if down:
         raise Refused(f"{', '.join(down)} not running; `make up` first")
     topology.enter(topology.current().namespace("client"))

@@ -106,7 +106,7 @@ def expected_rows(db, engine, workload):
     if count is not None:
         return db.rows(engine, None, count)
     column, operator, parameter = workload_names.selects(workload)
-    return db.rows(engine, [column, operator, targets.REGISTRY["defaults"][parameter]])
+    return db.rows(engine, [column, operator, targets.registry()["defaults"][parameter]])
 
 
 def judge_echo(workload, status, body):

@@ -22,7 +22,7 @@ def stack():
     if topology.current().ssh:
         yield from hosts_stack()
         return
-    already_running = all(server.pid() for server in lifecycle.SERVERS.values())
+    already_running = all(server.pid() for server in lifecycle.lab_servers().values())
     try:
         lifecycle.up()
         lab.import_data(if_needed=True)
@@ -30,7 +30,7 @@ def stack():
     except lifecycle.LabError as error:
         lifecycle.down()
         pytest.fail(str(error))
-    yield lifecycle.SERVERS
+    yield lifecycle.lab_servers()
     if not already_running:
         lifecycle.down()
 
@@ -44,7 +44,7 @@ def hosts_stack():
         commands(["import", "--if-needed"])["import"]()
     except lifecycle.LabError as error:
         pytest.fail(str(error))
-    yield lifecycle.SERVERS
+    yield lifecycle.lab_servers()
     commands(["down"])["down"]()
 
 

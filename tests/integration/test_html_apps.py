@@ -6,7 +6,7 @@ from stack import registry, targets, workload_names
 
 from .conftest import db_rows, html_apps, sample_ids, send
 
-ENGINES = targets.REGISTRY["engines"]
+ENGINES = targets.registry()["engines"]
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -29,7 +29,7 @@ def exposed(stack):
 
 def test_every_socket_the_lab_listens_on_is_on_its_hosts_address(exposed):
     for host, report in exposed.items():
-        assert sorted(report["servers"]) == sorted(name for name, server in lifecycle.SERVERS.items()
+        assert sorted(report["servers"]) == sorted(name for name, server in lifecycle.lab_servers().items()
                                                    if server.host == host), f"not every {host} server runs"
         for name, server in report["servers"].items():
             addresses = server["listening"]

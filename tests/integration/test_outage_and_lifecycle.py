@@ -57,6 +57,6 @@ def test_apache_sheds_the_workers_an_overload_grew_and_keeps_answering(stack):
 
 
 def test_servers_without_workers_to_shed_say_so():
-    assert lifecycle.SERVERS["tomcat"].recycle() is None
-    assert lifecycle.SERVERS["mariadb"].recycle() is None
-    assert lifecycle.SERVERS["apache-fpm"].recycle() is None
+    assert lifecycle.lab_servers()["tomcat"].recycle() is None
+    assert lifecycle.lab_servers()["mariadb"].recycle() is None
+    assert lifecycle.lab_servers()["apache-fpm"].recycle() is None

@@ -17,10 +17,10 @@ from .conftest import COLUMNS, db_rows, fetch, sample_ids, send, soap_fault as f
 LAB = "{urn:lab}"
 ENV = "{http://schemas.xmlsoap.org/soap/envelope/}"
 XSI_NIL = "{http://www.w3.org/2001/XMLSchema-instance}nil"
-ENGINES = targets.REGISTRY["engines"]
+ENGINES = targets.registry()["engines"]
 SOAP_APPS = [name for name in registry.apps() if registry.app(name)["kind"] == "soap"]
 MALFORMED = "malformed SOAP request"
-HEADERS = targets.REGISTRY["soap_requests"]["headers"]
+HEADERS = targets.registry()["soap_requests"]["headers"]
 
 
 def post(app, body):

@@ -155,7 +155,7 @@ def test_rounds_restart_the_servers_measure_the_control_twice_and_resume(stack, 
     php = CellKey("php", "myisam", "single")
     # A 2 s warm-up cap: rounds, not warm-ups, are this test's subject (four visits and a resume).
     options = short(apps=("php",), max_steps=2, rounds=2, aa_control="php/myisam/single", seed=5, warmup_cap_s=2)
-    apache = lifecycle.SERVERS["apache"]
+    apache = lifecycle.lab_servers()["apache"]
     before = apache.pid()
     files = sweep(tmp_path, "rounds", options)
     after = apache.pid()

@@ -30,7 +30,7 @@ def test_rendered_server_xml_binds_the_web_hosts_address_and_disables_the_shutdo
         tmp_path, monkeypatch, topology, address):
     monkeypatch.setenv("TOPOLOGY", topology)
     target = tmp_path / "server.xml"
-    server.render("server.xml.in", {"ADDRESS": lifecycle.SERVERS["tomcat"].address, "PORT": 8123, "THREADS": 7,
+    server.render("server.xml.in", {"ADDRESS": lifecycle.lab_servers()["tomcat"].address, "PORT": 8123, "THREADS": 7,
                                     "ACCEPT_COUNT": 3, "MAX_CONNECTIONS": 7, "KEEPALIVE_REQUESTS": 250,
                                     "KEEPALIVE_TIMEOUT_MS": 5000}, target)
     text = target.read_text()

@@ -8,17 +8,17 @@ from stack.settings import ROOT
 def test_every_app_names_a_known_server_and_its_workloads():
     for name in registry.apps():
         app = registry.app(name)
-        assert app["server"] in targets.REGISTRY["servers"], name
+        assert app["server"] in targets.registry()["servers"], name
         expected = ({"quote"} if name in registry.set_members("soap-baselines") else {"single"}
-                    if app["kind"] == "baseline" else {*targets.REGISTRY["workloads"], workload_names.SIZE_WORKLOAD})
+                    if app["kind"] == "baseline" else {*targets.registry()["workloads"], workload_names.size_workload()})
         assert set(registry.workload_specs(name)) == expected, name
         assert (ROOT / app.get("folder", name)).is_dir(), f"app {name} has no folder"
 
 
 def test_every_server_of_html_apps_names_its_two_baselines_and_they_are_its_own():
     page_servers = {registry.server_of(app) for app in registry.apps() if registry.app(app)["kind"] == "html"}
-    assert page_servers < set(targets.REGISTRY["servers"]), "a server that serves no pages (gSOAP) has none"
-    for server, spec in targets.REGISTRY["servers"].items():
+    assert page_servers < set(targets.registry()["servers"]), "a server that serves no pages (gSOAP) has none"
+    for server, spec in targets.registry()["servers"].items():
         if server not in page_servers:
             continue
         references = spec["baselines"]

@@ -22,19 +22,19 @@ FAKE = {"title": "Fake server", "class": "Gsoap", "host": "db", "port_knob": "FA
 
 @pytest.fixture
 def fake_server(monkeypatch):
-    declared = copy.deepcopy(targets.REGISTRY)
+    declared = copy.deepcopy(targets.registry())
     declared["servers"]["fake"] = FAKE
-    monkeypatch.setattr(registry, "REGISTRY", declared)
+    monkeypatch.setattr(targets, "registry", lambda: declared)
     monkeypatch.setenv("FAKE_PORT", "18099")
     monkeypatch.setenv("FAKE_WORKERS", "33")
-    monkeypatch.setattr(lifecycle, "SERVERS", lifecycle.declared_servers())
-    monkeypatch.setattr(lifecycle, "ORDER", list(lifecycle.SERVERS))
+    built = lifecycle.declared_servers()
+    monkeypatch.setattr(lifecycle, "lab_servers", lambda: built)
 
 
 def test_the_lifecycle_starts_it_after_what_it_needs_on_its_hosts_cpus(fake_server, monkeypatch):
-    fake = lifecycle.SERVERS["fake"]
+    fake = lifecycle.lab_servers()["fake"]
     assert isinstance(fake, servers.Gsoap) and (fake.host, fake.port, fake.needs) == ("db", 18099, ("mariadb",))
-    assert fake.address == lifecycle.SERVERS["mariadb"].address  # the db host's
+    assert fake.address == lifecycle.lab_servers()["mariadb"].address  # the db host's
     assert lifecycle.chosen(["fake"]) == ["mariadb", "fake"]
     assert "fake" in lifecycle.chosen(host="db") and "fake" not in lifecycle.chosen(host="web")
     monkeypatch.setenv("DB_CPUS", "1")
@@ -95,9 +95,9 @@ def test_setup_reads_each_hosts_packages_from_the_registry():
 
 
 def test_a_declaration_naming_no_behaviour_is_refused_with_what_there_is(monkeypatch):
-    declared = copy.deepcopy(targets.REGISTRY)
+    declared = copy.deepcopy(targets.registry())
     declared["servers"]["nginx"] = {**FAKE, "class": "Nginx"}
-    monkeypatch.setattr(registry, "REGISTRY", declared)
+    monkeypatch.setattr(targets, "registry", lambda: declared)
     with pytest.raises(lifecycle.LabError, match="servers declared with class Nginx; stack/servers.py and "
                                                  "stack/php_servers.py define Apache, .*Lighttpd, MariaDB, .*Gsoap"):
         lifecycle.declared_servers()
