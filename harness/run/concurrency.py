@@ -31,8 +31,8 @@ from harness.results.chosen import Refused
 from harness.results.store import RESULTS, RunFiles, tsv_text, write_atomically
 from harness.run import jvm_warmup, probe
 from harness.run.cell import Cell
-from harness.run.context import CONNECTIONS, RunContext, profile_for
-from harness.run.crosscheck import SETTINGS as CROSSCHECK, Watched
+from harness.run.context import CONNECTIONS, RunContext, crosscheck_settings, profile_for
+from harness.run.crosscheck import Watched
 from harness.run.options import chosen_apps, listed
 from harness.run.progress import format_duration
 from harness.run.run_manifest import write_manifest
@@ -40,9 +40,21 @@ from harness.run.session import from_the_client
 from stack import registry, workload_names
 from stack.server import LabError
 
-SETTINGS = CROSSCHECK["concurrency"]
-LADDER = CROSSCHECK["connections"]
-LIMITS = Limits(SETTINGS["client_cpu_share"], SETTINGS["error_share"], SETTINGS["knee_factor"])
+
+
+def sweep_settings():
+    """The concurrency sweep's windows, limits and defaults (sweep.json `crosscheck.concurrency`)."""
+    return crosscheck_settings()["concurrency"]
+
+
+def default_ladder():
+    """The cross-check's ladder of connections, climbed to its end."""
+    return tuple(crosscheck_settings()["connections"])
+
+
+def limits():
+    settings = sweep_settings()
+    return Limits(settings["client_cpu_share"], settings["error_share"], settings["knee_factor"])
 COLUMNS = ["app", "engine", "workload", "connection", "connections", "replies_per_s", "p50_ms", "p90_ms", "p99_ms",
            "client_cpu_share", "error_share", "peak", "knee", "flags", "raw"]
 # What a level costs beyond its windows (wrk's start and exit, the monitors): the ETA's first guess.
@@ -51,16 +63,16 @@ LEVEL_OVERHEAD_S = 1.5
 
 def measure_level(cell, connections, context, watched, mode, driver):
     """One level: the settle windows, then the windows; its figures, flags and raw reports."""
-    window_s = max(SETTINGS["window_s"], profile_for(cell.key.workload).warmup_window_s)
+    window_s = max(sweep_settings()["window_s"], profile_for(cell.key.workload).warmup_window_s)
 
     def window():
         run = Window(cell.request, window_s, connections, context.plan.keepalive, latency=True,
-                     timeout_s=SETTINGS["request_timeout_s"])
+                     timeout_s=sweep_settings()["request_timeout_s"])
         return watched(lambda: load.run_window(run, context.pinning.client_cpus, cell.directory, driver))
-    for _ in range(SETTINGS["settle_windows"]):
+    for _ in range(sweep_settings()["settle_windows"]):
         window()  # the server's pools and queues grow to the new level: unrecorded
     windows, raws, disturbed = [], [], None
-    for number in range(1, SETTINGS["windows"] + 1):
+    for number in range(1, sweep_settings()["windows"] + 1):
         result, shared, _ = window()
         raw = cell.directory / "raw" / f"{driver.NAME}-{mode}-c{connections:04d}-w{number}.txt"
         write_atomically(raw, f"$ {result['command']}\n{result.pop('output')}")
@@ -69,7 +81,7 @@ def measure_level(cell, connections, context, watched, mode, driver):
         disturbed = disturbed or shared
     figures = level_figures(windows)
     return {"connections": connections, **figures, "window_s": window_s, "raw": raws, "windows_figures": windows,
-            "flags": level_flags(figures, connections, registry.connection_cap(cell.key.app), LIMITS, disturbed,
+            "flags": level_flags(figures, connections, registry.connection_cap(cell.key.app), limits(), disturbed,
                                  client=driver.NAME)}
 
 
@@ -86,7 +98,7 @@ def measure_mode(cell, mode, context, ladder, on_level, driver):
     return {"app": cell.key.app, "engine": cell.key.engine, "workload": cell.key.workload, "connection": mode,
             "driver": driver.NAME,
             "recycled": recycled, "warmup": warmup, "levels": levels, "peak": peak(levels),
-            "knee": knee(levels, LIMITS.knee_factor), "redone_windows": watched.redone}
+            "knee": knee(levels, limits().knee_factor), "redone_windows": watched.redone}
 
 
 def rows_of(result):
@@ -105,7 +117,8 @@ class Progress:
         self.total, self.done, self.started = total_levels, 0, time.monotonic()
 
     def first_guess_s(self):
-        return self.total * (SETTINGS["settle_windows"] + SETTINGS["windows"]) * (SETTINGS["window_s"] + LEVEL_OVERHEAD_S)
+        settings = sweep_settings()
+        return self.total * (settings["settle_windows"] + settings["windows"]) * (settings["window_s"] + LEVEL_OVERHEAD_S)
 
     def __call__(self, key, mode, level):
         self.done += 1
@@ -128,8 +141,10 @@ def descriptors_for(connections):
         resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
 
 
-def run(context, run_id, results_dir, modes, ladder=tuple(LADDER), driver=wrk):
-    """The concurrency sweep on running servers; concurrency.json's results."""
+def run(context, run_id, results_dir, modes, ladder=None, driver=wrk):
+    """The concurrency sweep on running servers (at the cross-check's ladder's levels unless given);
+    concurrency.json's results."""
+    ladder = ladder or default_ladder()
     descriptors_for(max(ladder))
     files = RunFiles(results_dir / run_id)
     files.directory.mkdir(parents=True, exist_ok=True)
@@ -137,12 +152,12 @@ def run(context, run_id, results_dir, modes, ladder=tuple(LADDER), driver=wrk):
     servers.pin_servers(context.pinning)
     quiet = quiet_check(context)
     topology = servers.described_topology(context.topology)
-    recorded = {**SETTINGS, "ladder": list(ladder), "modes": list(modes), "driver": driver.NAME}
+    recorded = {**sweep_settings(), "ladder": list(ladder), "modes": list(modes), "driver": driver.NAME}
     write_manifest(files.manifest, run_id, context, topology, quiet, concurrency=recorded)
     cells = context.selection.cells
     progress = Progress(len(cells) * len(modes) * len(ladder))
     print(f"concurrency-sweep {run_id} ({driver.NAME}): {len(cells)} cells x {', '.join(modes)} x {len(ladder)} levels "
-          f"({', '.join(map(str, ladder))} connections), {SETTINGS['windows']} windows of {SETTINGS['window_s']:g} s a level; "
+          f"({', '.join(map(str, ladder))} connections), {sweep_settings()['windows']} windows of {sweep_settings()['window_s']:g} s a level; "
           f"expected ~{format_duration(progress.first_guess_s())} + warm-ups; results in {files.directory}", flush=True)
     for name, its_cells in jvm_warmup.servers_of(cells).items():
         record = jvm_warmup.warm_jvm(name, its_cells, replace(context, plan=replace(context.plan, connection=modes[0])),
@@ -170,14 +185,14 @@ def run(context, run_id, results_dir, modes, ladder=tuple(LADDER), driver=wrk):
 
 def add_arguments(parser):
     parser.add_argument("--set", dest="app_set", default=None, choices=list(registry.sets()),
-                        help=f"the apps of this set (default: {SETTINGS['set']}, or the --apps named)")
+                        help=f"the apps of this set (default: {sweep_settings()['set']}, or the --apps named)")
     parser.add_argument("--apps", type=listed, default=None, help="these apps (of the set, when one is named)")
-    parser.add_argument("--engines", type=listed, default=tuple(SETTINGS["engines"]))
-    parser.add_argument("--workloads", type=listed, default=tuple(SETTINGS["workloads"]))
+    parser.add_argument("--engines", type=listed, default=tuple(sweep_settings()["engines"]))
+    parser.add_argument("--workloads", type=listed, default=tuple(sweep_settings()["workloads"]))
     parser.add_argument("--conn", choices=(*CONNECTIONS, "both"), default="both",
                         help="close, keepalive or both (default), in that order per cell")
     parser.add_argument("--levels", type=listed, default=None,
-                        help=f"these concurrencies, rising (default: the cross-check's ladder, {LADDER[0]}-{LADDER[-1]})")
+                        help=f"these concurrencies, rising (default: the cross-check's ladder, {default_ladder()[0]}-{default_ladder()[-1]})")
     parser.add_argument("--driver", choices=list(CLOSED_LOOP), default=wrk.NAME,
                         help="the closed-loop load generator (default: wrk; ab is ICWS'08's Apache Bench)")
     parser.add_argument("--run", default=None, help="run id (default: concurrency-<UTC time>)")
@@ -190,14 +205,14 @@ def run_of(args):
     unknown += [workload for workload in args.workloads if not workload_names.is_workload(workload)]
     if unknown:
         raise Refused(f"unknown engines or workloads: {', '.join(unknown)}", code=2)
-    modes = SETTINGS["connections"] if args.conn == "both" else [args.conn]
+    modes = sweep_settings()["connections"] if args.conn == "both" else [args.conn]
     try:
-        ladder = tuple(int(level) for level in args.levels) if args.levels else tuple(LADDER)
+        ladder = tuple(int(level) for level in args.levels) if args.levels else default_ladder()
     except ValueError:
         raise Refused(f"LEVELS must be whole numbers of connections, not {','.join(args.levels)}", code=2) from None
     if min(ladder) < 1 or list(ladder) != sorted(set(ladder)):
         raise Refused(f"LEVELS must rise from 1 connection or more: {','.join(map(str, ladder))}", code=2)
-    app_set = args.app_set or (None if args.apps else SETTINGS["set"])
+    app_set = args.app_set or (None if args.apps else sweep_settings()["set"])
     context = RunContext.of(chosen_apps(app_set, args.apps), engines=tuple(args.engines),
                             workloads=tuple(args.workloads), app_set=app_set or registry.default_set())
     if not context.selection.cells:

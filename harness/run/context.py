@@ -3,6 +3,7 @@ to the functions that use it. sweep.json gives the defaults, presets, plan facto
 profiles; the knobs give the CPU lists and the topology, read here and nowhere else in the harness;
 the command line (options.py) overrides them. Every knob keeps the one name it has in sweep.json and
 in the manifest."""
+import functools
 import json
 from dataclasses import asdict, dataclass, field, fields, replace
 
@@ -14,10 +15,37 @@ from stack import registry, settings, workload_names
 from stack.topology import Topology, current as current_topology
 
 SWEEP_FILE = settings.ROOT / "httperf-scripts" / "sweep.json"
-SWEEP = json.loads(SWEEP_FILE.read_text())
-DEFAULTS = SWEEP["options"]
-PLAN = SWEEP["plan"]
-SIZE_SWEEP = SWEEP["size_sweep"]
+
+
+@functools.cache
+def sweep():
+    """sweep.json, read on first use: the options' defaults, the presets, the plan's factors, the size
+    sweep's and the cross-check's settings, the workloads' profiles."""
+    return json.loads(SWEEP_FILE.read_text())
+
+
+def defaults():
+    """The options' defaults (sweep.json `options`), each by the name it keeps in the manifest."""
+    return sweep()["options"]
+
+
+def plan_factors():
+    """How a round's steps start and grow from the probe or an earlier round (sweep.json `plan`)."""
+    return sweep()["plan"]
+
+
+def size_sweep():
+    return sweep()["size_sweep"]
+
+
+def crosscheck_settings():
+    """The cross-check's ladder and the concurrency sweep's windows (sweep.json `crosscheck`)."""
+    return sweep()["crosscheck"]
+
+
+def default(name):
+    """A field whose default is sweep.json's option `name`, read when a value is made."""
+    return field(default_factory=lambda: defaults()[name])
 
 
 @dataclass(frozen=True)
@@ -31,7 +59,10 @@ class Profile:
     warmup_window_s: float
 
 
-PROFILES = {name: Profile(**values) for name, values in SWEEP["profiles"].items()}
+@functools.cache
+def profiles():
+    """{workload: how it is driven} (sweep.json `profiles`)."""
+    return {name: Profile(**values) for name, values in sweep()["profiles"].items()}
 
 # How a step's connections carry its requests (CONN=): one each, or `calls` each, kept alive.
 CLOSE, KEEPALIVE = "close", "keepalive"
@@ -44,8 +75,8 @@ def profile_for(workload):
     from there on; quote, the single row's."""
     count = workload_names.row_count(workload) or workload_names.item_count(workload)
     if count is None:
-        return PROFILES["single" if workload_names.is_echo(workload) else workload]
-    return PROFILES["large" if count >= SIZE_SWEEP["large_profile_from"] else "single"]
+        return profiles()["single" if workload_names.is_echo(workload) else workload]
+    return profiles()["large" if count >= size_sweep()["large_profile_from"] else "single"]
 
 
 @dataclass(frozen=True)
@@ -55,7 +86,7 @@ class Selection:
     engines: tuple = field(default_factory=lambda: tuple(registry.engines()))
     workloads: tuple = field(default_factory=lambda: tuple(workload_names.workloads()))
     app_set: str = field(default_factory=registry.default_set)
-    aa_control: str = DEFAULTS["aa_control"]
+    aa_control: str = default("aa_control")
 
     @property
     def cells(self):
@@ -74,31 +105,31 @@ class Selection:
 @dataclass(frozen=True)
 class Plan:
     """How each cell's steps are planned and sized, by how many clients, over how many rounds."""
-    mode: str = DEFAULTS["mode"]
-    duration_s: float = DEFAULTS["duration_s"]
-    precision: float = DEFAULTS["precision"]
-    max_steps: int = DEFAULTS["max_steps"]
-    max_confirm_steps: int = DEFAULTS["max_confirm_steps"]
-    rounds: int = DEFAULTS["rounds"]  # with auto_rounds, the first stage's
-    auto_rounds: bool = DEFAULTS["auto_rounds"]
-    auto_max_rounds: int = DEFAULTS["auto_max_rounds"]
-    auto_cap_min: float = DEFAULTS["auto_cap_min"]
-    min_requests_per_step: int = DEFAULTS["min_requests_per_step"]
-    baseline_share: float = DEFAULTS["baseline_share"]
-    fd_budget: int = DEFAULTS["fd_budget"]
-    clients: int = DEFAULTS["clients"]
+    mode: str = default("mode")
+    duration_s: float = default("duration_s")
+    precision: float = default("precision")
+    max_steps: int = default("max_steps")
+    max_confirm_steps: int = default("max_confirm_steps")
+    rounds: int = default("rounds")  # with auto_rounds, the first stage's
+    auto_rounds: bool = default("auto_rounds")
+    auto_max_rounds: int = default("auto_max_rounds")
+    auto_cap_min: float = default("auto_cap_min")
+    min_requests_per_step: int = default("min_requests_per_step")
+    baseline_share: float = default("baseline_share")
+    fd_budget: int = default("fd_budget")
+    clients: int = default("clients")
     seed: int = 0
-    step_timeout_s: float = DEFAULTS["step_timeout_s"]
-    linear_rates: int = DEFAULTS["linear_rates"]
-    linear_low: float = DEFAULTS["linear_low"]
-    linear_high: float = DEFAULTS["linear_high"]
-    linear_stop_after: int = DEFAULTS["linear_stop_after"]
-    reference_run: str = DEFAULTS["reference_run"]
+    step_timeout_s: float = default("step_timeout_s")
+    linear_rates: int = default("linear_rates")
+    linear_low: float = default("linear_low")
+    linear_high: float = default("linear_high")
+    linear_stop_after: int = default("linear_stop_after")
+    reference_run: str = default("reference_run")
     # {cell name: the reference run's figure}: what the linear rates bracketed, kept with the run.
     reference_figures: dict = field(default_factory=dict)
-    connection: str = DEFAULTS["connection"]
-    calls: int = DEFAULTS["calls"]
-    min_connections: int = DEFAULTS["min_connections"]
+    connection: str = default("connection")
+    calls: int = default("calls")
+    min_connections: int = default("min_connections")
 
     @property
     def keepalive(self):
@@ -126,22 +157,22 @@ class Plan:
 @dataclass(frozen=True)
 class Warmup:
     """When a cell, and a JIT server's JVM, count as warm."""
-    warmup_cap_s: float = DEFAULTS["warmup_cap_s"]
-    warmup_windows: int = DEFAULTS["warmup_windows"]
-    warmup_tolerance: float = DEFAULTS["warmup_tolerance"]
-    jit_warmup_cap_s: float = DEFAULTS["jit_warmup_cap_s"]
-    jit_quiet_share: float = DEFAULTS["jit_quiet_share"]
-    jvm_warmup_cap_s: float = DEFAULTS["jvm_warmup_cap_s"]
+    warmup_cap_s: float = default("warmup_cap_s")
+    warmup_windows: int = default("warmup_windows")
+    warmup_tolerance: float = default("warmup_tolerance")
+    jit_warmup_cap_s: float = default("jit_warmup_cap_s")
+    jit_quiet_share: float = default("jit_quiet_share")
+    jvm_warmup_cap_s: float = default("jvm_warmup_cap_s")
 
 
 @dataclass(frozen=True)
 class Gate:
     """After a step that did not pass: how long the target may take to answer, and the gate's checks."""
-    recovery_wait_s: float = DEFAULTS["recovery_wait_s"]
-    gate_factor: float = DEFAULTS["gate_factor"]
-    gate_floor_ms: float = DEFAULTS["gate_floor_ms"]
-    gate_wait_s: float = DEFAULTS["gate_wait_s"]
-    gate_pause_s: float = DEFAULTS["gate_pause_s"]
+    recovery_wait_s: float = default("recovery_wait_s")
+    gate_factor: float = default("gate_factor")
+    gate_floor_ms: float = default("gate_floor_ms")
+    gate_wait_s: float = default("gate_wait_s")
+    gate_pause_s: float = default("gate_pause_s")
 
 
 @dataclass(frozen=True)
@@ -149,12 +180,12 @@ class Disturbance:
     """When other work or a slower machine disturbed a step (harness/judge/disturbance.py and
     speed.py), how often such a step is redone, and how long the run waits for a quiet machine (a
     stopped cell's retry) or one back to speed (after a slower step)."""
-    max_steal_pct: float = DEFAULTS["max_steal_pct"]
-    max_other_pct: float = DEFAULTS["max_other_pct"]
-    max_redos: int = DEFAULTS["max_redos"]
-    quiet_wait_s: float = DEFAULTS["quiet_wait_s"]
-    min_speed: float = DEFAULTS["min_speed"]
-    slow_wait_s: float = DEFAULTS["slow_wait_s"]
+    max_steal_pct: float = default("max_steal_pct")
+    max_other_pct: float = default("max_other_pct")
+    max_redos: int = default("max_redos")
+    quiet_wait_s: float = default("quiet_wait_s")
+    min_speed: float = default("min_speed")
+    slow_wait_s: float = default("slow_wait_s")
 
     @property
     def limits(self):

@@ -31,11 +31,10 @@ from harness.results.chosen import Refused, add_run_arguments, chosen_cells, cho
 from harness.results.store import RunFiles, tsv_text, write_atomically
 from harness.run import probe
 from harness.run.cell import Cell
-from harness.run.context import SWEEP, RunContext, profile_for
+from harness.run.context import RunContext, crosscheck_settings, profile_for
 from harness.run.session import from_the_client
 from stack import registry, settings
 
-SETTINGS = SWEEP["crosscheck"]
 OHA = settings.OPT / "oha" / "bin" / "oha"
 COLUMNS = ["app", "engine", "workload", "status", "sweep_rps", "wrk_rps", "sweep_over_wrk", "wrk_connections",
            "wrk_runs", "oha_below_rate", "oha_below_verdict", "oha_below_p50_ms", "oha_below_p99_ms",
@@ -86,7 +85,7 @@ class Watched:
 
 def wrk_ladder(cell, watched, directory):
     """The closed-loop capacity: the ladder, then repeats at its best level; their median."""
-    window = max(SETTINGS["window_s"], profile_for(cell.key.workload).warmup_window_s)
+    window = max(crosscheck_settings()["window_s"], profile_for(cell.key.workload).warmup_window_s)
     client_cpus = watched.context.pinning.client_cpus
 
     def wrk(connections):
@@ -95,17 +94,17 @@ def wrk_ladder(cell, watched, directory):
         return result["replies_per_s"], shared
 
     levels, disturbed = {}, []
-    for connections in [level for level in SETTINGS["connections"] if level <= SETTINGS["ladder_most"]]:
+    for connections in [level for level in crosscheck_settings()["connections"] if level <= crosscheck_settings()["ladder_most"]]:
         levels[connections], shared = wrk(connections)
         disturbed += [shared] if shared else []
-        if ladder_done(levels, SETTINGS["drop"]):
+        if ladder_done(levels, crosscheck_settings()["drop"]):
             break
     best = max(levels, key=levels.get)
     # The levels above the best grew Apache's prefork pool, and the repeats would measure that pool
     # (docs/measurement-log.md: 2,451-2,579 req/s against 2,837-2,847 after a recycle).
     recycled = servers.server(cell.server).recycle()
     runs = []
-    for _ in range(SETTINGS["repeats"]):
+    for _ in range(crosscheck_settings()["repeats"]):
         rate, shared = wrk(best)
         runs.append(rate)
         disturbed += [shared] if shared else []
@@ -157,7 +156,7 @@ def measure(cell, summary, context):
     result["wrk"] = wrk_ladder(cell, watched, cell.directory)
     if summary.status == LOCATED:
         result["oha"] = [oha_run(cell, round(summary.saturation_offered * factor, 1), watched)
-                         for factor in SETTINGS["oha_factors"]]
+                         for factor in crosscheck_settings()["oha_factors"]]
     result["redone_runs"] = watched.redone
     return result
 

@@ -11,7 +11,7 @@ from harness.drivers import httperf
 from harness.judge.verdict import Thresholds
 from harness.results.store import RESULTS
 from harness.run import study
-from harness.run.context import CONNECTIONS, DEFAULTS, SIZE_SWEEP, SWEEP, RunContext
+from harness.run.context import CONNECTIONS, RunContext, defaults, size_sweep, sweep
 from stack import registry, settings, topology, workload_names
 
 
@@ -74,49 +74,49 @@ def add_arguments(arguments):
     """The sweep's options, each over its sweep.json default."""
     arguments.add_argument("--set", dest="app_set", default=None, choices=list(registry.sets()),
                            help=f"a named selection of apps: {', '.join(registry.sets())} (default "
-                                f"{registry.default_set()}, {DEFAULTS['default_set_rounds']} rounds; other sets run {DEFAULTS['other_set_rounds']} round(s) unless --rounds says otherwise)")
+                                f"{registry.default_set()}, {defaults()['default_set_rounds']} rounds; other sets run {defaults()['other_set_rounds']} round(s) unless --rounds says otherwise)")
     arguments.add_argument("--apps", type=listed, default=None, help="these apps of the set only")
     arguments.add_argument("--engines", type=listed, default=None,
                            help="default: " + ", ".join(registry.engines()))
     arguments.add_argument("--workloads", type=listed, default=tuple(workload_names.workloads()))
     arguments.add_argument("--mode", choices=("adaptive", "linear"), default=None,
-                           help=f"default {DEFAULTS['mode']} (STUDY=1: linear)")
+                           help=f"default {defaults()['mode']} (STUDY=1: linear)")
     arguments.add_argument("--duration", type=number(float, 0, low_included=False), default=None,
-                           help=SWEEP["options_about"]["duration_s"])
+                           help=sweep()["options_about"]["duration_s"])
     arguments.add_argument("--precision", type=number(float, 0, 1, low_included=False), default=None,
-                           help=SWEEP["options_about"]["precision"])
-    arguments.add_argument("--rounds", type=rounds_count, default=None, help=SWEEP["options_about"]["rounds"])
+                           help=sweep()["options_about"]["precision"])
+    arguments.add_argument("--rounds", type=rounds_count, default=None, help=sweep()["options_about"]["rounds"])
     arguments.add_argument("--auto-cap-min", type=number(float, 0, low_included=False), default=None,
-                           help=SWEEP["options_about"]["auto_cap_min"])
-    arguments.add_argument("--clients", type=number(int, 1), default=None, help=SWEEP["options_about"]["clients"])
-    arguments.add_argument("--conn", choices=CONNECTIONS, default=None, help=SWEEP["options_about"]["connection"])
-    arguments.add_argument("--calls", type=number(int, 1), default=None, help=SWEEP["options_about"]["calls"])
+                           help=sweep()["options_about"]["auto_cap_min"])
+    arguments.add_argument("--clients", type=number(int, 1), default=None, help=sweep()["options_about"]["clients"])
+    arguments.add_argument("--conn", choices=CONNECTIONS, default=None, help=sweep()["options_about"]["connection"])
+    arguments.add_argument("--calls", type=number(int, 1), default=None, help=sweep()["options_about"]["calls"])
     arguments.add_argument("--max-other-pct", type=number(float, 0), default=None,
-                           help=SWEEP["options_about"]["max_other_pct"] + " (hosts that share one machine, as "
+                           help=sweep()["options_about"]["max_other_pct"] + " (hosts that share one machine, as "
                                 "the ssh test's namespaces do, each see the others' servers as other work)")
     arguments.add_argument("--max-steal-pct", type=number(float, 0), default=None,
-                           help=SWEEP["options_about"]["max_steal_pct"] + " (tests whose subject is not "
+                           help=sweep()["options_about"]["max_steal_pct"] + " (tests whose subject is not "
                                 "disturbance set it high, as a stealing host must not stop their cells)")
     arguments.add_argument("--min-speed", type=number(float, 0, 1), default=None,
-                           help=SWEEP["options_about"]["min_speed"] + " (tests whose subject is not the machine's "
+                           help=sweep()["options_about"]["min_speed"] + " (tests whose subject is not the machine's "
                                 "speed set it to 0)")
     arguments.add_argument("--seed", type=number(int, 0), default=None, help="the seed of the rounds' random order "
                            "(default: drawn at random and kept in the manifest; a resumed run keeps its own)")
     arguments.add_argument("--sizes", type=listed, default=None,
                            help="the size sweep: its workload at these counts (e.g. "
-                                + ",".join(map(str, SIZE_SWEEP["counts"][SIZE_SWEEP["workload"]])) + ") instead of --workloads")
+                                + ",".join(map(str, size_sweep()["counts"][size_sweep()["workload"]])) + ") instead of --workloads")
     arguments.add_argument("--size-workload", default=None, choices=workload_names.size_kinds(),
-                           help=f"the workload the size sweep grows by N (default {SIZE_SWEEP['workload']}): "
-                                + SWEEP["size_sweep_about"])
+                           help=f"the workload the size sweep grows by N (default {size_sweep()['workload']}): "
+                                + sweep()["size_sweep_about"])
     arguments.add_argument("--size-sweep", action="store_true",
                            help="make size-sweep: sweep.json's size_sweep (its counts, set, engines and rounds), "
                                 "unless --sizes, --set, --engines or --rounds say otherwise")
     arguments.add_argument("--run", default=None, help="run id (re-use one to resume it)")
     arguments.add_argument("--quick", action="store_true", help="the quick preset of sweep.json: "
-                           + ", ".join(f"{key}={value}" for key, value in SWEEP["presets"]["quick"].items()))
-    arguments.add_argument("--study", action="store_true", help=SWEEP["presets_about"])
-    arguments.add_argument("--linear-rates", type=linear_rates, default=None, help=SWEEP["options_about"]["linear_rates"])
-    arguments.add_argument("--reference", default=None, help=SWEEP["options_about"]["reference_run"])
+                           + ", ".join(f"{key}={value}" for key, value in sweep()["presets"]["quick"].items()))
+    arguments.add_argument("--study", action="store_true", help=sweep()["presets_about"])
+    arguments.add_argument("--linear-rates", type=linear_rates, default=None, help=sweep()["options_about"]["linear_rates"])
+    arguments.add_argument("--reference", default=None, help=sweep()["options_about"]["reference_run"])
     arguments.add_argument("--results", type=Path, default=RESULTS,
                            help="the results folder (default: results/)")
     return arguments
@@ -150,11 +150,11 @@ def sized_workloads(counts, kind):
 def size_sweep_cells(args, apps):
     """(apps, workloads) of a size sweep: its kind at its counts; an echo kind adds sweep.json's
     echo_extras (getQuote, and the engine-less SOAP baselines' apps unless --apps names the apps)."""
-    kind = args.size_workload or SIZE_SWEEP["workload"]
-    workloads = sized_workloads(args.sizes or tuple(map(str, SIZE_SWEEP["counts"][kind])), kind)
+    kind = args.size_workload or size_sweep()["workload"]
+    workloads = sized_workloads(args.sizes or tuple(map(str, size_sweep()["counts"][kind])), kind)
     if kind == workload_names.size_workload():
         return apps, workloads
-    extras = SIZE_SWEEP["echo_extras"]
+    extras = size_sweep()["echo_extras"]
     added = () if args.apps else tuple(app for name in extras["sets"] for app in registry.set_members(name))
     return apps + tuple(app for app in added if app not in apps), workloads + tuple(extras["workloads"])
 
@@ -168,9 +168,9 @@ def from_args(args):
     """(RunContext, run id, results folder) from the parsed options."""
     sizing = bool(args.size_sweep or args.sizes or args.size_workload)
     if args.size_sweep:
-        args.app_set = args.app_set or SIZE_SWEEP["set"]
-        args.engines = args.engines or tuple(SIZE_SWEEP["engines"])
-        args.rounds = args.rounds or SIZE_SWEEP["rounds"]
+        args.app_set = args.app_set or size_sweep()["set"]
+        args.engines = args.engines or tuple(size_sweep()["engines"])
+        args.rounds = args.rounds or size_sweep()["rounds"]
     engines = args.engines or tuple(registry.engines())
     apps = chosen_apps(args.app_set, args.apps)
     workloads = args.workloads
@@ -192,13 +192,13 @@ def from_args(args):
     if args.quick and args.study:
         raise SystemExit("QUICK=1 and STUDY=1 are two methods: choose one")
     presets = ("quick",) * args.quick + (study.STUDY_PRESET,) * args.study
-    values = {key: value for preset in presets for key, value in SWEEP["presets"][preset].items()}
+    values = {key: value for preset in presets for key, value in sweep()["presets"][preset].items()}
     thresholds = Thresholds(**values.pop("thresholds", {}))
-    preset_mode = values.pop("mode", DEFAULTS["mode"])
+    preset_mode = values.pop("mode", defaults()["mode"])
     if args.app_set not in (None, registry.default_set()):
-        values["rounds"] = DEFAULTS["other_set_rounds"]
+        values["rounds"] = defaults()["other_set_rounds"]
     elif "rounds" not in values:
-        values["rounds"] = DEFAULTS["default_set_rounds"]
+        values["rounds"] = defaults()["default_set_rounds"]
     values.update({key: value for key, value in (("duration_s", args.duration), ("precision", args.precision),
                                                  ("rounds", args.rounds), ("clients", args.clients),
                                                  ("connection", args.conn), ("calls", args.calls),
@@ -208,13 +208,13 @@ def from_args(args):
                                                  ("min_speed", args.min_speed),
                                                  ("linear_rates", args.linear_rates),
                                                  ("reference_run", args.reference)) if value is not None})
-    calls, most = values.get("calls", DEFAULTS["calls"]), settings.int_knob("KEEPALIVE_REQUESTS")
+    calls, most = values.get("calls", defaults()["calls"]), settings.int_knob("KEEPALIVE_REQUESTS")
     if calls > most:
         raise SystemExit(f"CALLS={calls} is more than the servers' KEEPALIVE_REQUESTS={most}: each connection "
                          f"would be closed by the server before its last call; lower CALLS or raise KEEPALIVE_REQUESTS")
     if values.get("rounds") == "auto":
         # Stein's first stage: the default rounds, whatever a preset or a set would run.
-        values.update(rounds=DEFAULTS["rounds"], auto_rounds=True)
+        values.update(rounds=defaults()["rounds"], auto_rounds=True)
     try:
         hosts = topology.current()
     except ValueError as error:
@@ -225,7 +225,7 @@ def from_args(args):
     context = RunContext.of(apps, engines=engines, workloads=workloads, mode=args.mode or preset_mode,
                             app_set=args.app_set or registry.default_set(), presets=presets, topology=hosts,
                             thresholds=thresholds, **values)
-    size_suffix = "-sizes" + ("" if (args.size_workload or SIZE_SWEEP["workload"]) == workload_names.size_workload()
+    size_suffix = "-sizes" + ("" if (args.size_workload or size_sweep()["workload"]) == workload_names.size_workload()
                               else f"-{args.size_workload}")
     run_id = args.run or (datetime.now().strftime("%Y%m%d-%H%M%S") + (size_suffix if sizing else "")
                           + "".join(f"-{preset}" for preset in presets))

@@ -4,7 +4,7 @@ from harness.hosts import servers
 from harness.judge.disturbance import redone_while_disturbed
 from harness.results.records import BASELINE, DISTURBED, PASS, UNREACHABLE, WRONG_ANSWER
 from harness.run import verify
-from harness.run.context import PLAN, profile_for
+from harness.run.context import plan_factors, profile_for
 from harness.run.planner import AdaptivePlan, LinearPlan, expected_capacity, round_rate
 from harness.run.probe import probe
 from harness.run.step import take_step
@@ -14,7 +14,7 @@ from stack import registry
 def expected_figure(estimate, earlier):
     """What the cell should reach: what its earlier rounds found, scaled by this round's warm-up
     `estimate` (the probe's replies per second, or None); in round 1 the estimate itself."""
-    return expected_capacity(earlier, estimate, PLAN["round_probe_scale_max"]) if earlier else estimate
+    return expected_capacity(earlier, estimate, plan_factors()["round_probe_scale_max"]) if earlier else estimate
 
 
 def plan_for(plan, workload, estimate, earlier=(), reference=None):
@@ -30,16 +30,16 @@ def plan_for(plan, workload, estimate, earlier=(), reference=None):
                                      plan.linear_stop_after)
     if plan.mode == "linear":
         return LinearPlan(profile.linear_step, profile.linear_step, profile.linear_max, plan.linear_stop_after)
-    confirm_steps = plan.max_confirm_steps if plan.rounds == 1 else PLAN["round_confirm_steps"]
+    confirm_steps = plan.max_confirm_steps if plan.rounds == 1 else plan_factors()["round_confirm_steps"]
     if earlier:
-        return AdaptivePlan(start=max(0.5, PLAN["round_start_share"] * expected_figure(estimate, earlier)),
-                            factor=PLAN["round_factor"], precision=plan.precision,
+        return AdaptivePlan(start=max(0.5, plan_factors()["round_start_share"] * expected_figure(estimate, earlier)),
+                            factor=plan_factors()["round_factor"], precision=plan.precision,
                             max_steps=plan.max_steps, max_confirm_steps=confirm_steps)
     if estimate:
-        return AdaptivePlan(start=max(0.5, PLAN["probed_start_share"] * estimate), factor=PLAN["probed_factor"],
+        return AdaptivePlan(start=max(0.5, plan_factors()["probed_start_share"] * estimate), factor=plan_factors()["probed_factor"],
                             precision=plan.precision, max_steps=plan.max_steps,
                             max_confirm_steps=confirm_steps)
-    return AdaptivePlan(start=profile.start, factor=PLAN["blind_factor"], precision=plan.precision,
+    return AdaptivePlan(start=profile.start, factor=plan_factors()["blind_factor"], precision=plan.precision,
                         max_steps=plan.max_steps, max_confirm_steps=confirm_steps)
 
 

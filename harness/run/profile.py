@@ -41,7 +41,7 @@ from harness.results.chosen import Refused, add_run_arguments, chosen_cells, cho
 from harness.results.store import RunFiles, tsv_text, write_atomically
 from harness.run import jvm_warmup, probe, step
 from harness.run.cell import Cell
-from harness.run.context import DEFAULTS, RunContext, profile_for
+from harness.run.context import RunContext, defaults, profile_for
 from harness.run.session import from_the_client
 from stack import registry
 
@@ -170,7 +170,7 @@ def warm_jvms(cells, context, directory):
     round's first cell warms it (harness/run/jvm_warmup.py), for at least the sweep's default cap
     whatever the run's (QUICK=1's 60 s left the compiler at work in the first cells' profiles:
     7-12 % of their CPU, against 0-1 % in the last): their records."""
-    cap = max(context.warmup.jvm_warmup_cap_s, DEFAULTS["jvm_warmup_cap_s"])
+    cap = max(context.warmup.jvm_warmup_cap_s, defaults()["jvm_warmup_cap_s"])
     warming = replace(context, warmup=replace(context.warmup, jvm_warmup_cap_s=cap))
     records = []
     for name, its_cells in jvm_warmup.servers_of(cells).items():

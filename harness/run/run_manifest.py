@@ -8,7 +8,7 @@ from harness.hosts import inventory, servers
 from harness.results.manifest import written
 from harness.results.store import write_atomically
 from harness.run.cell import now
-from harness.run.context import PROFILES, SIZE_SWEEP, SWEEP
+from harness.run.context import plan_factors, profiles, size_sweep
 from stack import database_access, lifecycle, settings, targets
 
 
@@ -19,9 +19,9 @@ def write_manifest(path, run_id, context, topology, quiet, added_rounds=None, co
     manifest = written(
         earlier,
         options=context.as_manifest(),
-        plan=SWEEP["plan"],
-        profiles={name: vars(profile) for name, profile in PROFILES.items()},
-        size_sweep=SIZE_SWEEP,
+        plan=plan_factors(),
+        profiles={name: vars(profile) for name, profile in profiles().items()},
+        size_sweep=size_sweep(),
         settings={**settings.knobs(), "CLIENT_CPUS": pinning.client_cpus, "SERVER_CPUS": pinning.server_cpus,
                   "DB_CPUS": pinning.db_cpus, "max_connections": database_access.max_connections()},
         servers={name: {"address": server.address, "port": server.port, "endpoint": server.endpoint,

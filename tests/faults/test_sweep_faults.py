@@ -16,7 +16,7 @@ from harness.measure import canary, load
 from harness.results.records import CLIENT_LIMITED, DISTURBED, FAIL, PASS
 from harness.run import step as step_module
 from harness.run import procedure
-from harness.run.context import DEFAULTS, RunContext
+from harness.run.context import RunContext, defaults
 from harness.run.planner import LinearPlan
 from harness.run.runner import Runner
 from harness.run.schedule import schedule
@@ -188,7 +188,7 @@ def test_a_cpu_hog_during_a_step_makes_it_disturbed_and_redone(stack, tmp_path, 
     hog = "import time\nend = time.monotonic() + 2\nwhile time.monotonic() < end:\n    pass\n"
     # The hog stays referenced (so unreaped) after it ends: its CPU time stays readable for the monitor.
     outcome = during_first_step(lambda: {"hog": subprocess.Popen([sys.executable, "-c", hog])})
-    sweep(options("php", max_redos=2, max_other_pct=DEFAULTS["max_other_pct"]), "hog", tmp_path)
+    sweep(options("php", max_redos=2, max_other_pct=defaults()["max_other_pct"]), "hog", tmp_path)
     outcome["hog"].wait()
     steps, state = cell(tmp_path / "hog", "php")
     assert [(step["offered_rate"], step["verdict"]) for step in steps] == [
@@ -198,7 +198,7 @@ def test_a_cpu_hog_during_a_step_makes_it_disturbed_and_redone(stack, tmp_path, 
     # share of its wall time (its PASS says so; recorded for the headroom: CI on AMD EPYC read 0.13 s of 0.15-0.2).
     margins.at_least("a 2 s CPU hog, as other work in its step (CPU s)", float(steps[0]["other_cpu_s"]), 0.5)
     margins.at_most("other work in the step redone after the hog (CPU s)", float(steps[1]["other_cpu_s"]),
-                    DEFAULTS["max_other_pct"] / 100 * float(steps[1]["wall_s"]))
+                    defaults()["max_other_pct"] / 100 * float(steps[1]["wall_s"]))
     summary = rows(tmp_path / "hog" / "saturation.tsv")[0]
     assert (summary["disturbed_steps"], summary["saturation_offered"]) == ("1", "200.0")
     assert summary["steps"] == "3" and state["restarts"] == 0
@@ -215,7 +215,7 @@ def test_a_cell_that_disturbance_stops_is_retried_after_its_round_once_the_machi
         wait_for_quiet(runner, cell)
     monkeypatch.setattr(Runner, "wait_for_quiet", hog_gone_then_wait)
     try:
-        sweep(options("php", max_redos=1, max_other_pct=DEFAULTS["max_other_pct"], quiet_wait_s=30), "retry", tmp_path)
+        sweep(options("php", max_redos=1, max_other_pct=defaults()["max_other_pct"], quiet_wait_s=30), "retry", tmp_path)
     finally:
         if hog.poll() is None:
             hog.kill()

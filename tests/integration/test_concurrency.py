@@ -12,8 +12,8 @@ from tests.integration.test_sweep import short
 
 @pytest.mark.timing
 def test_a_short_concurrency_sweep_flags_the_level_above_the_cap_and_plots_both_modes(stack, tmp_path, monkeypatch):
-    monkeypatch.setitem(concurrency.SETTINGS, "windows", 2)
-    monkeypatch.setitem(concurrency.SETTINGS, "settle_windows", 0)
+    monkeypatch.setitem(concurrency.sweep_settings(), "windows", 2)
+    monkeypatch.setitem(concurrency.sweep_settings(), "settle_windows", 0)
     workers = concurrency.registry.connection_cap("php")[0]
     ladder = (1, workers + 10)
     results = concurrency.run(short(apps=("php",), engines=("innodb",)), "levels", tmp_path, ("close", "keepalive"), ladder)
@@ -42,8 +42,8 @@ def test_apache_bench_drives_the_sweep_and_names_the_server_that_would_not_keep_
                                                                                                 monkeypatch):
     """ICWS'08's driver (ab -k, HTTP/1.0): Apache keeps PHP's connections; Tomcat closes Axis2's, whose
     answer has no length, so each of its requests pays for a connection."""
-    monkeypatch.setitem(concurrency.SETTINGS, "windows", 1)
-    monkeypatch.setitem(concurrency.SETTINGS, "settle_windows", 0)
+    monkeypatch.setitem(concurrency.sweep_settings(), "windows", 1)
+    monkeypatch.setitem(concurrency.sweep_settings(), "settle_windows", 0)
     options = short(apps=("soap-php", "soap-axis2"), engines=("none",), workloads=("echo-10",), jit_warmup_cap_s=2)
     results = concurrency.run(options, "ab", tmp_path, ("keepalive",), (4,), concurrency.closed_loop("ab"))
     shares = {result["app"]: result["levels"][0]["keepalive_share"] for result in results}

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from harness.run.context import DEFAULTS, Gate, Plan, RunContext
+from harness.run.context import Gate, Plan, RunContext, defaults
 from stack.settings import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "results"
@@ -18,10 +18,10 @@ def test_each_knob_lands_in_its_group_and_the_rest_come_from_sweep_json():
     context = RunContext.of(("php",), rounds=2, gate_wait_s=7, max_redos=0, jit_quiet_share=0.2, client_cpus="0")
     assert (context.plan.rounds, context.gate.gate_wait_s, context.disturbance.max_redos) == (2, 7, 0)
     assert (context.warmup.jit_quiet_share, context.pinning.client_cpus) == (0.2, "0")
-    assert context.plan.duration_s == DEFAULTS["duration_s"] and context.gate.gate_factor == DEFAULTS["gate_factor"]
+    assert context.plan.duration_s == defaults()["duration_s"] and context.gate.gate_factor == defaults()["gate_factor"]
     assert context.selection.apps == ("php",) and len(context.selection.cells) == 4
     limits = context.disturbance.limits
-    assert (limits.max_steal_pct, limits.max_other_pct) == (DEFAULTS["max_steal_pct"], DEFAULTS["max_other_pct"])
+    assert (limits.max_steal_pct, limits.max_other_pct) == (defaults()["max_steal_pct"], defaults()["max_other_pct"])
 
 
 def test_an_unknown_knob_is_refused_by_name():

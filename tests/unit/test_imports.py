@@ -1,7 +1,6 @@
 """Nothing reads the lab's files at import: every module of stack/ and harness/ imported in a fresh
-interpreter, with an audit hook noting each file opened meanwhile. The registry (contract/targets.json)
-and the servers are read on first use; sweep.json is still read at import by harness/run/context.py,
-the one file left (its defaults become declarations next)."""
+interpreter, with an audit hook noting each file opened meanwhile. The registry (contract/targets.json),
+the servers, sweep.json and the profiles' rules are read on first use."""
 import json
 import subprocess
 import sys
@@ -24,8 +23,8 @@ print(json.dumps(sorted(opened)))
 """
 
 
-def test_importing_every_module_reads_no_file_of_the_lab_but_sweep_json():
+def test_importing_every_module_reads_no_file_of_the_lab():
     done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     lab_files = [path for path in json.loads(done.stdout) if path.startswith(str(ROOT))]
-    assert lab_files == [str(ROOT / "httperf-scripts" / "sweep.json")]
+    assert lab_files == []

@@ -60,14 +60,14 @@ def test_the_eta_counts_the_current_cell_and_the_cells_left_at_their_measured_le
 def test_options_come_from_sweep_json_and_the_command_line_overrides_them(monkeypatch):
     monkeypatch.setenv("CLIENT_CPUS", "none")
     chosen, run_id, _ = options.from_argv(["--apps", "php", "--quick", "--duration", "4"], "test")
-    quick = options.SWEEP["presets"]["quick"]
+    quick = context.sweep()["presets"]["quick"]
     assert chosen.selection.apps == ("php",) and chosen.presets == ("quick",) and run_id.endswith("-quick")
     assert chosen.plan.duration_s == 4 and chosen.plan.precision == quick["precision"] and chosen.pinning.client_cpus == "none"
     default, _, _ = options.from_argv([], "test")
     study = tuple(registry.set_members("study"))
-    assert default.selection.apps == study and default.plan.duration_s == options.DEFAULTS["duration_s"]
+    assert default.selection.apps == study and default.plan.duration_s == context.defaults()["duration_s"]
     assert default.as_manifest()["presets"] == [] and len(default.selection.cells) == len(study) * 4
-    assert (default.plan.rounds, str(default.selection.control)) == (options.DEFAULTS["rounds"], options.DEFAULTS["aa_control"])
+    assert (default.plan.rounds, str(default.selection.control)) == (context.defaults()["rounds"], context.defaults()["aa_control"])
     assert (chosen.plan.rounds, chosen.selection.control) == (1, None), "the quick preset: one round, no A/A control"
     explicit, _, _ = options.from_argv(["--seed", "7", "--rounds", "5"], "test")
     assert (explicit.plan.seed, explicit.plan.rounds) == (7, 5) and default.plan.seed > 0, "a seed is drawn when none is given"
@@ -75,8 +75,8 @@ def test_options_come_from_sweep_json_and_the_command_line_overrides_them(monkey
     assert not explicit.plan.auto_rounds and not chosen.plan.auto_rounds, "a number of rounds, told or preset, is fixed"
     limits, _, _ = options.from_argv(["--max-other-pct", "100", "--max-steal-pct", "50"], "test")
     assert (limits.disturbance.max_other_pct, limits.disturbance.max_steal_pct) == (100, 50)
-    assert (default.disturbance.max_other_pct, default.disturbance.max_steal_pct) == (options.DEFAULTS["max_other_pct"],
-                                                              options.DEFAULTS["max_steal_pct"])
+    assert (default.disturbance.max_other_pct, default.disturbance.max_steal_pct) == (context.defaults()["max_other_pct"],
+                                                              context.defaults()["max_steal_pct"])
 
 
 def test_an_unknown_engine_is_refused_with_the_registry_choices():
@@ -88,10 +88,10 @@ def test_sizes_choose_the_payload_workload_at_each_count_and_its_profile_by_size
     sized, _, _ = options.from_argv(["--apps", "php", "--sizes", "1,1000,16000"], "test")
     assert sized.selection.workloads == ("rows-1", "rows-1000", "rows-16000")
     assert [key.workload for key in sized.selection.cells] == ["rows-1", "rows-1000", "rows-16000"] * 2
-    threshold = options.SIZE_SWEEP["large_profile_from"]
-    assert context.profile_for(f"rows-{threshold - 1}") == context.PROFILES["single"]
-    assert context.profile_for(f"rows-{threshold}") == context.PROFILES["large"]
-    assert context.profile_for("single") == context.PROFILES["single"]
+    threshold = context.size_sweep()["large_profile_from"]
+    assert context.profile_for(f"rows-{threshold - 1}") == context.profiles()["single"]
+    assert context.profile_for(f"rows-{threshold}") == context.profiles()["large"]
+    assert context.profile_for("single") == context.profiles()["single"]
     for wrong in ("0", "16001", "ten"):
         with pytest.raises(SystemExit, match="rows counts must be integers from 1 to 16,000"):
             options.from_argv(["--sizes", wrong], "test")
@@ -100,7 +100,7 @@ def test_sizes_choose_the_payload_workload_at_each_count_and_its_profile_by_size
 
 
 def test_the_size_sweep_takes_its_counts_set_engines_and_rounds_from_sweep_json_unless_told():
-    sizes = options.SIZE_SWEEP
+    sizes = context.size_sweep()
     default, run_id, _ = options.from_argv(["--size-sweep"], "test")
     assert default.selection.workloads == tuple(f"rows-{count}" for count in sizes["counts"]["rows"]) and run_id.endswith("-sizes")
     assert default.selection.apps == tuple(registry.set_members(sizes["set"])) and default.selection.app_set == sizes["set"]
@@ -112,7 +112,7 @@ def test_the_size_sweep_takes_its_counts_set_engines_and_rounds_from_sweep_json_
 
 
 def test_an_echo_size_sweep_adds_get_quote_and_the_soap_baselines_and_keeps_each_kind_within_its_cap(capsys):
-    sizes = options.SIZE_SWEEP
+    sizes = context.size_sweep()
     echo, run_id, _ = options.from_argv(["--size-sweep", "--size-workload", "echo"], "test")
     assert echo.selection.workloads == (*(f"echo-{count}" for count in sizes["counts"]["echo"]), "quote")
     assert run_id.endswith("-sizes-echo")
@@ -142,7 +142,7 @@ def test_a_set_names_the_apps_apps_narrows_it_and_other_sets_run_one_round():
     narrowed, _, _ = options.from_argv(["--set", "pooling", "--apps", "php-persistent", "--rounds", "3"], "test")
     assert (narrowed.selection.apps, narrowed.plan.rounds) == (("php-persistent",), 3)
     anywhere, _, _ = options.from_argv(["--apps", "php-persistent"], "test")
-    assert anywhere.selection.apps == ("php-persistent",) and anywhere.plan.rounds == options.DEFAULTS["rounds"]
+    assert anywhere.selection.apps == ("php-persistent",) and anywhere.plan.rounds == context.defaults()["rounds"]
     with pytest.raises(SystemExit, match="soap not in set pooling"):
         options.from_argv(["--set", "pooling", "--apps", "soap"], "test")
     with pytest.raises(SystemExit):

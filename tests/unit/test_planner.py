@@ -143,5 +143,5 @@ def test_only_a_single_round_run_confirms_its_brackets():
 
 
 def test_a_several_round_runs_confirmations_are_sweep_jsons_round_confirm_steps(monkeypatch):
-    monkeypatch.setitem(procedure.PLAN, "round_confirm_steps", 2)
+    monkeypatch.setitem(procedure.plan_factors(), "round_confirm_steps", 2)
     assert plan_for(Plan(rounds=3), "single", estimate=1000).max_confirm_steps == 2

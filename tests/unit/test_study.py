@@ -12,14 +12,14 @@ from harness.results.records import FAIL, PASS, CellKey, LOCATED
 from harness.results.saturation import summarize
 from harness.results.store import read_steps
 from harness.run import options
-from harness.run.context import PROFILES, Plan
+from harness.run.context import Plan, profiles, sweep
 from harness.run.planner import LinearPlan
 from harness.run.procedure import plan_for
 from stack.settings import ROOT
 
 FIXTURE = ROOT / "tests" / "fixtures" / "results" / "full6"
 SERVLET = FIXTURE / "cells" / "servlet-myisam-single"
-STUDY_THRESHOLDS = Thresholds(**options.SWEEP["presets"]["study"]["thresholds"])
+STUDY_THRESHOLDS = Thresholds(**sweep()["presets"]["study"]["thresholds"])
 
 
 def rates(plan, capacity=float("inf")):
@@ -36,7 +36,7 @@ def test_the_study_plan_runs_k_rates_across_the_reference_figure_and_stops_at_th
     assert rates(LinearPlan.bracketing(100, 5, 0.7, 1.3, stop_after_failures=1), capacity=105) == [70, 85, 100, 115]
     study = Plan(mode="linear", linear_rates=5, linear_stop_after=1)
     assert rates(plan_for(study, "large", estimate=None, reference=40.0)) == [28, 34, 40, 46, 52]
-    ramp = PROFILES["large"]
+    ramp = profiles()["large"]
     assert rates(plan_for(study, "large", estimate=None))[:2] == [ramp.linear_step, 2 * ramp.linear_step], \
         "without a reference figure: the study's own ramp from its first rate"
 
@@ -97,7 +97,7 @@ def test_study_1_is_the_preset_with_its_timeout_thresholds_and_a_reference_run(t
     assert (plan.linear_rates, plan.linear_stop_after, context.thresholds.max_error_ratio) == (5, 1, 1.0)
     assert context.presets == ("study",) and run_id.endswith("-study") and context.selection.control is None
     assert plan.reference_run == "full6" and plan.reference_figures == {"servlet/myisam/single": 1099.9}
-    assert plan.timeout_for(PROFILES["single"]) == 60 and Plan().timeout_for(PROFILES["single"]) == PROFILES["single"].timeout_s
+    assert plan.timeout_for(profiles()["single"]) == 60 and Plan().timeout_for(profiles()["single"]) == profiles()["single"].timeout_s
     manifest = context.as_manifest()
     assert manifest["reference_figures"] == {"servlet/myisam/single": 1099.9} and manifest["presets"] == ["study"]
     said = " ".join(tables.study_method_lines(manifest))
