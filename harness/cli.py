@@ -50,16 +50,16 @@ def verb_parser(verb):
 
 
 def declared(options):
-    """(verb, its command line) of `experiment FILE [overrides]`: the file's declaration, then the options
-    given after it."""
+    """(verb, its module, its parser, its command line) of `experiment FILE [overrides]`: the file's
+    declaration, then the options given after it."""
     if not options or options[0].startswith("-"):
         raise Refused("name the experiment's file: python -m harness experiment FILE [options]", code=2)
     path, overrides = options[0], options[1:]
     declaration = experiments.read(path, [verb for verb in VERBS if verb != "experiment"])
-    _, parser = verb_parser(declaration["verb"])
+    module, parser = verb_parser(declaration["verb"])
     argv = experiments.argv_of(declaration, parser, path) + overrides
     print(f"experiment {path}: python -m harness {declaration['verb']} {shlex.join(argv)}", flush=True)
-    return declaration["verb"], argv
+    return declaration["verb"], module, parser, argv
 
 
 def main(argv):
@@ -67,10 +67,9 @@ def main(argv):
     verb = chosen.verb
     try:
         if verb == "experiment":
-            verb, options = declared(chosen.options)
+            verb, module, parser, options = declared(chosen.options)
         else:
-            options = chosen.options
-        module, parser = verb_parser(verb)
+            (module, parser), options = verb_parser(verb), chosen.options
         return module.execute(parser.parse_args(options)) or 0
     except Refused as refused:
         print(f"{verb}: {refused}", file=sys.stderr)
