@@ -10,7 +10,7 @@ export PYTHONPATH := $(CURDIR)$(if $(PYTHONPATH),:$(PYTHONPATH))
 LAB := $(PYTHON) -m stack.lab
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build up saturation-sweep size-sweep concurrency-sweep sweep crosscheck profile spread-sources interleave soap-phases driver-agreement experiment plots compare down status exposure import test test-java test-fast test-stack test-hosts test-faults test-unit clean distclean
+.PHONY: help setup build up saturation-sweep size-sweep concurrency-sweep sweep crosscheck profile spread-sources interleave soap-phases driver-agreement experiment reproduce plots compare down status exposure import test test-java test-fast test-stack test-hosts test-faults test-unit clean distclean
 
 help: ## list the targets
 	@echo "The web architecture lab: PHP, servlet, pooled servlet and SOAP against MyISAM and InnoDB."
@@ -96,6 +96,10 @@ soap-phases: ## where a SOAP request's time goes per engine against N, one reque
 driver-agreement: build ## Debian's httperf against the lab's large-body build on cells both can drive (RUN= CELLS=app/engine/workload,... FACTORS=0.5,1.2 REPEATS=3 DURATION=s), on running servers -> results/RUN-drivers/agreement.tsv; docs/soap-engines.md
 	@test -n "$(RUN)" -a -n "$(CELLS)" || { echo "driver-agreement: name the run and its cells: make driver-agreement RUN=a CELLS=soap-gsoap/none/echo-10"; exit 2; }
 	@$(PYTHON) -m harness driver-agreement --run "$(RUN)" --cells "$(CELLS)" $(if $(FACTORS),--factors "$(FACTORS)") $(if $(REPEATS),--repeats $(REPEATS)) $(if $(DURATION),--duration $(DURATION)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
+
+reproduce: up ## a paper's figures under its own load, a page each beside the paper's values (PAPER=icws08 FIGURES=3,4 ROUNDS=1 RUN= to resume) -> results/RUN/icws08.pdf and .md; docs/soap-engines.md
+	@$(PYTHON) -m harness reproduce $(if $(PAPER),--paper $(PAPER)) $(if $(FIGURES),--figures "$(FIGURES)") \
+	  $(if $(ROUNDS),--rounds $(ROUNDS)) $(if $(DRAW_ONLY),--draw-only) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
 experiment: up ## run the verb and options an experiment's file declares (FILE=experiments/icws08-load.json RUN=): experiments/, docs/architecture.md#experiments-as-files
 	@test -n "$(FILE)" || { echo "experiment: name its file: make experiment FILE=experiments/<name>.json (ls experiments)"; exit 2; }

@@ -27,6 +27,7 @@ VERBS = {
     "driver-agreement": ("harness.run.agreement", "Debian's httperf against the lab's large-body build"),
     "plots": ("harness.report.render", "a run's summary and report"),
     "compare": ("harness.report.compare", "two runs side by side"),
+    "reproduce": ("harness.run.reproduce", "a paper's figures under its own load, beside its values (experiments/papers/)"),
     "experiment": (None, "the verb and options an experiment's file declares (harness/experiments.py)"),
 }
 

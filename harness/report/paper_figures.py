@@ -1,0 +1,399 @@
+"""A paper's figures beside ours (`make reproduce PAPER=`): the paper's declaration (experiments/papers/
+<paper>.json) and values (its TSV, each value with the line of the text it comes from), and the
+concurrency sweeps' results of each round, in; each figure's points, ratios, verdicts, data files for
+plots/paper-figure.gp and markdown out. Pure: no file is read here.
+
+A figure's x is "app" (a bar per app), "items" (echo-N, list-N: N) or "connections" (the level). Our
+value at a point is the median over the rounds of the level's median window, its interval the rounds'
+range; from one round the range of that round's windows, and the page says so."""
+import statistics
+import textwrap
+
+from harness.report.view import PALETTE
+from harness.results.chosen import Refused
+from stack import registry, workload_names
+
+X_KINDS = ("app", "items", "connections")
+FIGURE_FIELDS = {"id", "title", "x", "reference", "series", "options", "differs"}
+PAPER_FIELDS = {"about", "paper", "text", "values", "load", "differs", "figures", "not_run"}
+MEASURES = ("replies/s", "ratio")
+LOAD_VERB = "concurrency-sweep"  # a figure's experiment: a closed-loop level (or ladder) per cell
+NOTE_WIDTH = 170  # characters of a line of the page's notes (plots/paper-figure.gp sets their font)
+
+
+def checked(declaration, source):
+    """The paper's declaration with its fields checked; Refused naming the first wrong one."""
+    def refuse(what):
+        raise Refused(f"{source}: {what}", code=2)
+    if not isinstance(declaration, dict):
+        refuse(f"a paper is a JSON object with {', '.join(sorted(PAPER_FIELDS))}")
+    unknown = sorted(set(declaration) - PAPER_FIELDS)
+    if unknown:
+        refuse(f"{', '.join(unknown)}: no such field; a paper has {', '.join(sorted(PAPER_FIELDS))}")
+    for field in ("paper", "text", "values", "load", "figures"):
+        if field not in declaration:
+            refuse(f"{field}: missing")
+    if declaration["load"].get("verb") != LOAD_VERB:
+        refuse(f"load.verb: a paper's figures run under {LOAD_VERB}, not {declaration['load'].get('verb')!r}")
+    ids = [figure.get("id") for figure in declaration["figures"]]
+    if len(set(ids)) != len(ids):
+        refuse(f"figures: an id twice ({', '.join(map(str, ids))})")
+    for figure in declaration["figures"]:
+        where = f"figure {figure.get('id')}"
+        unknown = sorted(set(figure) - FIGURE_FIELDS)
+        if unknown:
+            refuse(f"{where}: {', '.join(unknown)}: no such field; a figure has {', '.join(sorted(FIGURE_FIELDS))}")
+        missing = sorted({"id", "title", "x", "reference", "series", "options"} - set(figure))
+        if missing:
+            refuse(f"{where}: {', '.join(missing)} missing")
+        if figure["x"] not in X_KINDS:
+            refuse(f"{where}: x: {figure['x']!r} is none of {', '.join(X_KINDS)}")
+    return declaration
+
+
+def checked_values(rows, declaration, source):
+    """The value rows, each naming a declared figure, a measure this page draws and series the figure
+    maps to apps; Refused naming the first that does not."""
+    figures = {figure["id"]: figure for figure in declaration["figures"]}
+    for number, row in enumerate(rows, start=1):
+        figure = figures.get(row["figure"])
+        where = f"{source}: row {number}"
+        if figure is None:
+            raise Refused(f"{where}: figure {row['figure']!r} is not declared", code=2)
+        if row["measure"] not in MEASURES:
+            raise Refused(f"{where}: measure {row['measure']!r} is none of {', '.join(MEASURES)}", code=2)
+        if row["measure"] == "replies/s" and figure["x"] != "app":
+            raise Refused(f"{where}: a figure against {figure['x']} draws the paper's ratios only", code=2)
+        for label in filter(None, (row["series"], row["over"])):
+            if label not in figure["series"]:
+                raise Refused(f"{where}: {label!r} is not one of figure {row['figure']}'s series", code=2)
+        if not row["line"].isdigit():
+            raise Refused(f"{where}: line {row['line']!r}: each value names its line in the paper's text", code=2)
+    return rows
+
+
+def chosen_figures(declaration, ids):
+    """The declared figures named in `ids` (every one when empty), in the declaration's order."""
+    known = [figure["id"] for figure in declaration["figures"]]
+    unknown = [figure for figure in ids if figure not in known]
+    if unknown:
+        raise Refused(f"no figure {', '.join(unknown)} in {declaration['paper']}: it has {', '.join(known)}", code=2)
+    return [figure for figure in declaration["figures"] if not ids or figure["id"] in ids]
+
+
+def experiment_of(declaration, figure, apps=None):
+    """The experiment declaration (harness/experiments.py) of a figure: the paper's load, the figure's
+    options over it, and its apps narrowed to `apps` when given."""
+    options = {**declaration["load"]["options"], **figure["options"]}
+    if apps is not None:
+        options = {**{name: value for name, value in options.items() if name != "set"}, "apps": list(apps)}
+    return {"verb": declaration["load"]["verb"], "options": options}
+
+
+def levels_of(figure, load):
+    return tuple(figure["options"].get("levels", load["options"]["levels"]))
+
+
+def measured_levels(rounds):
+    """{(app, workload, connections): [the level of each round]} of [(round, concurrency.json's results)]."""
+    measured = {}
+    for _, results in sorted(rounds, key=lambda pair: pair[0]):
+        for result in results:
+            for level in result["levels"]:
+                measured.setdefault((result["app"], result["workload"], level["connections"]), []).append(level)
+    return measured
+
+
+def apps_to_run(apps, workloads, levels, measured_in_round):
+    """Of a figure's apps, those with a cell (workload at a level) this round has not measured yet."""
+    return [app for app in apps
+            if any((app, workload, level) not in measured_in_round for workload in workloads for level in levels)]
+
+
+def x_of(figure, workload, connections):
+    if figure["x"] == "items":
+        return workload_names.item_count(workload)
+    return connections if figure["x"] == "connections" else None
+
+
+def point(levels):
+    """Our value at a point from its levels (one per round): median, low, high, how many rounds,
+    the flags raised and the lowest share of requests over a kept connection."""
+    values = [level["replies_per_s"] for level in levels]
+    if len(levels) > 1:
+        low, high = min(values), max(values)
+    else:
+        windows = [window["replies_per_s"] for window in levels[0].get("windows_figures", [])] or values
+        low, high = min(windows), max(windows)
+    shares = [level["keepalive_share"] for level in levels if level.get("keepalive_share") is not None]
+    return {"value": statistics.median(values), "low": low, "high": high, "rounds": len(levels),
+            "flags": sorted({flag for level in levels for flag in level["flags"]}),
+            "keepalive_share": min(shares) if shares else None}
+
+
+def figure_points(figure, apps, workloads, levels, measured):
+    """{(app, workload): [(x, point)]} of the figure's cells measured, x rising."""
+    points = {}
+    for app in apps:
+        for workload in workloads:
+            for connections in levels:
+                found = measured.get((app, workload, connections))
+                if found:
+                    points.setdefault((app, workload), []).append((x_of(figure, workload, connections), point(found)))
+    return {key: sorted(series, key=lambda pair: pair[0] or 0) for key, series in points.items()}
+
+
+def ratio(numerator, denominator):
+    """Our ratio of two points (median over median) and its interval: the paired rounds' range when
+    both have them, else the widest the two ranges allow."""
+    if not denominator["value"]:
+        return None
+    low = numerator["low"] / denominator["high"] if denominator["high"] else None
+    high = numerator["high"] / denominator["low"] if denominator["low"] else None
+    return {"value": numerator["value"] / denominator["value"], "low": low, "high": high}
+
+
+def ratio_series(figure, points):
+    """{(app, workload): [(x, ratio)]} of every series but the reference's over the reference's, at
+    the same workload and x."""
+    reference = figure["reference"]
+    series = {}
+    for (app, workload), its_points in points.items():
+        if app == reference or (reference, workload) not in points:
+            continue
+        theirs = dict(points[(reference, workload)])
+        for x, ours in its_points:
+            if x in theirs:
+                quotient = ratio(ours, theirs[x])
+                if quotient:
+                    series.setdefault((app, workload), []).append((x, quotient))
+    return series
+
+
+def direction(low, high):
+    if low is None or high is None:
+        return None
+    if low > 1:
+        return "leads"
+    return "trails" if high < 1 else "both"
+
+
+def our_ratios_between(figure, points, numerator, denominator, x_low, x_high):
+    """Our ratios of two apps at the x a paper's ratio spans (every x when it names none)."""
+    found = {}
+    for (app, workload), its_points in points.items():
+        if app != numerator or (denominator, workload) not in points:
+            continue
+        theirs = dict(points[(denominator, workload)])
+        for x, ours in its_points:
+            inside = x is None or x_low is None or x_low <= x <= x_high
+            if inside and x in theirs and ratio(ours, theirs[x]):
+                found[(workload, x)] = ratio(ours, theirs[x])
+    return [found[key] for key in sorted(found, key=lambda key: (key[1] or 0, key[0]))]
+
+
+def number(text):
+    return float(text) if text not in ("", None) else None
+
+
+def ratio_text(low, high):
+    if low is None:
+        return "no value"
+    return f"{low:.2f}×" if round(low, 2) == round(high, 2) else f"{low:.2f}–{high:.2f}×"
+
+
+SIDES = {"leads": "above 1", "trails": "below 1", "both": "on both sides of 1"}
+
+
+def verdict(paper_low, paper_high, ours):
+    """Does the paper's direction hold in our ratios, and how far is ours from its size? In words."""
+    if not ours:
+        return "not measured"
+    values = [each["value"] for each in ours]
+    if paper_low is None:  # a finding in words: "there are cases where ... outperforms"
+        return "holds: ours is above 1 somewhere in that span" if max(values) > 1 else "does not hold: ours is below 1 throughout"
+    theirs, mine = direction(paper_low, paper_high), direction(min(values), max(values))
+    size = statistics.median(values) / (paper_low * paper_high) ** 0.5
+    if theirs == mine:
+        return f"the direction holds (both {SIDES[mine]}); ours is {size:.2f}× the paper's"
+    if mine == "both":
+        return f"in part: the paper's is {SIDES[theirs]}, ours {SIDES[mine]}"
+    return f"does not hold: the paper's is {SIDES[theirs]}, ours {SIDES[mine]} ({size:.2f}× the paper's)"
+
+
+def ours_text(ours):
+    """Our ratios over a paper's span: one with its interval, several as their range."""
+    if len(ours) == 1 and ours[0]["low"] is not None and ours[0]["high"] is not None:
+        return f"{ours[0]['value']:.2f}× [{ours[0]['low']:.2f}, {ours[0]['high']:.2f}]"
+    values = [each["value"] for each in ours]
+    return f"{ratio_text(min(values), max(values))} over {len(values)} points"
+
+
+def verdict_rows(figure, values, points):
+    """A row per paper ratio of the figure: its text, ours over the same span, the verdict."""
+    apps = figure["series"]
+    rows = []
+    for row in values:
+        if row["figure"] != figure["id"] or row["measure"] != "ratio":
+            continue
+        low, high = number(row["low"]), number(row["high"])
+        x_low, x_high = number(row["x_low"]), number(row["x_high"])
+        ours = our_ratios_between(figure, points, apps[row["series"]], apps[row["over"]], x_low, x_high)
+        rows.append({"comparison": f"{row['series']} / {row['over']}",
+                     "apps": f"{apps[row['series']]} / {apps[row['over']]}",
+                     "span": f"{row['x_low']}–{row['x_high']}" if row["x_low"] else "",
+                     "paper": ratio_text(low, high), "source": f"{row['source']} (line {row['line']})",
+                     "ours": ours_text(ours) if ours else "not measured",
+                     "verdict": verdict(low, high, ours)})
+    return rows
+
+
+def series_title(figure, app, workload=None):
+    """The paper's label of an app (labels sharing one app joined), else the registry's title; the
+    workload's short title beside it when the figure draws several per app."""
+    labels = [label for label, mapped in figure["series"].items() if mapped == app]
+    title = " = ".join(labels) + f" ({app})" if labels else registry.app(app)["title"]
+    return f"{title}, {workload_names.workload_title(workload, short=True)}" if workload else title
+
+
+def interval_about(points):
+    rounds = {point["rounds"] for series in points.values() for _, point in series}
+    if rounds == {1}:
+        return "one round: each interval is the range of that round's windows, not of rounds"
+    return f"{'–'.join(map(str, sorted(rounds)))} rounds: each interval is the rounds' range"
+
+
+def figure_markdown(figure, values, points):
+    """The figure's section of <paper>.md: our points, the paper's values, the verdicts, what differs."""
+    lines = [f"## Fig. {figure['id']}: {figure['title']}", "", interval_about(points) + ".", ""]
+    several = len({workload for _, workload in points}) > 1 and figure["x"] != "items"
+    lines += ["| series | x | replies/s | interval | kept alive | flags |", "|---|---:|---:|---|---:|---|"]
+    for (app, workload), series in points.items():
+        for x, each in series:
+            share = "" if each["keepalive_share"] is None else f"{each['keepalive_share']:.0%}"
+            lines.append(f"| {series_title(figure, app, workload if several else None)} | {'' if x is None else x} | "
+                         f"{each['value']:,.0f} | {each['low']:,.0f}–{each['high']:,.0f} | {share} | "
+                         f"{'; '.join(each['flags'])} |")
+    bars = [row for row in values if row["figure"] == figure["id"] and row["measure"] == "replies/s"]
+    if bars:
+        lines += ["", "The paper's bars: " + ", ".join(f"{row['series']} {float(row['low']):,.0f} (line {row['line']})"
+                                                        for row in bars) + " requests/s."]
+    verdicts = verdict_rows(figure, values, points)
+    if verdicts:
+        lines += ["", "| ratio | span | the paper | ours | verdict |", "|---|---|---|---|---|"]
+        lines += [f"| {row['comparison']} ({row['apps']}) | {row['span']} | {row['paper']}, {row['source']} | "
+                  f"{row['ours']} | {row['verdict']} |" for row in verdicts]
+    else:
+        lines += ["", "The paper gives no value for this figure: ours stands alone."]
+    if figure.get("differs"):
+        lines += ["", "What still differs, beside the paper's own list: " + " ".join(figure["differs"])]
+    return lines + [""]
+
+
+def closing_connections(points):
+    """[(app, workload, lowest share)] of the series whose server closed connections ab asked to keep."""
+    found = []
+    for (app, workload), series in points.items():
+        shares = [each["keepalive_share"] for _, each in series if each["keepalive_share"] is not None]
+        if shares and min(shares) < 0.99:
+            found.append((app, workload, min(shares)))
+    return found
+
+
+def paper_markdown(declaration, host, sections, not_run):
+    """<paper>.md: the machine, the paper's load, its list of what differs, each figure's section,
+    the figures not run and why."""
+    lines = [f"# {declaration['paper']} reproduced", "",
+             f"{host.get('cpu_model', '?')}, {host.get('cores', '?')} cores. {declaration['load'].get('about', '')} "
+             f"The paper's values: experiments/papers/{declaration['values']}, each with its line in "
+             f"{declaration['text']}.", "", "What differs in every figure:", ""]
+    lines += [f"- {item}" for item in declaration.get("differs", [])] + [""]
+    for section in sections:
+        lines += section
+    if not_run:
+        lines += ["## Not run by `make reproduce`", ""]
+        lines += [f"- {item['id']} ({item['title']}): {item['why']}" for item in not_run]
+    return "\n".join(lines) + "\n"
+
+
+def nan(value):
+    return "NaN" if value is None else f"{value:g}"
+
+
+def bars_text(figure, values, points, ratios):
+    """paper-figure.gp's data for a figure against apps: two blocks, a row per app (position, ours,
+    low, high, the paper's bar, colour, label) then per app but the reference (position, our ratio,
+    low, high, the paper's ratio's low and high, colour, label)."""
+    apps = figure["series"]
+    paper_bar, paper_ratio = {}, {}
+    for row in values:
+        if row["figure"] != figure["id"]:
+            continue
+        if row["measure"] == "replies/s":
+            paper_bar.setdefault(apps[row["series"]], float(row["low"]))
+        elif apps[row["over"]] == figure["reference"] and row["low"]:
+            paper_ratio[apps[row["series"]]] = (float(row["low"]), float(row["high"]))
+    throughput, quotients = [], []
+    for position, ((app, workload), series) in enumerate(points.items()):
+        ours = series[0][1]
+        label = series_title(figure, app).replace(f" ({app})", "")
+        throughput.append(f"{position}\t{ours['value']:g}\t{ours['low']:g}\t{ours['high']:g}\t"
+                          f"{nan(paper_bar.get(app))}\t{colour_of(app)}\t{label}")
+        if (app, workload) in ratios:
+            mine = ratios[(app, workload)][0][1]
+            low, high = paper_ratio.get(app, (None, None))
+            quotients.append(f"{position}\t{mine['value']:g}\t{nan(mine['low'])}\t{nan(mine['high'])}\t"
+                             f"{nan(low)}\t{nan(high)}\t{colour_of(app)}\t{label}")
+    return "\n".join(throughput) + "\n\n\n" + ("\n".join(quotients) or "# none") + "\n"
+
+
+def lines_text(figure, values, points, ratios):
+    """paper-figure.gp's data for a figure against items or connections, three blocks per series:
+    our throughput (x, value, low, high), our ratio over the reference (the same), the paper's ratio
+    over the reference where it gives one (x_low, x_high, low, high); and the series' titles,
+    colours and dashes."""
+    apps = figure["series"]
+    workloads = list(dict.fromkeys(workload for _, workload in points))
+    several = len(workloads) > 1 and figure["x"] != "items"
+    block = lambda series: "\n".join(f"{x:g}\t{each['value']:g}\t{nan(each['low'])}\t{nan(each['high'])}"
+                                     for x, each in series) or "# none"
+    spans = {}
+    for row in values:
+        if row["figure"] == figure["id"] and row["measure"] == "ratio" and row["low"] \
+                and apps[row["over"]] == figure["reference"]:
+            spans.setdefault(apps[row["series"]], f"{row['x_low']}\t{row['x_high']}\t{row['low']}\t{row['high']}")
+    # A paper's span is drawn once per app, with its first workload's series.
+    firsts = {app: workload for app, workload in reversed(list(points))}
+    blocks = [block(series) for series in points.values()] + [block(ratios.get(key, [])) for key in points]
+    blocks += [spans.get(app, "# none") if firsts[app] == workload else "# none" for app, workload in points]
+    series = [(series_title(figure, app, workload if several else None), colour_hex(app),
+               workloads.index(workload) + 1) for app, workload in points]
+    return "\n\n\n".join(blocks) + "\n", series
+
+
+def colour_hex(app):
+    """The app's colour in every figure of the lab ("#rrggbb")."""
+    return PALETTE[registry.apps().index(app) % len(PALETTE)]
+
+
+def colour_of(app):
+    """The app's colour as gnuplot's `lc rgb variable` reads it from a data column."""
+    return int(colour_hex(app)[1:], 16)
+
+
+def notes_text(figure, declaration, verdicts, points):
+    """The page's text under the panels: a line per verdict, the interval's meaning, the servers that
+    closed kept connections, what differs."""
+    lines = [f"{row['comparison']}{' at ' + row['span'] if row['span'] else ''}: the paper {row['paper']} "
+             f"({row['source']}), ours {row['ours']}: {row['verdict']}." for row in verdicts]
+    if not verdicts:
+        lines.append("The paper gives no value for this figure.")
+    lines.append(interval_about(points).capitalize() + ".")
+    closed = closing_connections(points)
+    if closed:
+        lines.append("Closed the connections ab asked to keep (HTTP/1.0): " + ", ".join(
+            sorted({registry.app(app)["title"] for app, _, _ in closed})) + ".")
+    lines += [f"Differs: {item}" for item in figure.get("differs", [])]
+    lines += [f"Differs: {item}" for item in declaration.get("differs", [])]
+    wrapped = [row for line in lines for row in textwrap.wrap(line, NOTE_WIDTH, subsequent_indent="    ")]
+    return "\n".join(f"{number}\t{text}" for number, text in enumerate(wrapped, start=1)) + "\n"

@@ -1,0 +1,178 @@
+"""`make reproduce PAPER=icws08 [FIGURES=3,4] [ROUNDS=N] [RUN=]`: a paper's figures under the paper's
+own load, each beside the paper's values, on a page of `<paper>.pdf`.
+
+The paper is a declaration (experiments/papers/<paper>.json): its load (a verb and options, for
+ICWS'08 the concurrency sweep with Apache Bench at 100 kept-alive connections), its figures (each the
+apps, workloads and levels it needs, its x, the app its ratios are over, the paper's labels for our
+apps, what still differs), and a TSV of the paper's values, each with its line in the paper's text.
+Each round runs every chosen figure's experiment; a cell another figure of the round has measured is
+not measured twice. A figure whose round folder is complete is skipped, so the same RUN resumes.
+
+Into results/<run>/: round-<r>/fig-<id>/ (each a concurrency sweep's folder: manifest, raw reports),
+plots/ (a page per figure and its data), <paper>.md and <paper>.pdf."""
+import json
+import subprocess
+import time
+from pathlib import Path
+
+from harness import experiments
+from harness.cli import verb_parser
+from harness.report import paper_figures
+from harness.report.render import gnuplot
+from harness.results.chosen import Refused
+from harness.results.store import RESULTS, read_tsv, write_atomically
+from harness.run import concurrency
+from harness.run.options import listed, number
+from harness.run.progress import format_duration
+from stack import registry
+from stack.settings import ROOT
+
+PAPERS = ROOT / "experiments" / "papers"
+# A cell's warm-up before its levels, as seen here (5-30 s; a JVM's first cell longer): the ETA's guess.
+CELL_WARMUP_GUESS_S = 15
+
+
+def papers():
+    return sorted(path.stem for path in PAPERS.glob("*.json"))
+
+
+def read_paper(name):
+    """(the paper's declaration, its value rows), both checked."""
+    path = PAPERS / f"{name}.json"
+    try:
+        declaration = json.loads(path.read_text())
+    except OSError as error:
+        raise Refused(f"{path}: cannot read it ({error.strerror}); the papers: {', '.join(papers())}", code=2) from None
+    except json.JSONDecodeError as error:
+        raise Refused(f"{path}: not JSON: {error}", code=2) from None
+    declaration = paper_figures.checked(declaration, path)
+    values_path = PAPERS / declaration["values"]
+    values = paper_figures.checked_values(read_tsv(values_path), declaration, values_path)
+    return declaration, values
+
+
+def figure_cells(declaration, figure):
+    """(apps, workloads, levels) a figure's experiment measures, as its verb resolves them."""
+    args = parsed(paper_figures.experiment_of(declaration, figure), figure)
+    context, _, ladder = concurrency.run_of(args)
+    cells = context.selection.cells
+    return (list(dict.fromkeys(cell.app for cell in cells)), list(dict.fromkeys(cell.workload for cell in cells)),
+            ladder)
+
+
+def parsed(experiment, figure, extra=()):
+    parser = concurrency_parser()
+    argv = experiments.argv_of(experiment, parser, f"figure {figure['id']}") + list(extra)
+    return parser.parse_args(argv)
+
+
+def concurrency_parser():
+    return verb_parser(paper_figures.LOAD_VERB)[1]
+
+
+def round_results(directory):
+    """[(round, concurrency.json's results)] of every figure's sweep under the run's folder."""
+    found = []
+    for path in sorted(directory.glob("round-*/fig-*/concurrency.json")):
+        found.append((int(path.parent.parent.name.split("-")[1]), json.loads(path.read_text())))
+    return found
+
+
+def estimate_s(cells, levels):
+    settings = concurrency.sweep_settings()
+    per_level = (settings["settle_windows"] + settings["windows"]) * (settings["window_s"] + concurrency.LEVEL_OVERHEAD_S)
+    return cells * (CELL_WARMUP_GUESS_S + levels * per_level)
+
+
+def plan(declaration, figures, rounds, directory):
+    """[(round, figure, apps to run)] and the ETA's guess in seconds: each round's figures, each with
+    the apps whose cells no figure before it in that round (or a run before, resumed) measured."""
+    steps, guess = [], 0.0
+    measured = paper_figures.measured_levels(round_results(directory))
+    for number_ in range(1, rounds + 1):
+        done = {key for key, levels in measured.items() if len(levels) >= number_}
+        for figure in figures:
+            apps, workloads, levels = figure_cells(declaration, figure)
+            if (directory / f"round-{number_}" / f"fig-{figure['id']}" / "concurrency.md").exists():
+                continue
+            todo = paper_figures.apps_to_run(apps, workloads, levels, done)
+            if todo:
+                steps.append((number_, figure, todo))
+                guess += estimate_s(len(todo) * len(workloads), len(levels))
+                done |= {(app, workload, level) for app in todo for workload in workloads for level in levels}
+    return steps, guess
+
+
+def draw(declaration, values, figures, directory):
+    """A page per figure that has points, <paper>.pdf of them and <paper>.md; their paths."""
+    measured = paper_figures.measured_levels(round_results(directory))
+    plots = directory / "plots"
+    (plots / "data").mkdir(parents=True, exist_ok=True)
+    pages, sections = [], []
+    for figure in figures:
+        apps, workloads, levels = figure_cells(declaration, figure)
+        points = paper_figures.figure_points(figure, apps, workloads, levels, measured)
+        if not points:
+            continue
+        ratios = paper_figures.ratio_series(figure, points)
+        verdicts = paper_figures.verdict_rows(figure, values, points)
+        sections.append(paper_figures.figure_markdown(figure, values, points))
+        data, notes = plots / "data" / f"fig-{figure['id']}.tsv", plots / "data" / f"fig-{figure['id']}-notes.tsv"
+        notes.write_text(paper_figures.notes_text(figure, declaration, verdicts, points))
+        variables = {"output": plots / f"fig-{figure['id']}.pdf", "data": data, "notes": notes,
+                     "heading": f"{declaration['paper']} Fig. {figure['id']}: {figure['title']}",
+                     "reference": registry.app(figure["reference"])["title"]}
+        if figure["x"] == "app":
+            data.write_text(paper_figures.bars_text(figure, values, points, ratios))
+            variables.update(kind="app")
+        else:
+            text, series = paper_figures.lines_text(figure, values, points, ratios)
+            data.write_text(text)
+            variables.update(kind="lines", n=len(series), logx=int(figure["x"] == "connections"),
+                             xlabel="structs or nodes in the message" if figure["x"] == "items"
+                             else "concurrent connections (Apache Bench, kept alive)")
+            for index, (title, colour, dash) in enumerate(series, start=1):
+                variables.update({f"title{index}": title, f"colour{index}": colour, f"dash{index}": dash})
+        gnuplot("paper-figure.gp", **variables)
+        pages.append(str(variables["output"]))
+    name = declaration["paper"].lower().replace("'", "")
+    markdown = directory / f"{name}.md"
+    manifests = sorted(directory.glob("round-*/fig-*/manifest.json"))
+    host = json.loads(manifests[0].read_text())["host"] if manifests else {}
+    write_atomically(markdown, paper_figures.paper_markdown(declaration, host, sections, declaration.get("not_run", [])))
+    if not pages:
+        return markdown, None
+    pdf = directory / f"{name}.pdf"
+    subprocess.run(["pdfunite", *pages, str(pdf)] if len(pages) > 1 else ["cp", pages[0], str(pdf)], check=True)
+    return markdown, pdf
+
+
+def add_arguments(parser):
+    parser.add_argument("--paper", default="icws08", help=f"the paper's declaration in experiments/papers/ ({', '.join(papers())})")
+    parser.add_argument("--figures", type=listed, default=(), help="only these figures (default: every one declared)")
+    parser.add_argument("--rounds", type=number(int, 1), default=1, help="rounds of every figure (default 1: "
+                        "an interval is then the range of the round's windows)")
+    parser.add_argument("--draw-only", action="store_true", help="draw the pages of the run's figures measured so far")
+    parser.add_argument("--run", default=None, help="run id (default: <paper>-<UTC time>); an existing one resumes")
+    parser.add_argument("--results", type=Path, default=RESULTS)
+
+
+def execute(args):
+    declaration, values = read_paper(args.paper)
+    figures = paper_figures.chosen_figures(declaration, args.figures)
+    run_id = args.run or time.strftime(f"{args.paper}-%Y%m%d-%H%M%S", time.gmtime())
+    directory = args.results / run_id
+    steps, guess = ([], 0) if args.draw_only else plan(declaration, figures, args.rounds, directory)
+    print(f"reproduce {declaration['paper']}: figures {', '.join(figure['id'] for figure in figures)}, "
+          f"{args.rounds} round(s), {len(steps)} sweeps; expected ~{format_duration(guess)} plus the JVMs' "
+          f"warm-ups; results in {directory}", flush=True)
+    started = time.monotonic()
+    for done, (round_number, figure, apps) in enumerate(steps):
+        print(f"== round {round_number}, Fig. {figure['id']} ({figure['title']}): {', '.join(apps)}"
+              f" [{done + 1}/{len(steps)}, {format_duration(time.monotonic() - started)} so far]", flush=True)
+        args_of = parsed(paper_figures.experiment_of(declaration, figure, apps), figure,
+                         ["--run", f"fig-{figure['id']}", "--results", str(directory / f"round-{round_number}")])
+        concurrency.execute(args_of)
+    markdown, pdf = draw(declaration, values, figures, directory)
+    print(f"reproduce {declaration['paper']} finished in {format_duration(time.monotonic() - started)}: "
+          f"{markdown}{', ' + str(pdf) if pdf else ' (nothing measured to draw)'}", flush=True)

@@ -1,0 +1,169 @@
+"""A paper's figures beside ours (harness/report/paper_figures.py, `make reproduce`): the declarations in
+experiments/papers/ hold together, and two recorded rounds of ICWS'08's load (Apache Bench, 100 kept-alive
+connections, every SOAP engine, getQuote and echoStruct(10), Intel Xeon) become points, ratios and
+verdicts, and a PDF page per figure."""
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from harness.report import paper_figures
+from harness.results.chosen import Refused
+from harness.run import reproduce
+from stack.settings import ROOT
+
+FIXTURES = ROOT / "tests" / "fixtures" / "reproduce"
+
+
+def recorded_rounds():
+    return [(number, json.loads((FIXTURES / f"round-{number}" / "fig-3" / "concurrency.json").read_text()))
+            for number in (1, 2)]
+
+
+def icws08():
+    return reproduce.read_paper("icws08")
+
+
+def figure(declaration, figure_id):
+    return next(each for each in declaration["figures"] if each["id"] == figure_id)
+
+
+@pytest.mark.parametrize("paper", reproduce.papers())
+def test_every_declared_paper_and_its_values_pass_their_checks(paper):
+    declaration, values = reproduce.read_paper(paper)
+    assert values and all(row["line"].isdigit() for row in values)
+    for each in declaration["figures"]:
+        apps, workloads, levels = reproduce.figure_cells(declaration, each)
+        assert set(each["series"].values()) <= set(apps), each["id"]
+        assert each["reference"] in apps and workloads and levels
+
+
+def test_icws08_s_figures_run_under_ab_with_100_kept_alive_connections():
+    declaration, _ = icws08()
+    args = reproduce.parsed(paper_figures.experiment_of(declaration, figure(declaration, "3")), figure(declaration, "3"))
+    assert (args.driver, args.conn, args.levels, args.app_set) == ("ab", "keepalive", ("100",), "soap")
+    fig7 = reproduce.parsed(paper_figures.experiment_of(declaration, figure(declaration, "7")), figure(declaration, "7"))
+    assert fig7.levels == tuple(str(2 ** x) for x in range(1, 11))
+
+
+def test_a_figure_narrowed_to_some_apps_drops_its_set():
+    declaration, _ = icws08()
+    narrowed = paper_figures.experiment_of(declaration, figure(declaration, "3"), ["soap-gsoap"])
+    assert narrowed["options"]["apps"] == ["soap-gsoap"] and "set" not in narrowed["options"]
+    assert narrowed["options"]["driver"] == "ab"
+
+
+@pytest.mark.parametrize("change, named", [
+    (lambda d: d.update(colour="red"), "colour: no such field"),
+    (lambda d: d["figures"][0].update(x="rate"), "x: 'rate' is none of"),
+    (lambda d: d["load"].update(verb="sweep"), "load.verb"),
+    (lambda d: d["figures"].append(dict(d["figures"][0])), "an id twice"),
+    (lambda d: d["figures"][0].pop("reference"), "reference missing"),
+])
+def test_a_wrong_declaration_is_named(change, named):
+    declaration, _ = icws08()
+    declaration = json.loads(json.dumps(declaration))
+    change(declaration)
+    with pytest.raises(Refused, match=named):
+        paper_figures.checked(declaration, "icws08.json")
+
+
+@pytest.mark.parametrize("change, named", [
+    (lambda row: row.update(series="Axis3"), "'Axis3' is not one of figure 3's series"),
+    (lambda row: row.update(line=""), "each value names its line"),
+    (lambda row: row.update(figure="99"), "figure '99' is not declared"),
+    (lambda row: row.update(measure="MB"), "measure 'MB'"),
+])
+def test_a_wrong_value_row_is_named(change, named):
+    declaration, values = icws08()
+    row = dict(next(row for row in values if row["figure"] == "3"))
+    change(row)
+    with pytest.raises(Refused, match=named):
+        paper_figures.checked_values([row], declaration, "icws08-values.tsv")
+
+
+def test_two_recorded_rounds_give_the_median_and_the_rounds_range():
+    declaration, _ = icws08()
+    measured = paper_figures.measured_levels(recorded_rounds())
+    fig3 = figure(declaration, "3")
+    points = paper_figures.figure_points(fig3, *reproduce.figure_cells(declaration, fig3), measured)
+    assert len(points) == 6
+    (x, php), = points[("soap-php", "quote")]
+    assert x is None and (php["low"], php["high"], php["rounds"]) == (3806.0, 6396.0, 2)
+    assert php["value"] == pytest.approx((3806.0 + 6396.0) / 2)
+    assert php["keepalive_share"] == 1.0 and not php["flags"]
+    (_, gsoap), = points[("soap-gsoap", "quote")]
+    assert any("GSOAP_THREADS" in flag for flag in gsoap["flags"])
+    assert ("soap-gsoap", "quote", 0.0) in paper_figures.closing_connections(points)
+
+
+def test_one_round_takes_its_interval_from_the_windows():
+    level = recorded_rounds()[0][1][2]["levels"][0]
+    windows = [window["replies_per_s"] for window in level["windows_figures"]]
+    single = paper_figures.point([level])
+    assert (single["low"], single["high"], single["rounds"]) == (min(windows), max(windows), 1)
+    assert "one round" in paper_figures.interval_about({("soap-php", "quote"): [(None, single)]})
+
+
+def test_ratios_are_over_the_reference_and_the_verdicts_say_whether_the_paper_s_direction_holds():
+    declaration, values = icws08()
+    measured = paper_figures.measured_levels(recorded_rounds())
+    fig3 = figure(declaration, "3")
+    points = paper_figures.figure_points(fig3, *reproduce.figure_cells(declaration, fig3), measured)
+    ratios = paper_figures.ratio_series(fig3, points)
+    assert ("soap-axis2", "quote") not in ratios
+    (_, php), = ratios[("soap-php", "quote")]
+    assert php["value"] == pytest.approx(points[("soap-php", "quote")][0][1]["value"] /
+                                         points[("soap-axis2", "quote")][0][1]["value"])
+    assert php["low"] <= php["value"] <= php["high"]
+    verdicts = {row["apps"]: row for row in paper_figures.verdict_rows(fig3, values, points)}
+    assert verdicts["soap-php / soap-axis2"]["paper"] == "0.97×"
+    assert verdicts["soap-php / soap-axis2"]["verdict"].startswith("the direction holds (both below 1)")
+    assert verdicts["soap-gsoap / soap-axis2"]["verdict"].startswith("does not hold: the paper's is above 1")
+
+
+@pytest.mark.parametrize("paper_low, paper_high, ours, starts", [
+    (1.87, 5.97, [0.3, 0.4], "does not hold"),
+    (1.87, 5.97, [2.0, 3.0], "the direction holds (both above 1)"),
+    (1.87, 5.97, [0.8, 1.2], "in part"),
+    (None, None, [0.6, 1.1], "holds: ours is above 1 somewhere"),
+    (None, None, [0.6, 0.9], "does not hold: ours is below 1 throughout"),
+    (0.86, 0.86, [], "not measured"),
+])
+def test_verdict_in_words(paper_low, paper_high, ours, starts):
+    assert paper_figures.verdict(paper_low, paper_high, [{"value": value} for value in ours]).startswith(starts)
+
+
+def test_a_cell_another_figure_of_the_round_measured_is_not_run_again():
+    done = {("soap-php", "echo-10", 100), ("soap-axis2", "echo-10", 100)}
+    assert paper_figures.apps_to_run(["soap-php", "soap-axis2"], ["echo-10"], [100], done) == []
+    assert paper_figures.apps_to_run(["soap-php", "soap-gsoap"], ["echo-10", "echo-20"], [100], done) == \
+        ["soap-php", "soap-gsoap"]
+
+
+def test_a_lines_figure_has_three_blocks_per_series_and_the_paper_s_span_once_per_app():
+    declaration, values = icws08()
+    measured = paper_figures.measured_levels(recorded_rounds())
+    fig4 = figure(declaration, "4")
+    points = paper_figures.figure_points(fig4, *reproduce.figure_cells(declaration, fig4), measured)
+    assert set(points) == {(app, "echo-10") for app in fig4["series"].values()}
+    text, series = paper_figures.lines_text(fig4, values, points, paper_figures.ratio_series(fig4, points))
+    blocks = text.rstrip("\n").split("\n\n\n")
+    assert len(blocks) == 3 * len(series)
+    assert "1\t10\t1.87\t5.97" in blocks[2 * len(series):]
+    assert series[0][1].startswith("#")
+
+
+def test_reproduce_draws_a_page_per_figure_from_recorded_rounds(tmp_path):
+    shutil.copytree(FIXTURES, tmp_path / "recorded")
+    done = subprocess.run([sys.executable, "-m", "harness", "reproduce", "--draw-only", "--figures", "3,4,7",
+                           "--run", "recorded", "--results", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    pdf, markdown = tmp_path / "recorded" / "icws08.pdf", (tmp_path / "recorded" / "icws08.md").read_text()
+    pages = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    assert re.search(r"^Pages:\s+2$", pages, re.M)  # Fig. 7's ladder was not in the recorded rounds: no page
+    assert "## Fig. 3: StockQuote" in markdown and "## Fig. 7" not in markdown
+    assert "(line 806)" in markdown and "Intel" in markdown
