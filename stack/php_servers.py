@@ -134,10 +134,21 @@ class Apache(PhpWorkersRecord, Server):
 
 
 class PhpFpm(Server):
-    """The PHP-FPM pool behind the event Apache: a fixed number of PHP workers on a Unix socket."""
+    """A PHP-FPM pool: a fixed number of PHP workers (its declaration's `workers_knob`) on a Unix socket
+    of its own, for the web server whose `fastcgi` names it."""
     binary_marker = "php-fpm"
-    config = RUN / "php-fpm.conf"
-    socket_path = RUN / "php-fpm.sock"
+
+    @staticmethod
+    def socket_of(name):
+        return RUN / f"{name}.sock"
+
+    @property
+    def config(self):
+        return RUN / f"{self.name}.conf"
+
+    @property
+    def socket_path(self):
+        return self.socket_of(self.name)
 
     @property
     def endpoint(self):
@@ -145,15 +156,15 @@ class PhpFpm(Server):
 
     def prepare(self):
         render("php-fpm.conf.in", {
-            "PIDFILE": self.pidfile, "ERROR_LOG": self.log, "SOCKET": self.socket_path,
+            "PIDFILE": self.pidfile, "ERROR_LOG": self.log, "SOCKET": self.socket_path, "POOL": self.name,
             "USER_LINES": as_user_lines(("user", "group", "listen.owner", "listen.group"), " = "),
             "LISTEN_BACKLOG": settings.int_knob("APACHE_LISTEN_BACKLOG"),
-            "WORKERS": settings.int_knob("PHP_FPM_WORKERS"),
+            "WORKERS": settings.int_knob(self.declared["workers_knob"]),
         }, self.config)
         check = subprocess.run([settings.PHP_FPM, "-t", "--fpm-config", str(self.config)],
                                capture_output=True, text=True)
         if check.returncode:
-            raise LabError(f"php-fpm: bad configuration {self.config}:\n{check.stderr.strip()}")
+            raise LabError(f"{self.name}: bad configuration {self.config}:\n{check.stderr.strip()}")
 
     def launch(self, cpus):
         return self.detached([settings.PHP_FPM, "--nodaemonize", "--fpm-config", str(self.config)], cpus)
@@ -168,7 +179,7 @@ class PhpFpm(Server):
             return False
 
     def owns(self, pid):
-        """The master names its config; the workers ("php-fpm: pool lab") are its children."""
+        """The master names its config; the workers ("php-fpm: pool <name>") are its children."""
         if str(self.config) in cmdline(pid):
             return True
         master = read_pid(self.pidfile)
@@ -177,18 +188,19 @@ class PhpFpm(Server):
 
 
 class FpmApache(Apache):
-    """The event-MPM Apache in front of PHP-FPM (mod_php needs prefork: it cannot share the first).
+    """The event-MPM Apache in front of the PHP-FPM pool its `fastcgi` names (mod_php needs prefork: it
+    cannot share the first).
     Its threads and a static FPM pool do not grow into the steps after an overload: it is declared
     without recycle."""
     runtime_template = "httpd-php-fpm.conf.in"
 
     def runtime_values(self):
-        return {"FPM_SOCKET": PhpFpm.socket_path}
+        return {"FPM_SOCKET": PhpFpm.socket_of(self.declared["fastcgi"])}
 
 
 class Lighttpd(PhpWorkersRecord, Server):
-    """Lighttpd in front of the lab's PHP-FPM pool: PHP's SOAP service, the server's two baselines
-    and the two engine-less SOAP ones."""
+    """Lighttpd in front of a PHP-FPM pool of its own (`fastcgi`): PHP's SOAP service, the server's two
+    baselines and the two engine-less SOAP ones."""
     binary_marker = "lighttpd"
     empty_root = RUN / "lighttpd-root"
 
@@ -207,7 +219,7 @@ class Lighttpd(PhpWorkersRecord, Server):
             "KEEPALIVE_TIMEOUT_S": settings.int_knob("KEEPALIVE_TIMEOUT_S"),
             "USER_LINES": f'server.username = "{user}"\nserver.groupname = "{user}"' if os.geteuid() == 0 else "",
             "DOCROOT": readable_folder(DOCROOT), "SOAP_PHP_ROOT": readable_folder(SOAP_PHP_ROOT),
-            "CONTRACT_ROOT": readable_folder(CONTRACT_ROOT), "FPM_SOCKET": PhpFpm.socket_path,
+            "CONTRACT_ROOT": readable_folder(CONTRACT_ROOT), "FPM_SOCKET": PhpFpm.socket_of(self.declared["fastcgi"]),
             "SOAP_PHASES_LOG": self.soap_phases_target(user),  # written by PHP-FPM's workers, which run as APACHE_USER
             "DB_HOST": db["db.host"], "DB_PORT": db["db.port"], "DB_NAME": db["db.name"],
             "DB_USER": db["db.user"], "DB_PASSWORD": db["db.password"],

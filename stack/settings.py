@@ -98,6 +98,9 @@ DEFAULTS = {
     # CPU (wrk, new connection per request, 3 x 8 s): 4-8 workers gave 2,100-2,550 single rows/s and
     # 16-23 pages/s of 16,000 rows; 16-64 workers 1,570-1,970 and 13-18 (more processes, one CPU).
     "PHP_FPM_WORKERS": str((os.cpu_count() or 2) * 2 + 1),
+    # Lighttpd's own PHP-FPM pool: ICWS'08's PHP + Lighttpd ran 16 PHP processes (its §4.4, line 831 of
+    # ../shared/reference/001_*), which the lab's Lighttpd keeps.
+    "LIGHTTPD_PHP_WORKERS": "16",
     # Tomcat's HTTP connector: worker threads and the accept backlog beyond them. The backlog is
     # Apache's (511), not Tomcat's default 100, so that both web servers queue the same bursts: at
     # 100, a GC pause at ~5,000 new connections/s overflowed the queue, each dropped SYN waited a

@@ -53,7 +53,8 @@ def test_requests_waiting_for_the_pool_explain_an_idle_cpu():
 
 def test_a_pool_is_named_by_its_servers_declaration_and_a_server_without_one_by_default():
     assert pool_of("soap-gsoap") == "gSOAP's database connections (POOL_SIZE)"
-    assert pool_of("php-fpm") == pool_of("soap-php-lighttpd") == "PHP-FPM's workers (PHP_FPM_WORKERS)"
+    assert pool_of("php-fpm") == "PHP-FPM's workers (PHP_FPM_WORKERS)"
+    assert pool_of("soap-php-lighttpd") == "Lighttpd's PHP-FPM workers (LIGHTTPD_PHP_WORKERS)"
     assert pool_of("php") == "a connection"
 
 

@@ -15,9 +15,10 @@ def test_max_connections_covers_every_worker_thread_and_pooled_connection(monkey
     monkeypatch.setenv("TOMCAT_THREADS", "20")
     monkeypatch.setenv("POOL_SIZE", "5")
     monkeypatch.setenv("PHP_FPM_WORKERS", "7")
-    # Apache's workers, FPM's (once for the event Apache's persistent connections, once for
-    # Lighttpd's per call), Tomcat's threads and its pool, gSOAP's pool, and 20 to spare.
-    assert database_access.max_connections() == 10 + 7 + 7 + 20 + 5 + 5 + 20
+    monkeypatch.setenv("LIGHTTPD_PHP_WORKERS", "16")
+    # Apache's workers, the event Apache's FPM pool (persistent connections), Lighttpd's FPM pool (a
+    # connection per call), Tomcat's threads and its pool, gSOAP's pool, and 20 to spare.
+    assert database_access.max_connections() == 10 + 7 + 16 + 20 + 5 + 5 + 20
 
 
 def test_render_refuses_to_leave_a_placeholder_unfilled(tmp_path):
