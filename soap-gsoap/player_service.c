@@ -753,6 +753,9 @@ static int canned_quote(struct soap *soap)
     soap->http_content = "text/xml; charset=utf-8";
     if (soap_response(soap, SOAP_FILE) || soap_send(soap, quote_text) || soap_end_send(soap))
         return soap_closesock(soap);
+    /* As the service's operations end: the connection closed unless it is kept alive. Without it an
+     * HTTP/1.0 client (Apache Bench) told "Connection: close" waited for a close that never came. */
+    soap_closesock(soap);
     return soap->error = SOAP_STOP;
 }
 

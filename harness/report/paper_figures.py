@@ -238,13 +238,15 @@ def verdict_rows(figure, values, points):
             continue
         low, high = number(row["low"]), number(row["high"])
         x_low, x_high = number(row["x_low"]), number(row["x_high"])
-        ours = our_ratios_between(figure, points, apps[row["series"]], apps[row["over"]], x_low, x_high)
+        same_app = apps[row["series"]] == apps[row["over"]]
+        ours = [] if same_app else our_ratios_between(figure, points, apps[row["series"]], apps[row["over"]], x_low, x_high)
         rows.append({"comparison": f"{row['series']} / {row['over']}",
                      "apps": f"{apps[row['series']]} / {apps[row['over']]}",
                      "span": f"{row['x_low']}–{row['x_high']}" if row["x_low"] else "",
                      "paper": ratio_text(low, high), "source": f"{row['source']} (line {row['line']})",
                      "ours": ours_text(ours) if ours else "not measured",
-                     "verdict": verdict(low, high, ours)})
+                     "verdict": f"cannot be had here: one app ({apps[row['series']]}) stands for both"
+                     if same_app else verdict(low, high, ours)})
     return rows
 
 

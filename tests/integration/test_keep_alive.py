@@ -1,6 +1,8 @@
 """Kept-alive connections on every web server of the lab (CONN=keepalive): one connection carries a
 sweep's calls, and the server keeps it for KEEPALIVE_REQUESTS requests, then closes it."""
 import http.client
+import re
+import socket
 
 import pytest
 
@@ -53,3 +55,45 @@ def test_each_server_closes_a_connection_after_keepalive_requests(stack, server,
     calls = limit if server == "tomcat" else limit + 1
     statuses, closed = served_on_one_connection(registry.request(app, "single", engine="innodb"), calls)
     assert set(statuses) == {200} and len(statuses) == calls and closed
+
+
+def http10_exchange(request, keep_alive):
+    """(the reply's head, whether the server closed the connection within a second of the reply)
+    for one HTTP/1.0 request, as Apache Bench sends it (`-k` adds Connection: Keep-Alive)."""
+    body = request.body.encode()
+    head = [f"{request.method} {request.path} HTTP/1.0", f"Host: {request.host}", *[
+        f"{name}: {value}" for name, value in request.headers.items()]]
+    head += ["Connection: Keep-Alive"] if keep_alive else []
+    head += [f"Content-Length: {len(body)}"] if body else []
+    with socket.create_connection((request.host, request.port), timeout=10) as connection:
+        connection.sendall(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+        received = b""
+        while b"\r\n\r\n" not in received:
+            received += connection.recv(65536)
+        reply_head, _, received = received.partition(b"\r\n\r\n")
+        length = re.search(rb"(?im)^content-length:\s*(\d+)", reply_head)
+        if not length:  # no length: the reply ends with the connection
+            while connection.recv(65536):
+                pass
+            return reply_head.decode(), True
+        while len(received) < int(length.group(1)):
+            received += connection.recv(65536)
+        connection.settimeout(1)
+        try:
+            closed = connection.recv(1) == b""
+        except socket.timeout:
+            closed = False
+        return reply_head.decode(), closed
+
+
+@pytest.mark.parametrize("keep_alive", [False, True], ids=["close", "keep-alive"])
+@pytest.mark.parametrize("app", [app for app in registry.apps() if registry.serves(app, "quote")])
+def test_an_http10_client_told_close_sees_the_connection_closed(stack, app, keep_alive):
+    """Apache Bench speaks HTTP/1.0 and waits for the close a `Connection: close` reply promises; a
+    server that kept the socket open held each of its connections until ab's timeout (gSOAP's
+    baselines did: make reproduce measured 0 replies/s)."""
+    head, closed = http10_exchange(registry.request(app, "quote"), keep_alive)
+    assert head.startswith("HTTP/1.") and " 200 " in head.splitlines()[0]
+    kept = re.search(r"(?im)^connection:\s*keep-alive", head) is not None
+    assert closed != kept, f"{app}: the reply says {'keep-alive' if kept else 'close'}, the connection " \
+                           f"was {'closed' if closed else 'left open'}"
