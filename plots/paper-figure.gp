@@ -7,10 +7,12 @@
 #   xlabel, logx           the x axis of a "lines" figure; logx 1 draws it in powers of 2
 #   reference              the reference app's title (the ratio panel's denominator)
 #   n, title<i>, colour<i>, dash<i>   a "lines" figure's series
-# "app" data: block 0, a row per app: position, ours, low, high, the paper's bar, colour, label;
+# "app" data: block 0, a row per app: position, ours, low, high, the paper's bar, colour, label, ours
+# again when a flag bound it (an open circle);
 # block 1, a row per app but the reference: position, our ratio, low, high, the paper's low and high,
-# colour, label. "lines" data: n blocks of our throughput (x, value, low, high), n of our ratio (the
-# same), n of the paper's ratio span (x_low, x_high, low, high), one per series, in series order.
+# colour, label. "lines" data: n blocks of our throughput (x, value, low, high, the value again when a
+# flag bound it), n of our ratio (the same), n of the paper's ratio span (x_low, x_high, low, high), one
+# per series, in series order.
 
 set terminal pdfcairo enhanced color font "Sans,9" size 11in,8.5in
 set output output
@@ -33,12 +35,15 @@ if (kind eq "app") {
     set xrange [-0.6:*]
     plot data index 0 using ($1-0.2):2:6:xtic(7) with boxes lc rgb variable title "ours (median; whiskers: interval)", \
          data index 0 using ($1-0.2):2:3:4 with yerrorbars lc rgb "black" pt 0 notitle, \
-         data index 0 using ($1+0.2):5 with boxes fill empty lc rgb "black" title "the paper's bar (its machine)"
+         data index 0 using ($1+0.2):5 with boxes fill empty lc rgb "black" title "the paper's bar (its machine)", \
+         data index 0 using ($1-0.2):8 with points pt 6 ps 2 lw 2 lc rgb "black" title "flagged (client, server cap, errors)"
 } else {
     set xlabel xlabel
     if (logx) { set logscale x 2 }
     plot for [i=1:n] data index (i-1) using 1:2:3:4 with yerrorlines lc rgb value("colour".i) dt value("dash".i) \
-         pt 7 ps 0.5 lw 1.5 title value("title".i)
+         pt 7 ps 0.5 lw 1.5 title value("title".i), \
+         for [i=1:n] data index (i-1) using 1:5 with points pt 6 ps 1.4 lc rgb value("colour".i) notitle, \
+         keyentry with points pt 6 ps 1.4 lc rgb "black" title "flagged (client, server cap, errors)"
 }
 
 set origin 0.5, 0.42

@@ -318,13 +318,18 @@ def paper_markdown(declaration, host, sections, not_run):
     return "\n".join(lines) + "\n"
 
 
+def flagged(point):
+    """The point's value when a flag bound it (drawn as an open circle), else None."""
+    return point["value"] if point.get("flags") else None
+
+
 def nan(value):
     return "NaN" if value is None else f"{value:g}"
 
 
 def bars_text(figure, values, points, ratios):
     """paper-figure.gp's data for a figure against apps: two blocks, a row per app (position, ours,
-    low, high, the paper's bar, colour, label) then per app but the reference (position, our ratio,
+    low, high, the paper's bar, colour, label, ours again when a flag bound it) then per app but the reference (position, our ratio,
     low, high, the paper's ratio's low and high, colour, label)."""
     apps = figure["series"]
     paper_bar, paper_ratio = {}, {}
@@ -340,7 +345,7 @@ def bars_text(figure, values, points, ratios):
         ours = series[0][1]
         label = series_title(figure, app).replace(f" ({app})", "")
         throughput.append(f"{position}\t{ours['value']:g}\t{ours['low']:g}\t{ours['high']:g}\t"
-                          f"{nan(paper_bar.get(app))}\t{colour_of(app)}\t{label}")
+                          f"{nan(paper_bar.get(app))}\t{colour_of(app)}\t{label}\t{nan(flagged(ours))}")
         if (app, workload) in ratios:
             mine = ratios[(app, workload)][0][1]
             low, high = paper_ratio.get(app, (None, None))
@@ -352,13 +357,14 @@ def bars_text(figure, values, points, ratios):
 def lines_text(figure, values, points, ratios):
     """paper-figure.gp's data for a figure against items or connections, three blocks per series:
     our throughput (x, value, low, high), our ratio over the reference (the same), the paper's ratio
-    over the reference where it gives one (x_low, x_high, low, high); and the series' titles,
+    over the reference where it gives one (x_low, x_high, low, high); a throughput row's fifth column
+    is its value again when a flag bound it; and the series' titles,
     colours and dashes."""
     apps = figure["series"]
     workloads = list(dict.fromkeys(workload for _, workload in points))
     several = len(workloads) > 1 and figure["x"] != "items"
-    block = lambda series: "\n".join(f"{x:g}\t{each['value']:g}\t{nan(each['low'])}\t{nan(each['high'])}"
-                                     for x, each in series) or "# none"
+    block = lambda series: "\n".join(f"{x:g}\t{each['value']:g}\t{nan(each['low'])}\t{nan(each['high'])}\t"
+                                     f"{nan(flagged(each))}" for x, each in series) or "# none"
     spans = {}
     for row in values:
         if row["figure"] == figure["id"] and row["measure"] == "ratio" and row["low"] \

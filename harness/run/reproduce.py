@@ -104,7 +104,8 @@ def plan(declaration, figures, rounds, directory):
 
 
 def draw(declaration, values, figures, directory):
-    """A page per figure that has points, <paper>.pdf of them and <paper>.md; their paths."""
+    """A page per figure that has points (whichever figure's sweep measured them), <paper>.pdf of them
+    and <paper>.md; their paths."""
     measured = paper_figures.measured_levels(round_results(directory))
     plots = directory / "plots"
     (plots / "data").mkdir(parents=True, exist_ok=True)
@@ -173,6 +174,6 @@ def execute(args):
         args_of = parsed(paper_figures.experiment_of(declaration, figure, apps), figure,
                          ["--run", f"fig-{figure['id']}", "--results", str(directory / f"round-{round_number}")])
         concurrency.execute(args_of)
-    markdown, pdf = draw(declaration, values, figures, directory)
+    markdown, pdf = draw(declaration, values, declaration["figures"], directory)
     print(f"reproduce {declaration['paper']} finished in {format_duration(time.monotonic() - started)}: "
           f"{markdown}{', ' + str(pdf) if pdf else ' (nothing measured to draw)'}", flush=True)

@@ -164,6 +164,19 @@ def test_reproduce_draws_a_page_per_figure_from_recorded_rounds(tmp_path):
     assert done.returncode == 0, done.stderr
     pdf, markdown = tmp_path / "recorded" / "icws08.pdf", (tmp_path / "recorded" / "icws08.md").read_text()
     pages = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
-    assert re.search(r"^Pages:\s+2$", pages, re.M)  # Fig. 7's ladder was not in the recorded rounds: no page
-    assert "## Fig. 3: StockQuote" in markdown and "## Fig. 7" not in markdown
+    # Every figure with points is drawn, whichever were asked for: Figs. 3-6 share the recorded cells
+    # (getQuote and echo-10 at 100 connections); Fig. 7's ladder and Fig. 8's lists were not recorded.
+    assert re.search(r"^Pages:\s+4$", pages, re.M)
+    assert "## Fig. 3: StockQuote" in markdown and "## Fig. 6" in markdown and "## Fig. 7" not in markdown
     assert "(line 806)" in markdown and "Intel" in markdown
+
+
+def test_a_flagged_point_is_drawn_apart():
+    declaration, values = icws08()
+    measured = paper_figures.measured_levels(recorded_rounds())
+    fig3 = figure(declaration, "3")
+    points = paper_figures.figure_points(fig3, *reproduce.figure_cells(declaration, fig3), measured)
+    rows = paper_figures.bars_text(fig3, values, points, paper_figures.ratio_series(fig3, points)).split("\n\n\n")[0]
+    by_label = {row.split("\t")[6]: row.split("\t") for row in rows.splitlines()}
+    assert by_label["Axis2 C"][7] == by_label["Axis2 C"][1]  # above gSOAP's 16 threads: flagged
+    assert by_label["PHP+Apache"][7] == "NaN" and by_label["PHP+Apache"][4] == "1831"
