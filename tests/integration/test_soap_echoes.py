@@ -9,6 +9,8 @@ import threading
 from pathlib import Path
 
 import pytest
+import requests
+from urllib3.util import Retry
 
 from harness.run.verify import judge_echo
 from stack import echoes, registry
@@ -24,10 +26,15 @@ CLIENTS = {}
 
 
 def client_of(app):
-    """zeep, reading the engine's own WSDL (one client per engine: reading a WSDL takes a while)."""
+    """zeep, reading the engine's own WSDL (one client per engine: reading a WSDL takes a while). Its
+    kept connection may be closed by the server's idle timeout (KEEPALIVE_TIMEOUT_S) just as the next
+    test sends on it: the echoes are idempotent, so a request is sent once more on a new connection."""
     zeep = pytest.importorskip("zeep")
     if app not in CLIENTS:
-        CLIENTS[app] = zeep.Client(f"http://127.0.0.1:{registry.port_of(app)}{registry.app(app)['wsdl']}")
+        session = requests.Session()
+        session.mount("http://", requests.adapters.HTTPAdapter(max_retries=Retry(total=1, allowed_methods=None)))
+        CLIENTS[app] = zeep.Client(f"http://127.0.0.1:{registry.port_of(app)}{registry.app(app)['wsdl']}",
+                                   transport=zeep.Transport(session=session))
     return CLIENTS[app]
 
 
