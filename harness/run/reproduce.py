@@ -17,7 +17,7 @@ from pathlib import Path
 
 from harness import experiments
 from harness.cli import verb_parser
-from harness.report import paper_figures
+from harness.report import paper_declaration, paper_figures, paper_pages
 from harness.report.render import gnuplot
 from harness.results.chosen import Refused
 from harness.results.store import RESULTS, read_tsv, write_atomically
@@ -45,15 +45,15 @@ def read_paper(name):
         raise Refused(f"{path}: cannot read it ({error.strerror}); the papers: {', '.join(papers())}", code=2) from None
     except json.JSONDecodeError as error:
         raise Refused(f"{path}: not JSON: {error}", code=2) from None
-    declaration = paper_figures.checked(declaration, path)
+    declaration = paper_declaration.checked(declaration, path)
     values_path = PAPERS / declaration["values"]
-    values = paper_figures.checked_values(read_tsv(values_path), declaration, values_path)
+    values = paper_declaration.checked_values(read_tsv(values_path), declaration, values_path)
     return declaration, values
 
 
 def figure_cells(declaration, figure):
     """(apps, workloads, levels) a figure's experiment measures, as its verb resolves them."""
-    args = parsed(paper_figures.experiment_of(declaration, figure), figure)
+    args = parsed(paper_declaration.experiment_of(declaration, figure), figure)
     context, _, ladder = concurrency.run_of(args)
     cells = context.selection.cells
     return (list(dict.fromkeys(cell.app for cell in cells)), list(dict.fromkeys(cell.workload for cell in cells)),
@@ -67,7 +67,7 @@ def parsed(experiment, figure, extra=()):
 
 
 def concurrency_parser():
-    return verb_parser(paper_figures.LOAD_VERB)[1]
+    return verb_parser(paper_declaration.LOAD_VERB)[1]
 
 
 def round_results(directory):
@@ -119,15 +119,15 @@ def draw(declaration, values, figures, directory):
         verdicts = paper_figures.verdict_rows(figure, values, points)
         sections.append(paper_figures.figure_markdown(figure, values, points))
         data, notes = plots / "data" / f"fig-{figure['id']}.tsv", plots / "data" / f"fig-{figure['id']}-notes.tsv"
-        notes.write_text(paper_figures.notes_text(figure, declaration, verdicts, points))
+        notes.write_text(paper_pages.notes_text(figure, declaration, verdicts, points))
         variables = {"output": plots / f"fig-{figure['id']}.pdf", "data": data, "notes": notes,
                      "heading": f"{declaration['paper']} Fig. {figure['id']}: {figure['title']}",
                      "reference": registry.app(figure["reference"])["title"]}
         if figure["x"] == "app":
-            data.write_text(paper_figures.bars_text(figure, values, points, ratios))
+            data.write_text(paper_pages.bars_text(figure, values, points, ratios))
             variables.update(kind="app")
         else:
-            text, series = paper_figures.lines_text(figure, values, points, ratios)
+            text, series = paper_pages.lines_text(figure, values, points, ratios)
             data.write_text(text)
             variables.update(kind="lines", n=len(series), logx=int(figure["x"] == "connections"),
                              xlabel="structs or nodes in the message" if figure["x"] == "items"
@@ -160,7 +160,7 @@ def add_arguments(parser):
 
 def execute(args):
     declaration, values = read_paper(args.paper)
-    figures = paper_figures.chosen_figures(declaration, args.figures)
+    figures = paper_declaration.chosen_figures(declaration, args.figures)
     run_id = args.run or time.strftime(f"{args.paper}-%Y%m%d-%H%M%S", time.gmtime())
     directory = args.results / run_id
     steps, guess = ([], 0) if args.draw_only else plan(declaration, figures, args.rounds, directory)
@@ -171,7 +171,7 @@ def execute(args):
     for done, (round_number, figure, apps) in enumerate(steps):
         print(f"== round {round_number}, Fig. {figure['id']} ({figure['title']}): {', '.join(apps)}"
               f" [{done + 1}/{len(steps)}, {format_duration(time.monotonic() - started)} so far]", flush=True)
-        args_of = parsed(paper_figures.experiment_of(declaration, figure, apps), figure,
+        args_of = parsed(paper_declaration.experiment_of(declaration, figure, apps), figure,
                          ["--run", f"fig-{figure['id']}", "--results", str(directory / f"round-{round_number}")])
         concurrency.execute(args_of)
     markdown, pdf = draw(declaration, values, declaration["figures"], directory)

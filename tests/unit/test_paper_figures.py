@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from harness.report import paper_figures
+from harness.report import paper_declaration, paper_figures, paper_pages
 from harness.results.chosen import Refused
 from harness.run import reproduce
 from stack.settings import ROOT
@@ -43,15 +43,15 @@ def test_every_declared_paper_and_its_values_pass_their_checks(paper):
 
 def test_icws08_s_figures_run_under_ab_with_100_kept_alive_connections():
     declaration, _ = icws08()
-    args = reproduce.parsed(paper_figures.experiment_of(declaration, figure(declaration, "3")), figure(declaration, "3"))
+    args = reproduce.parsed(paper_declaration.experiment_of(declaration, figure(declaration, "3")), figure(declaration, "3"))
     assert (args.driver, args.conn, args.levels, args.app_set) == ("ab", "keepalive", ("100",), "soap")
-    fig7 = reproduce.parsed(paper_figures.experiment_of(declaration, figure(declaration, "7")), figure(declaration, "7"))
+    fig7 = reproduce.parsed(paper_declaration.experiment_of(declaration, figure(declaration, "7")), figure(declaration, "7"))
     assert fig7.levels == tuple(str(2 ** x) for x in range(1, 11))
 
 
 def test_a_figure_narrowed_to_some_apps_drops_its_set():
     declaration, _ = icws08()
-    narrowed = paper_figures.experiment_of(declaration, figure(declaration, "3"), ["soap-gsoap"])
+    narrowed = paper_declaration.experiment_of(declaration, figure(declaration, "3"), ["soap-gsoap"])
     assert narrowed["options"]["apps"] == ["soap-gsoap"] and "set" not in narrowed["options"]
     assert narrowed["options"]["driver"] == "ab"
 
@@ -68,7 +68,7 @@ def test_a_wrong_declaration_is_named(change, named):
     declaration = json.loads(json.dumps(declaration))
     change(declaration)
     with pytest.raises(Refused, match=named):
-        paper_figures.checked(declaration, "icws08.json")
+        paper_declaration.checked(declaration, "icws08.json")
 
 
 @pytest.mark.parametrize("change, named", [
@@ -82,7 +82,7 @@ def test_a_wrong_value_row_is_named(change, named):
     row = dict(next(row for row in values if row["figure"] == "3"))
     change(row)
     with pytest.raises(Refused, match=named):
-        paper_figures.checked_values([row], declaration, "icws08-values.tsv")
+        paper_declaration.checked_values([row], declaration, "icws08-values.tsv")
 
 
 def test_two_recorded_rounds_give_the_median_and_the_rounds_range():
@@ -155,7 +155,7 @@ def test_a_lines_figure_has_three_blocks_per_series_and_the_paper_s_span_once_pe
     fig4 = figure(declaration, "4")
     points = paper_figures.figure_points(fig4, *reproduce.figure_cells(declaration, fig4), measured)
     assert set(points) == {(app, "echo-10") for app in fig4["series"].values()}
-    text, series = paper_figures.lines_text(fig4, values, points, paper_figures.ratio_series(fig4, points))
+    text, series = paper_pages.lines_text(fig4, values, points, paper_figures.ratio_series(fig4, points))
     blocks = text.rstrip("\n").split("\n\n\n")
     assert len(blocks) == 3 * len(series)
     assert "1\t10\t1.87\t5.97" in blocks[2 * len(series):]
@@ -181,7 +181,7 @@ def test_a_flagged_point_is_drawn_apart():
     measured = paper_figures.measured_levels(recorded_rounds())
     fig3 = figure(declaration, "3")
     points = paper_figures.figure_points(fig3, *reproduce.figure_cells(declaration, fig3), measured)
-    rows = paper_figures.bars_text(fig3, values, points, paper_figures.ratio_series(fig3, points)).split("\n\n\n")[0]
+    rows = paper_pages.bars_text(fig3, values, points, paper_figures.ratio_series(fig3, points)).split("\n\n\n")[0]
     by_label = {row.split("\t")[6]: row.split("\t") for row in rows.splitlines()}
     assert by_label["Axis2 C"][7] == by_label["Axis2 C"][1]  # above gSOAP's 16 threads: flagged
     assert by_label["PHP+Apache"][7] == "NaN" and by_label["PHP+Apache"][4] == "1831"
