@@ -8,6 +8,8 @@ PYTHON ?= python3
 export PYTHONPATH := $(CURDIR)$(if $(PYTHONPATH),:$(PYTHONPATH))
 
 LAB := $(PYTHON) -m stack.lab
+# perf's folded stacks and flame graphs (crates.io), built once for whatever profiles
+INFERNO := bash stack/install-crate.sh inferno INFERNO_VERSION 1.71 inferno-flamegraph
 
 .DEFAULT_GOAL := help
 .PHONY: help setup build up saturation-sweep size-sweep concurrency-sweep sweep crosscheck profile spread-sources interleave soap-phases driver-agreement experiment reproduce plots compare down status exposure import test test-java test-fast test-stack test-hosts test-faults test-unit clean distclean
@@ -59,11 +61,12 @@ size-sweep: up ## saturation and reply time against N per app: rows (1 to 16,000
 	@$(MAKE) --no-print-directory sweep SIZE_SWEEP=1
 	@$(MAKE) --no-print-directory plots
 
-concurrency-sweep: up ## throughput and p50/p99 against 1-1,024 connections (closed loop) per app, connections closed and kept alive (SET=study APPS= ENGINES=innodb WORKLOADS=single CONN=both|close|keepalive LEVELS=1,2,4,... DRIVER=wrk|ab RUN=) -> concurrency.tsv and a PDF per workload; docs/method.md
+concurrency-sweep: up ## throughput and p50/p99 against 1-1,024 connections (closed loop) per app, connections closed and kept alive (SET=study APPS= ENGINES=innodb WORKLOADS=single CONN=both|close|keepalive LEVELS=1,2,4,... DRIVER=wrk|ab PROFILE=1 RUN=) -> concurrency.tsv and a PDF per workload; docs/method.md
 	@$(LAB) import --if-needed
+	@$(if $(PROFILE),$(INFERNO))
 	@$(PYTHON) -m harness concurrency-sweep $(if $(SET),--set "$(SET)") $(if $(APPS),--apps "$(APPS)") \
 	  $(if $(ENGINES),--engines "$(ENGINES)") $(if $(WORKLOADS),--workloads "$(WORKLOADS)") \
-	  $(if $(CONN),--conn $(CONN)) $(if $(LEVELS),--levels "$(LEVELS)") $(if $(DRIVER),--driver $(DRIVER)) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
+	  $(if $(CONN),--conn $(CONN)) $(if $(LEVELS),--levels "$(LEVELS)") $(if $(DRIVER),--driver $(DRIVER)) $(if $(PROFILE),--profile) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
 sweep: ## run the sweep on running servers (SET= APPS= CONN=close|keepalive CALLS= ROUNDS=N|auto AUTO_CAP_MIN= SEED= ENGINES= WORKLOADS= SIZES= SIZE_WORKLOAD= MODE= DURATION= PRECISION= CLIENTS= RUN= QUICK=1, or STUDY=1 REFERENCE= LINEAR_RATES= for the 2006 study's method)
 	@$(PYTHON) -m harness sweep $(if $(MODE),--mode $(MODE)) $(if $(SET),--set "$(SET)") \
@@ -80,7 +83,7 @@ crosscheck: ## second opinions on a run (RUN=; default the latest; CELLS=app/eng
 	@$(PYTHON) -m harness crosscheck $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)")
 
 profile: ## where the servers' CPU goes at each cell's saturation rate, on running servers (RUN=; default the latest; CELLS=app/engine/workload,... OVERHEAD=N pairs without and with perf): perf record, flame graphs, components -> profile/ in the run; docs/profiles.md
-	@bash stack/install-crate.sh inferno INFERNO_VERSION 1.71 inferno-flamegraph
+	@$(INFERNO)
 	@$(PYTHON) -m harness profile $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)") $(if $(OVERHEAD),--overhead $(OVERHEAD))
 
 spread-sources: ## where a cell's cost spread lives: its server restarted RESTARTS times (default 5), STEPS fixed-rate steps (2) at SHARE (0.6) of its figure after each, the CPU per reply split between restarts and within one, with the price list; NO_RESTART=1 the control (RUN= CELLS=) -> results/RUN-spread-<when>/spread.md; docs/method.md
@@ -98,6 +101,7 @@ driver-agreement: build ## Debian's httperf against the lab's large-body build o
 	@$(PYTHON) -m harness driver-agreement --run "$(RUN)" --cells "$(CELLS)" $(if $(FACTORS),--factors "$(FACTORS)") $(if $(REPEATS),--repeats $(REPEATS)) $(if $(DURATION),--duration $(DURATION)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
 reproduce: up ## a paper's figures under its own load, a page each beside the paper's values (PAPER=icws08 FIGURES=3,4 ROUNDS=1 RUN= to resume) -> results/RUN/icws08.pdf and .md; docs/soap-engines.md
+	@$(INFERNO)
 	@$(PYTHON) -m harness reproduce $(if $(PAPER),--paper $(PAPER)) $(if $(FIGURES),--figures "$(FIGURES)") \
 	  $(if $(ROUNDS),--rounds $(ROUNDS)) $(if $(DRAW_ONLY),--draw-only) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 

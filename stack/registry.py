@@ -70,6 +70,12 @@ def server_of(app_name):
     return app(app_name)["server"]
 
 
+def app_servers(app_name):
+    """The servers that serve the app's requests: its own and those it needs, the database's aside."""
+    own = server_of(app_name)
+    return [own, *(name for name in server(own).get("needs", ()) if name != database_server())]
+
+
 # The engine of a cell whose app reads no database (a baseline): measured once, not per engine.
 NO_ENGINE = "none"
 

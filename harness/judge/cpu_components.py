@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from harness.measure.perf_script import KERNEL, frame_key
+from harness.measure.perf_script import JIT_MAP, KERNEL, frame_key
 
 RULES = Path(__file__).with_name("cpu_components.json")
 SOFTIRQ = re.compile(r"^(handle_softirqs|__do_softirq|do_softirq|net_rx_action|__napi_poll|process_backlog)")
@@ -140,6 +140,30 @@ def breakdown(samples, owners, classifier=None):
             "servers": {server: seconds(counter) for server, counter in servers.items()},
             "outside_s": round(outside_ns / 1e9, 4), "samples": counted,
             "other_leaves": seconds(Counter(dict(others.most_common(10))))}
+
+
+def object_name(sample):
+    """The object a sample's leaf frame ran in, as ICWS'08's Figs. 10-12 name a profile's parts: a
+    shared object's or executable's file name, "kernel", or "JIT-compiled Java" for a JVM's perf map."""
+    if not sample.frames:
+        return "(no frames)"
+    dso = sample.frames[0][1]
+    if dso == KERNEL:
+        return "kernel"
+    if JIT_MAP.match(dso):
+        return "JIT-compiled Java"
+    return dso.rsplit("/", 1)[-1]
+
+
+def objects(samples, owners):
+    """Each server's own samples added up by the object their leaf frame ran in: {server: {object:
+    seconds}}, largest first (other tasks' softirq work is no server's: breakdown keeps it)."""
+    found = {}
+    for sample in samples:
+        server = owners.get(sample.pid)
+        if server is not None:
+            found.setdefault(server, Counter())[object_name(sample)] += sample.period_ns
+    return {server: seconds(counter) for server, counter in found.items()}
 
 
 def seconds(counter):

@@ -4,10 +4,12 @@ no file is read here."""
 from harness.results.chosen import Refused
 
 
-X_KINDS = ("app", "items", "connections")
-FIGURE_FIELDS = {"id", "title", "x", "reference", "series", "options", "differs"}
-PAPER_FIELDS = {"about", "paper", "text", "values", "load", "differs", "figures", "not_run"}
-MEASURES = ("replies/s", "ratio")
+X_KINDS = ("app", "items", "connections", "breakdown", "memory")
+FIGURE_FIELDS = {"id", "title", "x", "reference", "series", "options", "differs", "profiled_servers"}
+PAPER_FIELDS = {"about", "paper", "text", "values", "breakdowns", "load", "differs", "figures", "not_run"}
+# A value row's measure and the x of the figures that draw it.
+MEASURES = {"replies/s": ("app",), "ratio": ("app", "items", "connections"), "MB": ("memory",),
+            "MB per process": ("memory",)}
 LOAD_VERB = "concurrency-sweep"  # a figure's experiment: a closed-loop level (or ladder) per cell
 
 
@@ -38,6 +40,10 @@ def checked(declaration, source):
             refuse(f"{where}: {', '.join(missing)} missing")
         if figure["x"] not in X_KINDS:
             refuse(f"{where}: x: {figure['x']!r} is none of {', '.join(X_KINDS)}")
+        if (figure["x"] == "breakdown") != bool(figure["options"].get("profile")):
+            refuse(f"{where}: a breakdown, and only a breakdown, takes options.profile: true")
+        if figure["x"] == "breakdown" and "breakdowns" not in declaration:
+            refuse(f"{where}: a breakdown needs the paper's `breakdowns` file")
     return declaration
 
 
@@ -52,8 +58,8 @@ def checked_values(rows, declaration, source):
             raise Refused(f"{where}: figure {row['figure']!r} is not declared", code=2)
         if row["measure"] not in MEASURES:
             raise Refused(f"{where}: measure {row['measure']!r} is none of {', '.join(MEASURES)}", code=2)
-        if row["measure"] == "replies/s" and figure["x"] != "app":
-            raise Refused(f"{where}: a figure against {figure['x']} draws the paper's ratios only", code=2)
+        if figure["x"] not in MEASURES[row["measure"]]:
+            raise Refused(f"{where}: a figure against {figure['x']} draws no {row['measure']}", code=2)
         for label in filter(None, (row["series"], row["over"])):
             if label not in figure["series"]:
                 raise Refused(f"{where}: {label!r} is not one of figure {row['figure']}'s series", code=2)

@@ -22,6 +22,32 @@ def measured_levels(rounds):
     return measured
 
 
+def serves(figure, level):
+    """Whether a measured level holds what the figure draws: a profiled window for a figure that
+    profiles (a breakdown), its servers' memory for a footprint; any level for a figure of replies."""
+    if figure["options"].get("profile"):
+        return "profile" in level
+    if figure["x"] == "memory":
+        return any(window.get("servers") for window in level.get("windows_figures", []))
+    return True
+
+
+def covers(earlier, figure):
+    """Whether the levels an earlier figure's sweep measures serve `figure` (every sweep now keeps
+    its servers' memory; only a profiling one has profiles)."""
+    return not figure["options"].get("profile") or bool(earlier["options"].get("profile"))
+
+
+def round_levels(figure, levels):
+    """Of a cell's levels (several per round when several figures' sweeps measured it), the first of
+    each round that serves the figure, in round order."""
+    chosen = {}
+    for level in levels:
+        if serves(figure, level):
+            chosen.setdefault(level["round"], level)
+    return [chosen[number] for number in sorted(chosen)]
+
+
 def apps_to_run(apps, workloads, levels, measured_in_round):
     """Of a figure's apps, those with a cell (workload at a level) this round has not measured yet."""
     return [app for app in apps
@@ -56,7 +82,7 @@ def figure_points(figure, apps, workloads, levels, measured):
     for app in apps:
         for workload in workloads:
             for connections in levels:
-                found = measured.get((app, workload, connections))
+                found = round_levels(figure, measured.get((app, workload, connections), []))
                 if found:
                     points.setdefault((app, workload), []).append((x_of(figure, workload, connections), point(found)))
     return {key: sorted(series, key=lambda pair: pair[0] or 0) for key, series in points.items()}

@@ -10,7 +10,7 @@ from stack import registry
 from stack.settings import ROOT
 from stack.workload_names import workload_title
 
-ICWS_FILE = ROOT / "plots" / "icws08-breakdown.tsv"
+ICWS_FILE = ROOT / "experiments" / "papers" / "icws08-breakdown.tsv"
 ICWS_WORKLOAD = "echo-10"  # ICWS'08 profiled echoStruct with 10 structs
 
 
@@ -110,11 +110,14 @@ def overhead_summary(rows):
 
 
 def icws_rows(paper_rows=None):
-    """{app: (the paper's setup, {component: percent})} from plots/icws08-breakdown.tsv."""
+    """{app: (the paper's setup, {component: percent})} of ICWS'08's breakdowns by component (Figs.
+    10-13; Fig. 9 splits by process) from experiments/papers/icws08-breakdown.tsv."""
     found = {}
     for each in read_tsv(ICWS_FILE) if paper_rows is None else paper_rows:
+        if each["figure"] == "9":
+            continue
         setup, parts = found.setdefault(each["app"], (each["paper_setup"], {}))
-        parts[each["component"]] = float(each["percent"])
+        parts[each["component"]] = parts.get(each["component"], 0.0) + float(each["percent"])
     return found
 
 

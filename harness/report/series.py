@@ -100,6 +100,34 @@ def bars_text(view, rows, workload):
     return "\n\n\n".join("\n".join(block) if block else blank for block in (located, bounds, groups)) + "\n"
 
 
+def aligned_tables(lines):
+    """Markdown tables among text lines, their columns padded to line up on a monospaced page (a
+    table's separator row becomes dashes)."""
+    out, table = [], []
+
+    def flush():
+        rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in table]
+        separator = [all(set(cell) <= set("-:") for cell in row) for row in rows]
+        widths = [max((len(row[index]) for row, rule in zip(rows, separator) if index < len(row) and not rule),
+                      default=1) for index in range(len(rows[0]))]
+        for row, rule in zip(rows, separator):
+            if rule:
+                out.append("  ".join("-" * width for width in widths))
+            else:
+                out.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+        table.clear()
+    for line in lines:
+        if line.startswith("|"):
+            table.append(line)
+            continue
+        if table:
+            flush()
+        out.append(line)
+    if table:
+        flush()
+    return out
+
+
 def text_page(headings, body):
     """text.gp data: headings then body lines, each with its line number."""
     def block(lines, start):

@@ -11,10 +11,16 @@ redone, bounded). The judge (harness/judge/concurrency.py) gives each level the 
 windows, flags the levels the client, a server's connection cap, errors or other work bound, and
 names each app's peak and knee from the others.
 
+Each window keeps its app's servers' CPU and memory as its monitors measured them (PSS, peak RSS,
+processes, a JVM's heap). With --profile (PROFILE=1), each level ends with one more window under perf
+on the servers' CPUs, which counts toward no figure: where the servers' CPU went, by component and by
+object, as `make profile` puts it (harness/run/profile.py; a JVM keeps frame pointers for the whole
+sweep).
+
 Into results/<run>/: manifest.json, concurrency.md (each app's peak and knee per mode),
 concurrency.tsv (a row per cell, mode and level),
-concurrency.json (every window's figures), each cell's raw/ (the driver's reports) and
-plots/concurrency-<workload>.pdf (a page per mode)."""
+concurrency.json (every window's figures), each cell's raw/ (the driver's reports), profile/<level>/
+(perf script's text, folded stacks, a flame graph) and plots/concurrency-<workload>.pdf (a page per mode)."""
 import json
 import resource
 import time
@@ -24,12 +30,13 @@ from pathlib import Path
 from harness.drivers import CLOSED_LOOP, Window, closed_loop, wrk
 from harness.hosts import servers
 from harness.hosts.watch import quiet_check
+from harness.judge import cpu_components
 from harness.judge.concurrency import Limits, knee, level_figures, level_flags, peak
-from harness.measure import load, processes
+from harness.measure import load, processes, profiler
 from harness.report import concurrency as figures_of
 from harness.results.chosen import Refused
 from harness.results.store import RESULTS, RunFiles, tsv_text, write_atomically
-from harness.run import jvm_warmup, probe
+from harness.run import jvm_warmup, probe, profile
 from harness.run.cell import Cell
 from harness.run.context import CONNECTIONS, RunContext, crosscheck_settings, profile_for
 from harness.run.crosscheck import Watched
@@ -61,31 +68,67 @@ COLUMNS = ["app", "engine", "workload", "connection", "connections", "replies_pe
 LEVEL_OVERHEAD_S = 1.5
 
 
-def measure_level(cell, connections, context, watched, mode, driver):
-    """One level: the settle windows, then the windows; its figures, flags and raw reports."""
-    window_s = max(sweep_settings()["window_s"], profile_for(cell.key.workload).warmup_window_s)
+# A window's figures kept per server of the app: its CPU and memory (harness/measure/monitors.py, memory.py).
+SERVER_FIGURES = ("cpu_s", "rss_peak_mb", "pss_mb", "processes", "heap_after_gc_mb", "alloc_mb")
 
-    def window():
+
+def server_figures(figures, names):
+    """Pure: the CPU and memory figures of the servers `names` among a window's monitors' figures."""
+    return {key: figures[key] for key in (f"{name}_{figure}" for name in names for figure in SERVER_FIGURES)
+            if key in figures}
+
+
+def measure_level(cell, connections, context, watched, mode, driver, profiling=False):
+    """One level: the settle windows, then the windows (each with its servers' CPU and memory); then,
+    when `profiling`, one more under perf (profiled_window); its figures, flags and raw reports."""
+    window_s = max(sweep_settings()["window_s"], profile_for(cell.key.workload).warmup_window_s)
+    servers_ = registry.app_servers(cell.key.app)
+
+    def run_window():
         run = Window(cell.request, window_s, connections, context.plan.keepalive, latency=True,
                      timeout_s=sweep_settings()["request_timeout_s"])
-        return watched(lambda: load.run_window(run, context.pinning.client_cpus, cell.directory, driver))
+        return load.run_window(run, context.pinning.client_cpus, cell.directory, driver)
     for _ in range(sweep_settings()["settle_windows"]):
-        window()  # the server's pools and queues grow to the new level: unrecorded
+        watched(run_window)  # the server's pools and queues grow to the new level: unrecorded
     windows, raws, disturbed = [], [], None
     for number in range(1, sweep_settings()["windows"] + 1):
-        result, shared, _ = window()
+        result, shared, monitored = watched(run_window)
         raw = cell.directory / "raw" / f"{driver.NAME}-{mode}-c{connections:04d}-w{number}.txt"
         write_atomically(raw, f"$ {result['command']}\n{result.pop('output')}")
-        windows.append(result)
+        windows.append({**result, "servers": server_figures(monitored, servers_)})
         raws.append(str(raw.relative_to(cell.directory)))
         disturbed = disturbed or shared
     figures = level_figures(windows)
-    return {"connections": connections, **figures, "window_s": window_s, "raw": raws, "windows_figures": windows,
-            "flags": level_flags(figures, connections, registry.connection_cap(cell.key.app), limits(), disturbed,
-                                 client=driver.NAME)}
+    level = {"connections": connections, **figures, "window_s": window_s, "raw": raws, "windows_figures": windows,
+             "flags": level_flags(figures, connections, registry.connection_cap(cell.key.app), limits(), disturbed,
+                                  client=driver.NAME)}
+    if profiling:
+        name = f"{driver.NAME}-{mode}-c{connections:04d}"
+        level["profile"] = profiled_window(cell, name, context.pinning, watched, run_window)
+    return level
 
 
-def measure_mode(cell, mode, context, ladder, on_level, driver):
+def profiled_window(cell, name, pinning, watched, run_window):
+    """One more window, watched, under perf on the servers' CPUs: where the servers' CPU went (by
+    component and by object), set against their processes' CPU as the window's monitors measured it;
+    its files in the cell's profile/<name>/. It counts toward no figure."""
+    folder = cell.directory / "profile" / name
+    folder.mkdir(parents=True, exist_ok=True)
+    cpu_list = profile.server_cpus_of(pinning)
+
+    def under_perf():
+        with profile.recorded(folder, cpu_list, pinning.client_cpus) as taken:
+            result = run_window()
+        return result, taken
+    (result, taken), shared, monitored = watched(under_perf)
+    analysis = profile.analysed(folder, taken, cpu_components.Classifier(), f"{cell.key}, {name}")
+    measured = profile.measured_server_cpu(monitored, processes.cpu_list(cpu_list))
+    return {**analysis, "replies_per_s": result.get("replies_per_s"), "disturbed": shared, "measured": measured,
+            "profiled_over_measured": cpu_components.against_measured(analysis["breakdown"], measured["processes_s"]),
+            "folder": str(folder.relative_to(cell.directory))}
+
+
+def measure_mode(cell, mode, context, ladder, on_level, driver, profiling=False):
     """The cell's `ladder` with its connections closed or kept alive (`mode`), warmed up in that mode."""
     context = replace(context, plan=replace(context.plan, connection=mode))
     watched = Watched(context)
@@ -93,7 +136,7 @@ def measure_mode(cell, mode, context, ladder, on_level, driver):
     warmup = probe.warm_up(cell, context)
     levels = []
     for connections in ladder:
-        levels.append(measure_level(cell, connections, context, watched, mode, driver))
+        levels.append(measure_level(cell, connections, context, watched, mode, driver, profiling))
         on_level(cell.key, mode, levels[-1])
     return {"app": cell.key.app, "engine": cell.key.engine, "workload": cell.key.workload, "connection": mode,
             "driver": driver.NAME,
@@ -141,9 +184,9 @@ def descriptors_for(connections):
         resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
 
 
-def run(context, run_id, results_dir, modes, ladder=None, driver=wrk):
-    """The concurrency sweep on running servers (at the cross-check's ladder's levels unless given);
-    concurrency.json's results."""
+def run(context, run_id, results_dir, modes, ladder=None, driver=wrk, profiling=False):
+    """The concurrency sweep on running servers (at the cross-check's ladder's levels unless given),
+    each level profiled after its windows when `profiling`; concurrency.json's results."""
     ladder = ladder or default_ladder()
     descriptors_for(max(ladder))
     files = RunFiles(results_dir / run_id)
@@ -152,7 +195,8 @@ def run(context, run_id, results_dir, modes, ladder=None, driver=wrk):
     servers.pin_servers(context.pinning)
     quiet = quiet_check(context)
     topology = servers.described_topology(context.topology)
-    recorded = {**sweep_settings(), "ladder": list(ladder), "modes": list(modes), "driver": driver.NAME}
+    recorded = {**sweep_settings(), "ladder": list(ladder), "modes": list(modes), "driver": driver.NAME,
+                "profile": profiling and {"perf": profiler.version(), "frequency_hz": profiler.FREQUENCY_HZ}}
     write_manifest(files.manifest, run_id, context, topology, quiet, concurrency=recorded)
     cells = context.selection.cells
     progress = Progress(len(cells) * len(modes) * len(ladder))
@@ -168,7 +212,7 @@ def run(context, run_id, results_dir, modes, ladder=None, driver=wrk):
     for key in cells:
         cell = Cell(files, key)
         for mode in modes:
-            results.append(measure_mode(cell, mode, context, ladder, progress, driver))
+            results.append(measure_mode(cell, mode, context, ladder, progress, driver, profiling))
             rows += rows_of(results[-1])
             write_atomically(files.directory / "concurrency.json", json.dumps(results, indent=1) + "\n")
             write_atomically(files.directory / "concurrency.tsv", tsv_text(COLUMNS, rows))
@@ -195,6 +239,8 @@ def add_arguments(parser):
                         help=f"these concurrencies, rising (default: the cross-check's ladder, {default_ladder()[0]}-{default_ladder()[-1]})")
     parser.add_argument("--driver", choices=list(CLOSED_LOOP), default=wrk.NAME,
                         help="the closed-loop load generator (default: wrk; ab is ICWS'08's Apache Bench)")
+    parser.add_argument("--profile", action="store_true",
+                        help="one more window per level under perf: where the servers' CPU went (as make profile)")
     parser.add_argument("--run", default=None, help="run id (default: concurrency-<UTC time>)")
     parser.add_argument("--results", type=Path, default=RESULTS)
 
@@ -223,8 +269,19 @@ def run_of(args):
 def execute(args):
     context, modes, ladder = run_of(args)
     run_id = args.run or time.strftime("concurrency-%Y%m%d-%H%M%S", time.gmtime())
+    problem = args.profile and (profiler.unavailable() or (context.topology.ssh and "TOPOLOGY=ssh: profile with TOPOLOGY=local"))
+    if problem:
+        raise Refused(problem)
+    # A profiled JVM keeps frame pointers (harness/run/profile.py), from before its warm-up to the end.
+    jit = args.profile and any(registry.jit(key.app) for key in context.selection.cells)
     try:
         with from_the_client(context.topology):
-            run(context, run_id, args.results, modes, ladder, closed_loop(args.driver))
+            if jit:
+                profile.frame_pointers(True, context.pinning)
+            try:
+                run(context, run_id, args.results, modes, ladder, closed_loop(args.driver), args.profile)
+            finally:
+                if jit:
+                    profile.frame_pointers(False, context.pinning)
     except KeyboardInterrupt:
         raise Refused(f"interrupted: the levels measured are in {args.results / run_id}", code=130) from None

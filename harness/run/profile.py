@@ -24,7 +24,7 @@ import gzip
 import json
 import os
 import time
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from datetime import datetime, timezone
 
@@ -63,15 +63,49 @@ def measured_server_cpu(figures, server_cpus):
             "irq_s": round(sum(figures.get(f"irq_cpu{cpu}_s", 0.0) for cpu in server_cpus), 3)}
 
 
+def server_cpus_of(pinning):
+    """The CPUs the servers (the database's among them) run on, as perf's -C list."""
+    return ",".join(map(str, sorted(set(processes.cpu_list(pinning.server_cpus))
+                                    | set(processes.cpu_list(pinning.db_cpus)))))
+
+
+@contextmanager
+def recorded(folder, server_cpu_list, client_cpus):
+    """perf record on the servers' CPUs into `folder` while the block runs, the lab servers' processes
+    sampled beside it: yields a dict that holds, once the block ends, the processes' "owners" and the
+    block's "window" on perf's clock (what analysed needs)."""
+    taken = {}
+    with profiler.recording(folder / "perf.data", server_cpu_list, client_cpus), profiler.Owners() as owners:
+        started = time.monotonic()
+        yield taken
+        ended = time.monotonic()
+    taken.update(owners=dict(owners), window=(started, ended))
+
+
+def analysed(folder, taken, classifier, title):
+    """A recording's samples within its window, put in components and in objects, and its files kept
+    in `folder` (perf script's text gzipped, folded stacks, a flame graph titled `title`):
+    {"breakdown", "objects"}."""
+    profiler.write_jit_maps()
+    text = profiler.script(folder / "perf.data")
+    found = perf_script.within(perf_script.samples(text), *taken["window"])
+    with gzip.open(folder / "perf-script.txt.gz", "wt") as kept:
+        kept.write(text)
+    stacks = profiler.folded(text)
+    write_atomically(folder / "stacks.folded", stacks)
+    write_atomically(folder / "flame.svg", profiler.flame_graph(stacks, title))
+    (folder / "perf.data").unlink()
+    return {"breakdown": cpu_components.breakdown(found, taken["owners"], classifier),
+            "objects": cpu_components.objects(found, taken["owners"])}
+
+
 class Profiler:
     """The profile steps of one run: where they run and what they are judged by."""
 
     def __init__(self, context, files):
         self.context = context
         self.files = files
-        pinning = context.pinning
-        self.server_cpu_list = ",".join(map(str, sorted(set(processes.cpu_list(pinning.server_cpus))
-                                                        | set(processes.cpu_list(pinning.db_cpus)))))
+        self.server_cpu_list = server_cpus_of(context.pinning)
         self.server_cpus = processes.cpu_list(self.server_cpu_list)
         self.classifier = cpu_components.Classifier()
 
@@ -80,16 +114,13 @@ class Profiler:
         plan = self.context.plan
         num_requests, calls = plan.step_load(rate)
         timeout_s = load.step_timeout(rate, plan.timeout_for(profile_for(cell.key.workload)), plan.fd_budget)
-        perf = profiler.recording(folder / "perf.data", self.server_cpu_list, self.context.pinning.client_cpus) \
-            if folder else nullcontext()
-        with perf, profiler.Owners() as owners:
+        perf = recorded(folder, self.server_cpu_list, self.context.pinning.client_cpus) if folder else nullcontext({})
+        with perf as taken:
             # The samples are cut to the monitors' whole window, not the load's: after a failing step's
             # client has given up, the servers still work through their backlog, and the monitors count it.
-            started = time.monotonic()
             with watching(self.context) as watch:
                 runs = step.run_load(cell, rate, num_requests, timeout_s, raw, plan.clients,
                                      self.context.pinning.client_cpus, calls)
-            ended = time.monotonic()
         figures, _ = step.merged_client_runs(runs)
         killed = any(killed for _, _, _, killed, _ in runs)
         verdict, reason = judge(figures, rate, timeout_s, num_requests, killed, self.context.thresholds, calls)
@@ -97,10 +128,9 @@ class Profiler:
         cpu_s = measured["processes_s"]  # the sweep's server CPU (records.server_total("_cpu_s"))
         replies = (figures or {}).get("replies") or 0
         return {"rate": rate, "verdict": verdict, "reason": reason, "raw": raw, "disturbed": watch.disturbed(),
-                "window_s": round(ended - started, 3), "replies": replies,
+                "window_s": round(watch.wall_s, 3), "replies": replies,
                 "reply_rate": (figures or {}).get("reply_rate"), "measured_cpu_s": cpu_s, "measured": measured,
-                "cpu_us_per_reply": round(cpu_s / replies * 1e6, 1) if replies else None,
-                "owners": dict(owners), "window": (started, ended)}
+                "cpu_us_per_reply": round(cpu_s / replies * 1e6, 1) if replies else None, "taken": taken}
 
     def watched(self, run):
         return redone_while_disturbed(run, lambda result: result["disturbed"], self.context.disturbance.max_redos)
@@ -111,21 +141,11 @@ class Profiler:
         folder = self.files.profile_cell(cell.key)
         folder.mkdir(parents=True, exist_ok=True)
         result, redone = self.watched(lambda: self.load_step(cell, rate, f"raw/profile-rate-{rate:g}.txt", folder))
-        profiler.write_jit_maps()
-        text = profiler.script(folder / "perf.data")
-        samples = perf_script.within(perf_script.samples(text), *result.pop("window"))
-        owners = result.pop("owners")
-        result["breakdown"] = cpu_components.breakdown(samples, owners, self.classifier)
+        result.update(analysed(folder, result.pop("taken"), self.classifier, f"{cell.key} at {rate:g} req/s offered"))
         result["profiled_over_measured"] = cpu_components.against_measured(result["breakdown"],
                                                                           result["measured_cpu_s"])
         result["redone"] = redone
-        with gzip.open(folder / "perf-script.txt.gz", "wt") as kept:
-            kept.write(text)
-        stacks = profiler.folded(text)
-        write_atomically(folder / "stacks.folded", stacks)
-        write_atomically(folder / "flame.svg", profiler.flame_graph(stacks, f"{cell.key} at {rate:g} req/s offered"))
         write_atomically(folder / "breakdown.json", json.dumps(result, indent=1) + "\n")
-        (folder / "perf.data").unlink()
         return result
 
     def overhead(self, cell, saturation, pairs):
@@ -142,7 +162,7 @@ class Profiler:
                 kind = "with" if with_perf else "without"
                 result, _ = self.watched(lambda: self.load_step(cell, rate, f"raw/overhead-{number}-{kind}.txt",
                                                                 folder if with_perf else None))
-                result.pop("owners"), result.pop("window")
+                result.pop("taken")
                 pair[kind] = result
             found.append(pair)
         (folder / "perf.data").unlink(missing_ok=True)

@@ -12,13 +12,16 @@ Into results/<run>/: round-<r>/fig-<id>/ (each a concurrency sweep's folder: man
 plots/ (a page per figure and its data), <paper>.md and <paper>.pdf."""
 import json
 import subprocess
+import textwrap
 import time
 from pathlib import Path
 
 from harness import experiments
 from harness.cli import verb_parser
-from harness.report import paper_declaration, paper_figures, paper_pages
+from harness.judge.cpu_components import rules
+from harness.report import paper_declaration, paper_figures, paper_pages, paper_profiles
 from harness.report.render import gnuplot
+from harness.report.series import aligned_tables, text_page
 from harness.results.chosen import Refused
 from harness.results.store import RESULTS, read_tsv, write_atomically
 from harness.run import concurrency
@@ -30,6 +33,7 @@ from stack.settings import ROOT
 PAPERS = ROOT / "experiments" / "papers"
 # A cell's warm-up before its levels, as seen here (5-30 s; a JVM's first cell longer): the ETA's guess.
 CELL_WARMUP_GUESS_S = 15
+TEXT_WIDTH = 150  # characters of a line on a text page (plots/text.gp's monospaced body)
 
 
 def papers():
@@ -90,16 +94,18 @@ def plan(declaration, figures, rounds, directory):
     steps, guess = [], 0.0
     measured = paper_figures.measured_levels(round_results(directory))
     for number_ in range(1, rounds + 1):
-        done = {key for key, levels in measured.items() if len(levels) >= number_}
+        ran = []  # (figure, the cells its sweep measures) of this round's plan so far
         for figure in figures:
             apps, workloads, levels = figure_cells(declaration, figure)
             if (directory / f"round-{number_}" / f"fig-{figure['id']}" / "concurrency.md").exists():
                 continue
+            done = {key for key, found in measured.items() if len(paper_figures.round_levels(figure, found)) >= number_}
+            done |= {key for earlier, keys in ran if paper_figures.covers(earlier, figure) for key in keys}
             todo = paper_figures.apps_to_run(apps, workloads, levels, done)
             if todo:
                 steps.append((number_, figure, todo))
                 guess += estimate_s(len(todo) * len(workloads), len(levels))
-                done |= {(app, workload, level) for app in todo for workload in workloads for level in levels}
+                ran.append((figure, {(app, workload, level) for app in todo for workload in workloads for level in levels}))
     return steps, guess
 
 
@@ -110,8 +116,16 @@ def draw(declaration, values, figures, directory):
     plots = directory / "plots"
     (plots / "data").mkdir(parents=True, exist_ok=True)
     pages, sections = [], []
+    breakdowns = read_tsv(PAPERS / declaration["breakdowns"]) if "breakdowns" in declaration else []
     for figure in figures:
         apps, workloads, levels = figure_cells(declaration, figure)
+        if figure["x"] in paper_profiles.KINDS:
+            drawn = draw_profiles(declaration, figure, values, breakdowns,
+                                  paper_profiles.app_levels(figure, apps, workloads, levels, measured), plots)
+            if drawn:
+                pages += drawn[0]
+                sections.append(drawn[1])
+            continue
         points = paper_figures.figure_points(figure, apps, workloads, levels, measured)
         if not points:
             continue
@@ -146,6 +160,35 @@ def draw(declaration, values, figures, directory):
     pdf = directory / f"{name}.pdf"
     subprocess.run(["pdfunite", *pages, str(pdf)] if len(pages) > 1 else ["cp", pages[0], str(pdf)], check=True)
     return markdown, pdf
+
+
+def draw_profiles(declaration, figure, values, breakdowns, levels_by_app, plots):
+    """The pages of a breakdown (its stacked bars, then its text) or a footprint (its text) and the
+    figure's section of <paper>.md; None when no app has a level that serves it."""
+    if not levels_by_app:
+        return None
+    heading = f"{declaration['paper']} Fig. {figure['id']}: {figure['title']}"
+    pages = []
+    if figure["x"] == "breakdown":
+        ours = {app: paper_profiles.pooled(levels, paper_profiles.covered(figure, app))
+                for app, levels in levels_by_app.items()}
+        bars = plots / "data" / f"fig-{figure['id']}.tsv"
+        bars.write_text(paper_profiles.breakdown_bars(figure, breakdowns, ours))
+        pages.append(plots / f"fig-{figure['id']}.pdf")
+        gnuplot("breakdown.gp", output=pages[-1], file=bars, n=len(rules().components),
+                heading=f"{heading} (share of the servers' CPU, %)")
+        body = paper_profiles.breakdown_lines(figure, breakdowns, ours)
+    else:
+        body = paper_profiles.memory_lines(figure, values, levels_by_app)
+    differs = [f"Differs: {item}" for item in figure.get("differs", [])]
+    text = plots / "data" / f"fig-{figure['id']}-text.tsv"
+    text.write_text(text_page([heading], [row for line in aligned_tables(body) + [""] + differs
+                                          for row in textwrap.wrap(line, TEXT_WIDTH, subsequent_indent="    ") or [""]]))
+    pages.append(plots / f"fig-{figure['id']}-text.pdf")
+    gnuplot("text.gp", output=pages[-1], file=text)
+    section = [f"## Fig. {figure['id']}: {figure['title']}", "", *body, "",
+               "What still differs, beside the paper's own list: " + " ".join(figure.get("differs", [])), ""]
+    return [str(page) for page in pages], section
 
 
 def add_arguments(parser):

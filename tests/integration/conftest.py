@@ -5,14 +5,17 @@ the hosts' servers are set up by Ansible."""
 import http.client
 import random
 import socket
+import subprocess
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 import pytest
 
+from harness.measure import profiler
 from harness.results.records import LOCATED, LOWER_BOUND_STATUSES
 from harness.results.store import read_steps
 from stack import lab, lifecycle, registry, topology
+from stack.settings import ROOT
 
 COLUMNS = lab.COLUMN_NAMES
 
@@ -46,6 +49,15 @@ def hosts_stack():
         pytest.fail(str(error))
     yield lifecycle.lab_servers()
     commands(["down"])["down"]()
+
+
+@pytest.fixture(scope="session")
+def inferno():
+    """perf and inferno (folded stacks, flame graphs), as `make profile` installs it."""
+    subprocess.run(["bash", "stack/install-crate.sh", "inferno", "INFERNO_VERSION", "1.71", "inferno-flamegraph"],
+                   cwd=ROOT, check=True, capture_output=True, timeout=900)
+    problem = profiler.unavailable()
+    assert problem is None, problem
 
 
 @pytest.fixture(scope="session")

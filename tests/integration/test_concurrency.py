@@ -1,5 +1,7 @@
 """A short real concurrency sweep (make concurrency-sweep) on the live stack: both connection modes,
 a level above prefork's workers flagged and kept out of the peak, every figure traced to wrk's report."""
+import re
+
 import pytest
 
 from harness.report.concurrency import KEPT_ALIVE
@@ -38,14 +40,16 @@ def test_a_short_concurrency_sweep_flags_the_level_above_the_cap_and_plots_both_
     assert (directory / "plots" / "concurrency-single.pdf").stat().st_size > 1000
 
 
-def test_apache_bench_drives_the_sweep_and_names_the_server_that_would_not_keep_its_connections(stack, tmp_path,
-                                                                                                monkeypatch):
+def test_apache_bench_drives_the_sweep_and_names_the_server_that_would_not_keep_its_connections(stack, inferno,
+                                                                                                tmp_path, monkeypatch):
     """ICWS'08's driver (ab -k, HTTP/1.0): Apache keeps PHP's connections; Tomcat closes Axis2's, whose
-    answer has no length, so each of its requests pays for a connection."""
+    answer has no length, so each of its requests pays for a connection. Each window keeps its servers'
+    memory, and the level's profiled window says where their CPU went (ICWS'08's Figs. 9-13)."""
     monkeypatch.setitem(concurrency.sweep_settings(), "windows", 1)
     monkeypatch.setitem(concurrency.sweep_settings(), "settle_windows", 0)
     options = short(apps=("soap-php", "soap-axis2"), engines=("none",), workloads=("echo-10",), jit_warmup_cap_s=2)
-    results = concurrency.run(options, "ab", tmp_path, ("keepalive",), (4,), concurrency.closed_loop("ab"))
+    results = concurrency.run(options, "ab", tmp_path, ("keepalive",), (4,), concurrency.closed_loop("ab"),
+                              profiling=True)
     shares = {result["app"]: result["levels"][0]["keepalive_share"] for result in results}
     # Apache closes a kept connection after its KEEPALIVE_REQUESTS'th request.
     assert shares["soap-php"] > KEPT_ALIVE and shares["soap-axis2"] == 0
@@ -54,6 +58,12 @@ def test_apache_bench_drives_the_sweep_and_names_the_server_that_would_not_keep_
         assert result["driver"] == "ab" and level["replies_per_s"] > 0 and level["p99_ms"] >= level["p50_ms"]
         report = RunFiles(tmp_path / "ab").cell(CellKey(result["app"], "none", "echo-10")) / level["raw"][0]
         assert report.name == "ab-keepalive-c0004-w1.txt" and report.read_text().startswith("$ ab -q -r -l -c 4 ")
+        profile = level["profile"]
+        assert profile["breakdown"]["samples"] > 100 and (report.parent.parent / profile["folder"] / "flame.svg").exists()
+    [php] = [result["levels"][0] for result in results if result["app"] == "soap-php"]
+    assert php["windows_figures"][0]["servers"]["apache_pss_mb"] > 0
+    # libphp8.2.so, libxml2.so.2.9.14: their names without version
+    assert {"libphp", "libxml", "kernel"} <= {re.sub(r"[\d.]*\.so.*$", "", name) for name in php["profile"]["objects"]["apache"]}
     summary = (tmp_path / "ab" / "concurrency.md").read_text()
     assert "ab, closed loop" in summary and "- soap-axis2, none, echo-10: 0%–0% of answered requests" in summary
     assert "- soap-php" not in summary

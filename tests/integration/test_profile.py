@@ -2,24 +2,13 @@
 saturation rate, a flame graph, and a breakdown whose servers' samples add up to the CPU time the
 step's monitors measured; the sweep's own figures untouched."""
 import json
-import subprocess
 
 import pytest
 
 from harness import cli
-from harness.measure import profiler
 from harness.results.store import read_steps, read_summaries
-from stack.settings import ROOT
 from tests import margins
 from tests.integration.test_sweep import short, sweep
-
-
-@pytest.fixture(scope="module")
-def inferno():
-    subprocess.run(["bash", "stack/install-crate.sh", "inferno", "INFERNO_VERSION", "1.71", "inferno-flamegraph"],
-                   cwd=ROOT, check=True, capture_output=True, timeout=900)
-    problem = profiler.unavailable()
-    assert problem is None, problem
 
 
 @pytest.mark.timing

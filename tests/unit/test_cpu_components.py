@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.judge.cpu_components import Classifier, against_measured, breakdown, rules, rules_from, shares
+from harness.judge.cpu_components import Classifier, against_measured, breakdown, objects, rules, rules_from, shares
 from harness.measure.perf_script import Sample, frame_key, samples, within
 from harness.run.profile import measured_server_cpu
 
@@ -153,6 +153,17 @@ def test_softirq_work_in_the_idle_task_counts_and_other_work_does_not():
     result = breakdown([softirq, other], {})
     assert result["seconds"] == 0.001 and result["servers_s"] == 0 and result["outside_s"] == 0.003
     assert result["servers"] == {"softirq": {"kernel-network": 0.001}}
+
+
+def test_a_servers_samples_add_up_by_the_object_their_leaf_ran_in():
+    found = recorded("soap-axis2")
+    result = objects(found, owners("soap-axis2"))
+    own = [sample for sample in found if owners("soap-axis2").get(sample.pid) == "tomcat"]
+    assert sum(result["tomcat"].values()) == pytest.approx(sum(sample.period_ns for sample in own) / 1e9, abs=1e-3)
+    # A JVM's compiled code is one object, named as ICWS'08's Fig. 13 could not: its perf map's.
+    assert list(result["tomcat"])[0] == "JIT-compiled Java" and "libjvm.so" in result["tomcat"]
+    php = objects(recorded("soap-php-lighttpd"), owners("soap-php-lighttpd"))["php-fpm"]
+    assert {"kernel", "php-fpm8.2", "libc.so.6", "libxml2.so.2.9.14", "soap.so"} <= set(php)
 
 
 def test_the_profile_is_set_against_the_servers_processes_measured_cpu():

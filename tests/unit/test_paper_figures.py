@@ -75,7 +75,8 @@ def test_a_wrong_declaration_is_named(change, named):
     (lambda row: row.update(series="Axis3"), "'Axis3' is not one of figure 3's series"),
     (lambda row: row.update(line=""), "each value names its line"),
     (lambda row: row.update(figure="99"), "figure '99' is not declared"),
-    (lambda row: row.update(measure="MB"), "measure 'MB'"),
+    (lambda row: row.update(measure="MB"), "a figure against app draws no MB"),
+    (lambda row: row.update(measure="watts"), "measure 'watts' is none of"),
 ])
 def test_a_wrong_value_row_is_named(change, named):
     declaration, values = icws08()
@@ -171,8 +172,10 @@ def test_reproduce_draws_a_page_per_figure_from_recorded_rounds(tmp_path):
     pages = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
     # Every figure with points is drawn, whichever were asked for: Figs. 3-6 share the recorded cells
     # (getQuote and echo-10 at 100 connections); Fig. 7's ladder and Fig. 8's lists were not recorded.
-    assert re.search(r"^Pages:\s+4$", pages, re.M)
+    # The profiled round adds the breakdown (its bars and its text) and the footprint (its text).
+    assert re.search(r"^Pages:\s+7$", pages, re.M)
     assert "## Fig. 3: StockQuote" in markdown and "## Fig. 6" in markdown and "## Fig. 7" not in markdown
+    assert "## Fig. 9-13" in markdown and "## Fig. 4.5.3" in markdown
     assert "(line 806)" in markdown and "Intel" in markdown
 
 
