@@ -12,7 +12,7 @@ LAB := $(PYTHON) -m stack.lab
 INFERNO := bash stack/install-crate.sh inferno INFERNO_VERSION 1.71 inferno-flamegraph
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build up saturation-sweep size-sweep concurrency-sweep sweep crosscheck profile spread-sources interleave soap-phases driver-agreement experiment reproduce plots compare down status exposure import test test-java test-fast test-stack test-hosts test-faults test-unit clean distclean
+.PHONY: help setup build up report saturation-sweep size-sweep concurrency-sweep sweep crosscheck profile spread-sources interleave soap-phases driver-agreement experiment reproduce plots compare down status exposure import test test-java test-fast test-stack test-hosts test-faults test-unit clean distclean
 
 help: ## list the targets
 	@echo "The web architecture lab: PHP, servlet, pooled servlet and SOAP against MyISAM and InnoDB."
@@ -112,6 +112,8 @@ experiment: up ## run the verb and options an experiment's file declares (FILE=e
 
 plots: ## PDFs, report.pdf and summary.md/.tsv of a run's saved results (RUN=; default the latest; BESIDE=run: its figures set beside, paired by round, e.g. the close run beside a CONN=keepalive one); docs/method.md#reading-the-plots
 	@$(PYTHON) -m harness plots $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(BESIDE),--beside $(BESIDE))
+
+report: plots ## the run's pages to browse, written by `make plots`: results/RUN/report/index.html (a page per cell: its figure, steps, profile), results.json, and results/index.html of every run; docs/report.md
 
 compare: ## two runs side by side, with their ratios and intervals (RUN=a RUN2=b)
 	@test -n "$(RUN)" -a -n "$(RUN2)" || { echo "compare: name both runs: make compare RUN=a RUN2=b"; exit 2; }

@@ -5,6 +5,7 @@
 #   file<i>, title<i>      a data file written by report.py and its legend entry
 #   colour<i>, dash<i>     the series' colour ("#rrggbb") and gnuplot dash type
 #   logx                   1 when the offered rates span more than a decade
+#   svg                    1: an SVG of the same figure (the HTML report's) instead of a PDF
 # Each data file holds three blocks: 0 = judged steps (pass or fail, joined in order of offered rate),
 # 1 = steps not judged: client-bound or disturbed (drawn apart, never joined), 2 = the saturation point.
 # Columns: offered req/s, reply req/s, reply time ms (mean), verdict, raw httperf output, p50 ms,
@@ -12,7 +13,11 @@
 # (httperf's response time, to the first byte: the 2006 study's "response time"; the mean reply time
 # adds the transfer to the last byte).
 
-set terminal pdfcairo enhanced color font "Sans,9" size 11in,4.6in
+if (exists("svg") && svg) {
+    set terminal svg enhanced font "Sans,9" size 1100,460 background rgb "white"
+} else {
+    set terminal pdfcairo enhanced color font "Sans,9" size 11in,4.6in
+}
 set output output
 set datafile separator "\t"
 set datafile missing "NaN"

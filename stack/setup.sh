@@ -75,20 +75,25 @@ if [ -n "${LAB_ON_HOST:-}" ]; then
 fi
 
 # The harness's Python packages (scipy, for the rounds' intervals; ansible-core, for TOPOLOGY=ssh's
-# hosts), from PyPI.
-if ! python3 -c 'import scipy, ansible' 2>/dev/null; then
+# hosts; Jinja2 and Markdown, for the HTML report), from PyPI.
+if ! python3 -c 'import scipy, ansible, jinja2, markdown' 2>/dev/null; then
   say "installing harness/requirements.txt for $(command -v python3)"
   python3 -m pip install --quiet --disable-pip-version-check -r harness/requirements.txt 2>&1 \
       | grep -v "Running pip as the 'root' user" \
-    || python3 -c 'import scipy, ansible' || die "could not install harness/requirements.txt with pip"
+    || python3 -c 'import scipy, ansible, jinja2, markdown' || die "could not install harness/requirements.txt with pip"
 fi
 
-# The tests' Python packages (pytest; zeep, a WSDL-driven SOAP client), from PyPI.
-if ! python3 -c 'import pytest, zeep' 2>/dev/null; then
+# The HTML report's test opens the pages in a real browser (headless Chromium): the lab's machine
+# only, never a host of TOPOLOGY=ssh.
+dpkg-query -W -f='${Status}' chromium 2>/dev/null | grep -q "install ok installed" || install_packages chromium
+
+# The tests' Python packages (pytest; zeep, a WSDL-driven SOAP client; jsonschema, for results.json),
+# from PyPI.
+if ! python3 -c 'import pytest, zeep, jsonschema' 2>/dev/null; then
   say "installing tests/requirements.txt for $(command -v python3)"
   python3 -m pip install --quiet --disable-pip-version-check -r tests/requirements.txt 2>&1 \
       | grep -v "Running pip as the 'root' user" \
-    || python3 -c 'import pytest, zeep' || die "could not install tests/requirements.txt with pip"
+    || python3 -c 'import pytest, zeep, jsonschema' || die "could not install tests/requirements.txt with pip"
 fi
 
 TOMCAT_VERSION=$(python3 -c 'from stack import settings; print(settings.knob("TOMCAT_VERSION"))')

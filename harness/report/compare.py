@@ -10,6 +10,7 @@ import statistics
 from pathlib import Path
 
 from harness.judge.bottleneck import telling_steps
+from harness.report import html
 from harness.report.costs import explanation_lines
 from harness.report.series import ratio_interval_text
 from harness.results.rounds import cell_figures
@@ -147,4 +148,6 @@ def execute(args):
     markdown = comparison_markdown(run, other, comparison_rows(run, other))
     target = args.results / f"compare-{args.run}-{args.run2}.md"
     write_atomically(target, markdown)
-    print(markdown + f"\n(written to {target})")
+    page = html.write_comparison(args.results, args.run, args.run2, markdown)
+    html.write_index(args.results)
+    print(markdown + f"\n(written to {target}; browse: {page})")

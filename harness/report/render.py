@@ -14,7 +14,7 @@ import shutil
 import subprocess
 
 from harness.judge.cpu_components import rules
-from harness.report import profiles, soap_phases
+from harness.report import html, profiles, soap_phases
 from harness.report.compare import comparison_markdown, comparison_rows
 from harness.report.series import bars_text, points, series_text, spans_decades, text_page
 from harness.report.sizes import group_title, reference_levels, size_series_text, sized_rows
@@ -48,9 +48,9 @@ def gnuplot(script, **variables):
         raise ReportError(f"gnuplot {script} failed for {variables.get('output')}:\n" + "\n".join(errors))
 
 
-def rates_figure(output, heading, series, logx):
-    """series: (data file, title, colour, dash) per line."""
-    variables = {"output": output, "heading": heading, "n": len(series), "logx": int(logx)}
+def rates_figure(output, heading, series, logx, svg=False):
+    """series: (data file, title, colour, dash) per line; an SVG instead of a PDF when `svg`."""
+    variables = {"output": output, "heading": heading, "n": len(series), "logx": int(logx), "svg": int(svg)}
     for index, (data, title, colour, dash) in enumerate(series, start=1):
         variables.update({f"file{index}": data, f"title{index}": title, f"colour{index}": colour,
                           f"dash{index}": dash})
@@ -87,7 +87,8 @@ def bars_page(view, rows, output, data):
 
 def figure_pages(view, out, data):
     """The rate figures: apps overlaid, engines compared (each cell's representative round), and
-    every cell with all its rounds overlaid."""
+    every cell with all its rounds overlaid; and {CellKey: draw(path)}, each cell's figure drawn again
+    as an SVG (the HTML report's)."""
     summaries = view.summaries
     series_files = {}
     for key in summaries:
@@ -98,12 +99,14 @@ def figure_pages(view, out, data):
     def offered(visits):
         return [point[0] for visit in visits for block in points(view.run.steps[visit]) for point in block]
 
-    figures = []
+    figures, svgs = [], {}
 
-    def draw(name, heading, visits, line):
-        rates_figure(out / name, heading, [(series_files[visit], *line(visit)) for visit in visits],
-                     spans_decades(offered(visits)))
+    def draw(name, heading, visits, line, key=None):
+        series = [(series_files[visit], *line(visit)) for visit in visits]
+        rates_figure(out / name, heading, series, spans_decades(offered(visits)))
         figures.append(out / name)
+        if key:
+            svgs[key] = lambda path: rates_figure(path, heading, series, spans_decades(offered(visits)), svg=True)
 
     engines, workloads = view.present("engines"), view.present("workloads")
     for workload in workloads:
@@ -132,8 +135,8 @@ def figure_pages(view, out, data):
         draw(f"cell-{key.name}.pdf", f"{view.title(key.app)}, {engine_title(key.engine)}, "
              f"{workload_title(key.workload)}: {summary.status}{rounds}", visits,
              lambda visit: (measurement_title(view, visit, len(visits)), view.colour(visit.key.app),
-                            visits.index(visit) + 1))
-    return figures
+                            visits.index(visit) + 1), key)
+    return figures, svgs
 
 
 def size_pages(view, rows, out, data):
@@ -237,7 +240,7 @@ def make_report(run_dir, beside=None):
     pages = text_pages(view, rows, out, data)
     summary = bars_page(view, rows, out / "summary.pdf", data)
     sizes = size_pages(view, rows, out, data)
-    figures = figure_pages(view, out, data)
+    figures, svgs = figure_pages(view, out, data)
     canary = canary_page(view, out, data)
     breakdown = breakdown_page(view, out, data)
     phases = phases_page(run.soap_phases, view.title, view.colour, out, data)
@@ -245,7 +248,9 @@ def make_report(run_dir, beside=None):
     subprocess.run(["pdfunite", str(pages["title"]), str(pages["table"]), *map(str, sizes), str(summary),
                     *map(str, breakdown), *map(str, phases), *map(str, figures), *map(str, canary), str(report)], check=True,
                    capture_output=True)
-    return report
+    front = html.write_run_pages(view, rows, run_dir, lambda key, path: svgs[key](path))
+    html.write_index(run_dir.parent)
+    return report, front
 
 
 def add_arguments(parser):
@@ -260,6 +265,6 @@ def execute(args):
         raise ReportError(f"no run {args.run!r} under {args.results}")
     if args.beside and not (args.results / args.beside).is_dir():
         raise ReportError(f"no run {args.beside!r} under {args.results} to set beside")
-    report = make_report(run_dir, args.results / args.beside if args.beside else None)
+    report, front = make_report(run_dir, args.results / args.beside if args.beside else None)
     print(f"plots: {report} ({len(list(report.parent.glob('*.pdf')))} PDFs); "
-          f"summary: {run_dir / 'summary.md'}")
+          f"summary: {run_dir / 'summary.md'}; browse: {front}")

@@ -1,0 +1,86 @@
+"""A run's HTML report and the index of runs (`make report`, and at the end of `make plots`): the
+pages harness/report/site.py models, rendered with Jinja2 from the templates beside this module,
+each cell's figure drawn a second time by plots/rates.gp in gnuplot's SVG terminal. Static files
+only: they open from the file system, with no server, no network and no script.
+
+Into results/<run>/: results.json and report/ (index.html, a page per cell and its SVG, a page per
+markdown document of the run); into results/: index.html, every run under it and the comparisons
+made (`make compare` writes each as compare-<a>-<b>.html)."""
+import json
+from pathlib import Path
+
+import markdown
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from harness.report import site
+from harness.results.store import RunFiles, write_atomically
+
+TEMPLATES = Path(__file__).with_name("templates")
+
+
+def environment():
+    return Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
+                       trim_blocks=True, lstrip_blocks=True)
+
+
+def markdown_page(text, title, links):
+    """A markdown document of the lab's (summary.md, a comparison, a paper's figures) as a page:
+    its tables as tables, `links` ([{"name", "href"}]) above it."""
+    body = markdown.markdown(text, extensions=["tables"])
+    return environment().get_template("document.html").render(title=title, body=body, links=links)
+
+
+def write_run_pages(view, rows, run_dir, draw_figure):
+    """results.json and report/ of a run; `draw_figure(key, svg path)` draws a cell's figure. The
+    run's markdown documents (summary.md, and any other experiment's) become pages beside. The front
+    page's path."""
+    files = RunFiles(run_dir)
+    write_atomically(run_dir / "results.json", json.dumps(site.results_document(view, rows), indent=1) + "\n")
+    out = run_dir / "report"
+    out.mkdir(exist_ok=True)
+    templates = environment()
+    keys = {(key.app, key.engine, key.workload): key for key in view.cells}
+    for row in rows:
+        key = keys[(row["app"], row["engine"], row["workload"])]
+        figure = f"cell-{site.cell_name(row)}.svg"
+        draw_figure(key, out / figure)
+        page = site.cell_page(view, row, files, figure, view.run.profiles.get(str(key)))
+        write_atomically(out / f"cell-{site.cell_name(row)}.html", templates.get_template("cell.html").render(page=page))
+    documents = []
+    for source in sorted(run_dir.glob("*.md")):
+        documents.append({"name": source.name, "href": f"{source.stem}.html"})
+        write_atomically(out / f"{source.stem}.html",
+                         markdown_page(source.read_text(), f"{source.name} ({view.manifest.run_id})",
+                                       [{"name": f"run {view.manifest.run_id}", "href": "index.html"},
+                                        {"name": source.name, "href": f"../{source.name}"}]))
+    pdfs = [{"name": path.name, "href": f"../{path.relative_to(run_dir)}"}
+            for path in sorted([*run_dir.glob("*.pdf"), *(run_dir / "plots").glob("*.pdf")])]
+    front = out / "index.html"
+    write_atomically(front, templates.get_template("run.html").render(page=site.front_page(view, rows),
+                                                                      documents=documents, pdfs=pdfs))
+    return front
+
+
+def write_comparison(results_dir, first, second, text):
+    """results/compare-<first>-<second>.html of `make compare`'s markdown; its path."""
+    target = Path(results_dir) / f"compare-{first}-{second}.html"
+    links = [{"name": "all runs", "href": "index.html"}]
+    links += [{"name": f"run {run_id}", "href": f"{run_id}/report/index.html"} for run_id in (first, second)
+              if (Path(results_dir) / run_id / "report" / "index.html").exists()]
+    write_atomically(target, markdown_page(text, f"Run {first} against run {second}", links))
+    return target
+
+
+def write_index(results_dir):
+    """results/index.html: every run under `results_dir` that has a manifest; its path."""
+    entries = []
+    for manifest_path in sorted(Path(results_dir).glob("*/manifest.json")):
+        run_dir = manifest_path.parent
+        document = run_dir / "results.json"
+        entries.append(site.run_entry(run_dir.name, json.loads(manifest_path.read_text()),
+                                      json.loads(document.read_text()) if document.exists() else None))
+    comparisons = [path.name for path in sorted(Path(results_dir).glob("compare-*.html"))]
+    index = Path(results_dir) / "index.html"
+    write_atomically(index, environment().get_template("runs.html").render(runs=site.runs_index(entries),
+                                                                           comparisons=comparisons))
+    return index

@@ -1,0 +1,152 @@
+"""A run as a person browses it and as a script reads it: the models of its HTML pages (the front
+page, a page per cell) and results.json, from the run's saved results alone. Pure: the View and the
+summary rows in, dicts out; harness/report/html.py renders them with the templates beside it.
+
+Every link is relative to the run's report/ folder, so the pages open from the file system."""
+from collections import Counter
+
+from harness.report.tables import title_lines
+from harness.report.trust import disturbance_line, rounds_line, speed_line
+from stack.registry import engine_title
+from stack.workload_names import workload_title
+
+FORMAT = "web-architecture-lab results"
+FORMAT_VERSION = 1
+
+
+def number(value):
+    """A summary row's value as a number, or None where it is empty."""
+    if value in ("", None):
+        return None
+    return float(value)
+
+
+def cell_name(row):
+    return f"{row['app']}-{row['engine']}-{row['workload']}"
+
+
+def verdict_counts(view, key):
+    """{verdict: how many steps} over every measurement of the cell."""
+    return dict(Counter(step.verdict for _, steps in view.measurements(key) for step in steps))
+
+
+def results_document(view, rows):
+    """results.json: the run, its machine and every cell's figure, interval, rounds and verdict counts."""
+    manifest = view.manifest
+    keys = {(key.app, key.engine, key.workload): key for key in view.cells}
+    cells = []
+    for row in rows:
+        key = keys[(row["app"], row["engine"], row["workload"])]
+        low, high = number(row["median_low"]), number(row["median_high"])
+        cells.append({
+            "app": row["app"], "engine": row["engine"], "workload": row["workload"], "status": row["status"],
+            "saturation_rps": number(row["saturation_rps"]), "lower_bound": row["lower_bound"] in (1, "1", True),
+            "interval": None if low is None else {"low": low, "high": high,
+                                                  "confidence": number(row["median_confidence"])},
+            "rounds": int(row["rounds"]),
+            "round_figures": [float(value) for value in str(row["round_figures"]).split()],
+            "reply_ms_saturation": number(row["reply_ms_saturation"]),
+            "p99_ms_saturation": number(row["p99_ms_saturation"]),
+            "server_cpu_pct_saturation": number(row["server_cpu_pct_saturation"]),
+            "bottleneck": row["bottleneck"] or None,
+            "verdicts": verdict_counts(view, key)})
+    return {"format": FORMAT, "format_version": FORMAT_VERSION, "run_id": manifest.run_id,
+            "started": manifest.started, "finished": manifest.finished,
+            "host": {"cpu_model": manifest.host.get("cpu_model"), "cores": manifest.host.get("cores"),
+                     "memory_gib": manifest.host.get("memory_gib")},
+            "apps": view.apps, "engines": view.present("engines"), "workloads": view.present("workloads"),
+            "rounds": view.rounds, "cells": cells}
+
+
+def cell_label(view, row):
+    return f"{view.title(row['app'])}, {engine_title(row['engine'])}, {workload_title(row['workload'], short=True)}"
+
+
+def figure_text(row):
+    figure = number(row["saturation_rps"])
+    if figure is None:
+        return "none passed"
+    return f"{'>= ' if row['lower_bound'] in (1, '1', True) else ''}{figure:,.0f}"
+
+
+def interval_text(row):
+    low, high = number(row["median_low"]), number(row["median_high"])
+    if low is None:
+        return "one round: none"
+    return f"{low:,.0f}–{high:,.0f} ({number(row['median_confidence']):.0%})"
+
+
+def front_page(view, rows):
+    """The run's front page: what ran (the report's title page, line by line), the saturation table
+    with intervals and links to the cells, the run's warnings."""
+    headings, body = title_lines(view)
+    table = [{"label": cell_label(view, row), "page": f"cell-{cell_name(row)}.html", "workload": row["workload"],
+              "figure": figure_text(row), "interval": interval_text(row), "rounds": row["rounds"],
+              "status": row["status"], "reply_ms": row["reply_ms_saturation"], "cpu_pct": row["server_cpu_pct_saturation"],
+              "bottleneck": row["bottleneck_why"] or row["bottleneck"]} for row in rows]
+    warnings = [rounds_line(view), disturbance_line(view), speed_line(view)]
+    bounds = [entry["label"] for entry, row in zip(table, rows) if row["lower_bound"] in (1, "1", True)]
+    if bounds:
+        warnings.append("lower bounds (the client or the plan ran out first): " + "; ".join(bounds))
+    return {"title": headings[-1], "heading": headings[0], "about": body, "cells": table, "warnings": warnings,
+            "run_id": view.manifest.run_id}
+
+
+def raw_link(files, visit, raw):
+    """A step's raw output, relative to the report's folder."""
+    folder = files.cell(visit.key, visit.round, visit.replica)
+    return f"../{folder.relative_to(files.directory)}/{raw}"
+
+
+def cell_page(view, row, files, figure, profile=None):
+    """A cell's page: its figure (an SVG beside the page), every measurement's steps with their
+    verdicts and why, each linked to its raw output, and its profile where the run has one."""
+    key = next(key for key in view.cells if (key.app, key.engine, key.workload) == (row["app"], row["engine"], row["workload"]))
+    measurements = []
+    for visit, steps in view.measurements(key):
+        summary = view.measured_rows[visit]
+        measurements.append({
+            "name": f"round {visit.round}" + (f", repeat {visit.replica}" if visit.replica > 1 else ""),
+            "figure": summary.saturation_rps, "status": summary.status,
+            "steps": [{"step": step.step, "offered": step.offered_rate, "role": step.role,
+                       "reply_rate": None if step.reply_rate is None else round(step.reply_rate, 1),
+                       "reply_ms": step.reply_time_ms,
+                       "verdict": step.verdict, "reason": step.reason, "raw": raw_link(files, visit, step.raw)}
+                      for step in steps]})
+    profile_links = None
+    if profile and "breakdown" in profile:
+        folder = f"../profile/{key.name}"
+        profile_links = {"flame": f"{folder}/flame.svg", "breakdown": f"{folder}/breakdown.json",
+                         "top": profile.get("top")}
+    return {"title": cell_label(view, row), "run_id": view.manifest.run_id, "figure": figure,
+            "summary": {"figure": figure_text(row), "interval": interval_text(row), "rounds": row["rounds"],
+                        "status": row["status"], "bottleneck": row["bottleneck_why"] or row["bottleneck"],
+                        "rss_mb": row["server_rss_mb_saturation"]},
+            "measurements": measurements, "profile": profile_links,
+            "sources": [{"name": "steps.tsv", "href": f"../{files.cell_steps(key).relative_to(files.directory)}"},
+                        {"name": "manifest.json", "href": "../manifest.json"}]}
+
+
+def run_entry(run_id, manifest, document):
+    """A row of results/index.html: a run's date, host, set, rounds and its headline figures (the
+    fastest cell per workload), from its manifest and results.json (None: not written)."""
+    host = manifest.get("host", {})
+    entry = {"run_id": run_id, "started": manifest.get("started") or "", "finished": bool(manifest.get("finished")),
+             "cpu_model": host.get("cpu_model", "?"), "cores": host.get("cores", "?"),
+             "set": manifest.get("options", {}).get("app_set") or manifest.get("options", {}).get("set") or "",
+             "report": f"{run_id}/report/index.html" if document else None, "rounds": None, "headline": []}
+    if document:
+        entry["rounds"] = document["rounds"]
+        best = {}
+        for cell in document["cells"]:
+            if cell["saturation_rps"] is not None and (cell["workload"] not in best
+                                                       or cell["saturation_rps"] > best[cell["workload"]]["saturation_rps"]):
+                best[cell["workload"]] = cell
+        entry["headline"] = [f"{workload}: {cell['app']} {cell['saturation_rps']:,.0f} req/s"
+                             for workload, cell in best.items()]
+    return entry
+
+
+def runs_index(entries):
+    """results/index.html's rows, newest first."""
+    return sorted(entries, key=lambda entry: entry["started"], reverse=True)

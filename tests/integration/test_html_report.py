@@ -1,0 +1,76 @@
+"""A recorded run's HTML report as a person sees it: `make plots` on tests/fixtures/results/cost-b
+(three rounds, the canary) writes report/index.html, a page and an SVG per cell, results.json and
+results/index.html; every link and image on them resolves inside results/; headless Chromium
+(Debian's) opens the front page and a cell page from the file system, draws them and logs no error."""
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from urllib.parse import urlparse
+
+import pytest
+
+from stack.settings import ROOT
+
+RUN = "cost-b"
+CHROMIUM = shutil.which("chromium")
+
+
+class Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.found = []
+
+    def handle_starttag(self, tag, attrs):
+        self.found += [value for name, value in attrs if name in ("href", "src") and value]
+
+
+def links(page):
+    parser = Links()
+    parser.feed(page.read_text())
+    return parser.found
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    results = tmp_path_factory.mktemp("results")
+    shutil.copytree(ROOT / "tests" / "fixtures" / "results" / RUN, results / RUN)
+    done = subprocess.run([sys.executable, "-m", "harness", "plots", "--run", RUN, "--results", str(results)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert f"browse: {results / RUN / 'report' / 'index.html'}" in done.stdout
+    return results
+
+
+def chromium(*arguments):
+    return subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                           "--allow-file-access-from-files", "--enable-logging=stderr", "--v=0", *arguments],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_every_link_and_image_of_the_report_resolves_inside_the_results(report):
+    pages = sorted((report / RUN / "report").glob("*.html")) + [report / "index.html"]
+    assert len(pages) > 2
+    for page in pages:
+        for link in links(page):
+            assert not urlparse(link).scheme, f"{page.name}: {link} leaves the results folder"
+            target = (page.parent / link).resolve()
+            assert target.exists(), f"{page.name}: {link} does not resolve"
+            assert target.is_relative_to(report.resolve()), f"{page.name}: {link} leaves the results folder"
+    cells = [link for link in links(report / RUN / "report" / "index.html") if link.startswith("cell-")]
+    assert cells and all((report / RUN / "report" / link.replace(".html", ".svg")).read_text().lstrip().startswith("<?xml")
+                         for link in cells)
+
+
+@pytest.mark.parametrize("page", ["index.html", "cell-php-myisam-single.html"])
+def test_chromium_draws_the_page_from_the_file_system_and_logs_no_error(report, page, tmp_path):
+    assert CHROMIUM, "chromium is missing: run `make setup`"
+    path = report / RUN / "report" / page
+    shot = tmp_path / "page.png"
+    drawn = chromium("--window-size=1280,1600", f"--screenshot={shot}", path.as_uri())
+    assert shot.exists() and shot.stat().st_size > 20_000, drawn.stderr[-2000:]
+    dom = chromium("--dump-dom", path.as_uri())
+    assert "<h1>" in dom.stdout and "replies/s" in dom.stdout
+    errors = [line for line in dom.stderr.splitlines() + drawn.stderr.splitlines()
+              if "CONSOLE" in line or "ERR_FILE_NOT_FOUND" in line or "Not allowed to load" in line]
+    assert errors == []

@@ -1,0 +1,117 @@
+"""A run as a person browses it and a script reads it (harness/report/site.py): results.json, valid
+against its schema (docs/results.schema.json) for every recorded run, the front page's table and
+warnings, a cell's steps linked to their raw outputs, and the index of runs. On the recorded runs of
+tests/fixtures/results."""
+import json
+import shutil
+
+import jsonschema
+import pytest
+
+from harness.report import compare, html, site
+from harness.report.tables import study_figures, summary_rows
+from harness.report.view import View
+from harness.results.store import RunFiles, load_run
+from stack.settings import ROOT
+
+FIXTURES = ROOT / "tests" / "fixtures" / "results"
+RUNS = sorted(path.name for path in FIXTURES.iterdir() if (path / "manifest.json").exists())
+SCHEMA = json.loads((ROOT / "docs" / "results.schema.json").read_text())
+
+
+def view_and_rows(name):
+    view = View(load_run(FIXTURES / name))
+    return view, summary_rows(view, study_figures())
+
+
+@pytest.mark.parametrize("name", RUNS)
+def test_every_recorded_run_s_results_json_validates_against_its_schema(name):
+    view, rows = view_and_rows(name)
+    document = json.loads(json.dumps(site.results_document(view, rows)))
+    jsonschema.validate(document, SCHEMA, cls=jsonschema.Draft202012Validator)
+    assert len(document["cells"]) == len(rows) and document["run_id"] == view.manifest.run_id
+
+
+def test_results_json_holds_each_cell_s_figure_interval_rounds_and_verdicts():
+    view, rows = view_and_rows("cost-b")
+    document = site.results_document(view, rows)
+    row = rows[0]
+    cell = next(cell for cell in document["cells"] if (cell["app"], cell["engine"], cell["workload"])
+                == (row["app"], row["engine"], row["workload"]))
+    assert cell["saturation_rps"] == float(row["saturation_rps"]) and cell["rounds"] == int(row["rounds"]) > 1
+    assert cell["interval"]["low"] <= cell["saturation_rps"] <= cell["interval"]["high"]
+    key = next(key for key in view.cells if key.app == row["app"] and key.workload == row["workload"]
+               and key.engine == row["engine"])
+    steps = [step for _, found in view.measurements(key) for step in found]
+    assert sum(cell["verdicts"].values()) == len(steps) and cell["verdicts"]["pass"] >= cell["rounds"]
+
+
+def test_a_broken_document_is_refused_by_the_schema():
+    view, rows = view_and_rows("full6")
+    document = json.loads(json.dumps(site.results_document(view, rows)))
+    document["cells"][0]["saturation_rps"] = "fast"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(document, SCHEMA, cls=jsonschema.Draft202012Validator)
+
+
+def test_the_front_page_lists_every_cell_with_its_page_and_the_run_s_warnings():
+    view, rows = view_and_rows("cost-b")
+    page = site.front_page(view, rows)
+    assert [cell["page"] for cell in page["cells"]] == [f"cell-{site.cell_name(row)}.html" for row in rows]
+    assert any(warning.startswith("disturbance:") for warning in page["warnings"])
+    assert any(warning.startswith("speed canary:") for warning in page["warnings"])
+    assert any("machine:" in line for line in page["about"])
+
+
+def test_a_cell_s_steps_link_to_their_raw_outputs_from_the_report_folder():
+    view, rows = view_and_rows("cost-b")
+    files = RunFiles(FIXTURES / "cost-b")
+    page = site.cell_page(view, rows[0], files, "cell.svg")
+    assert len(page["measurements"]) == int(rows[0]["rounds"])
+    links = [step["raw"] for measurement in page["measurements"] for step in measurement["steps"]]
+    assert links and all((files.directory / "report" / link).resolve().exists() for link in links)
+    assert all((files.directory / "report" / source["href"]).resolve().exists() for source in page["sources"])
+
+
+def test_the_pages_render_with_every_link_inside_the_run(tmp_path):
+    shutil.copytree(FIXTURES / "cost-b", tmp_path / "cost-b")
+    view, rows = view_and_rows("cost-b")
+    view = View(load_run(tmp_path / "cost-b"))
+    drawn = []
+    front = html.write_run_pages(view, rows, tmp_path / "cost-b",
+                                 lambda key, path: (drawn.append(key), path.write_text("<svg/>")))
+    text = front.read_text()
+    assert "<h1>Saturation sweep cost-b</h1>" in text and len(drawn) == len(rows)
+    for row in rows:
+        assert f'href="cell-{site.cell_name(row)}.html"' in text
+    index = html.write_index(tmp_path)
+    assert 'href="cost-b/report/index.html"' in index.read_text()
+
+
+def test_a_comparison_and_a_run_s_markdown_become_pages_with_their_tables(tmp_path):
+    shutil.copytree(FIXTURES / "cost-b", tmp_path / "cost-b")
+    (tmp_path / "cost-b" / "summary.md").write_text("# cost-b\n\n| cell | req/s |\n|---|---:|\n| php | 1,575 |\n")
+    view, rows = view_and_rows("cost-b")
+    front = html.write_run_pages(View(load_run(tmp_path / "cost-b")), rows, tmp_path / "cost-b",
+                                 lambda key, path: path.write_text("<svg/>"))
+    assert 'href="summary.html"' in front.read_text()
+    summary = (tmp_path / "cost-b" / "report" / "summary.html").read_text()
+    assert "<td>php</td>" in summary and '<td style="text-align: right;">1,575</td>' in summary
+    text = compare.comparison_markdown(load_run(FIXTURES / "cost-a"), load_run(FIXTURES / "cost-b"),
+                                       compare.comparison_rows(load_run(FIXTURES / "cost-a"), load_run(FIXTURES / "cost-b")))
+    page = html.write_comparison(tmp_path, "cost-a", "cost-b", text).read_text()
+    assert "<h1>Run cost-a against run cost-b</h1>" in page and "<table>" in page
+    assert 'href="cost-b/report/index.html"' in page and 'href="cost-a/report/index.html"' not in page
+    assert 'href="compare-cost-a-cost-b.html"' in html.write_index(tmp_path).read_text()
+
+
+def test_the_index_of_runs_is_newest_first_with_each_run_s_fastest_cell_per_workload():
+    view, rows = view_and_rows("cost-b")
+    document = site.results_document(view, rows)
+    older = site.run_entry("old", {"started": "2026-01-01T00:00:00+00:00", "host": {}}, None)
+    newer = site.run_entry("cost-b", view.manifest.data, document)
+    assert [entry["run_id"] for entry in site.runs_index([older, newer])] == ["cost-b", "old"]
+    assert older["report"] is None and newer["report"] == "cost-b/report/index.html"
+    fastest = max((cell for cell in document["cells"] if cell["workload"] == "single"),
+                  key=lambda cell: cell["saturation_rps"] or 0)
+    assert f"single: {fastest['app']} {fastest['saturation_rps']:,.0f} req/s" in newer["headline"]
