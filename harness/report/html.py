@@ -46,18 +46,41 @@ def write_run_pages(view, rows, run_dir, draw_figure):
         draw_figure(key, out / figure)
         page = site.cell_page(view, row, files, figure, view.run.profiles.get(str(key)))
         write_atomically(out / f"cell-{site.cell_name(row)}.html", templates.get_template("cell.html").render(page=page))
+    documents, pdfs = document_pages(run_dir, view.manifest.run_id, out)
+    front = out / "index.html"
+    write_atomically(front, templates.get_template("run.html").render(page=site.front_page(view, rows),
+                                                                      documents=documents, pdfs=pdfs))
+    return front
+
+
+def document_pages(run_dir, run_id, out):
+    """Each markdown document in the run's folder as a page in `out`, and every PDF of the run:
+    ([{"name", "href"}] of the pages, of the PDFs), linked from `out`."""
     documents = []
     for source in sorted(run_dir.glob("*.md")):
         documents.append({"name": source.name, "href": f"{source.stem}.html"})
         write_atomically(out / f"{source.stem}.html",
-                         markdown_page(source.read_text(), f"{source.name} ({view.manifest.run_id})",
-                                       [{"name": f"run {view.manifest.run_id}", "href": "index.html"},
+                         markdown_page(source.read_text(), f"{source.name} ({run_id})",
+                                       [{"name": f"run {run_id}", "href": "index.html"},
                                         {"name": source.name, "href": f"../{source.name}"}]))
-    pdfs = [{"name": path.name, "href": f"../{path.relative_to(run_dir)}"}
+    pdfs = [{"name": str(path.relative_to(run_dir)), "href": f"../{path.relative_to(run_dir)}"}
             for path in sorted([*run_dir.glob("*.pdf"), *(run_dir / "plots").glob("*.pdf")])]
+    return documents, pdfs
+
+
+def write_documents_report(run_dir, title):
+    """report/ of a run that is no saturation sweep (a paper's figures, a concurrency sweep): its
+    markdown documents as pages, the front page the first of them with links to the others and every
+    PDF; and results/index.html again. The front page's path."""
+    out = run_dir / "report"
+    out.mkdir(exist_ok=True)
+    documents, pdfs = document_pages(run_dir, run_dir.name, out)
+    main = sorted(run_dir.glob("*.md"))
+    body = markdown.markdown(main[0].read_text(), extensions=["tables"]) if main else ""
     front = out / "index.html"
-    write_atomically(front, templates.get_template("run.html").render(page=site.front_page(view, rows),
-                                                                      documents=documents, pdfs=pdfs))
+    write_atomically(front, environment().get_template("documents.html").render(
+        title=title, run_id=run_dir.name, body=body, documents=documents, pdfs=pdfs))
+    write_index(run_dir.parent)
     return front
 
 
@@ -72,13 +95,18 @@ def write_comparison(results_dir, first, second, text):
 
 
 def write_index(results_dir):
-    """results/index.html: every run under `results_dir` that has a manifest; its path."""
+    """results/index.html: every run under `results_dir` that has a manifest (a paper's run, the
+    manifest of its first sweep) and the comparisons made; its path."""
     entries = []
-    for manifest_path in sorted(Path(results_dir).glob("*/manifest.json")):
-        run_dir = manifest_path.parent
+    for run_dir in sorted(path for path in Path(results_dir).iterdir() if path.is_dir()):
+        manifests = [run_dir / "manifest.json"] if (run_dir / "manifest.json").exists() \
+            else sorted(run_dir.glob("round-*/*/manifest.json"))
+        if not manifests:
+            continue
         document = run_dir / "results.json"
-        entries.append(site.run_entry(run_dir.name, json.loads(manifest_path.read_text()),
-                                      json.loads(document.read_text()) if document.exists() else None))
+        entries.append(site.run_entry(run_dir.name, json.loads(manifests[0].read_text()),
+                                      json.loads(document.read_text()) if document.exists() else None,
+                                      (run_dir / "report" / "index.html").exists()))
     comparisons = [path.name for path in sorted(Path(results_dir).glob("compare-*.html"))]
     index = Path(results_dir) / "index.html"
     write_atomically(index, environment().get_template("runs.html").render(runs=site.runs_index(entries),

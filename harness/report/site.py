@@ -127,14 +127,17 @@ def cell_page(view, row, files, figure, profile=None):
                         {"name": "manifest.json", "href": "../manifest.json"}]}
 
 
-def run_entry(run_id, manifest, document):
+def run_entry(run_id, manifest, document, has_report):
     """A row of results/index.html: a run's date, host, set, rounds and its headline figures (the
-    fastest cell per workload), from its manifest and results.json (None: not written)."""
+    fastest cell per workload), from its manifest and results.json (None: not written); linked to
+    its report when it `has_report`."""
     host = manifest.get("host", {})
-    entry = {"run_id": run_id, "started": manifest.get("started") or "", "finished": bool(manifest.get("finished")),
+    started = manifest.get("started") or ""
+    entry = {"run_id": run_id, "started": started, "started_text": started[:16].replace("T", " ") + (" UTC" if started else ""),
+             "finished": bool(manifest.get("finished")),
              "cpu_model": host.get("cpu_model", "?"), "cores": host.get("cores", "?"),
              "set": manifest.get("options", {}).get("app_set") or manifest.get("options", {}).get("set") or "",
-             "report": f"{run_id}/report/index.html" if document else None, "rounds": None, "headline": []}
+             "report": f"{run_id}/report/index.html" if has_report else None, "rounds": None, "headline": []}
     if document:
         entry["rounds"] = document["rounds"]
         best = {}

@@ -9,7 +9,7 @@ Each round runs every chosen figure's experiment; a cell another figure of the r
 not measured twice. A figure whose round folder is complete is skipped, so the same RUN resumes.
 
 Into results/<run>/: round-<r>/fig-<id>/ (each a concurrency sweep's folder: manifest, raw reports),
-plots/ (a page per figure and its data), <paper>.md and <paper>.pdf."""
+plots/ (a page per figure and its data), <paper>.md and <paper>.pdf, and report/index.html to browse."""
 import json
 import subprocess
 import textwrap
@@ -19,7 +19,7 @@ from pathlib import Path
 from harness import experiments
 from harness.cli import verb_parser
 from harness.judge.cpu_components import rules
-from harness.report import paper_declaration, paper_figures, paper_pages, paper_profiles
+from harness.report import html, paper_declaration, paper_figures, paper_pages, paper_profiles
 from harness.report.render import gnuplot
 from harness.report.series import aligned_tables, text_page
 from harness.results.chosen import Refused
@@ -155,10 +155,11 @@ def draw(declaration, values, figures, directory):
     manifests = sorted(directory.glob("round-*/fig-*/manifest.json"))
     host = json.loads(manifests[0].read_text())["host"] if manifests else {}
     write_atomically(markdown, paper_figures.paper_markdown(declaration, host, sections, declaration.get("not_run", [])))
-    if not pages:
-        return markdown, None
-    pdf = directory / f"{name}.pdf"
-    subprocess.run(["pdfunite", *pages, str(pdf)] if len(pages) > 1 else ["cp", pages[0], str(pdf)], check=True)
+    pdf = None
+    if pages:
+        pdf = directory / f"{name}.pdf"
+        subprocess.run(["pdfunite", *pages, str(pdf)] if len(pages) > 1 else ["cp", pages[0], str(pdf)], check=True)
+    html.write_documents_report(directory, f"{declaration['paper']} reproduced: run {directory.name}")
     return markdown, pdf
 
 

@@ -176,6 +176,9 @@ def test_reproduce_draws_a_page_per_figure_from_recorded_rounds(tmp_path):
     assert re.search(r"^Pages:\s+7$", pages, re.M)
     assert "## Fig. 3: StockQuote" in markdown and "## Fig. 6" in markdown and "## Fig. 7" not in markdown
     assert "## Fig. 9-13" in markdown and "## Fig. 4.5.3" in markdown
+    front = (tmp_path / "recorded" / "report" / "index.html").read_text()
+    assert "<h1>ICWS'08 reproduced</h1>" in front and 'href="../icws08.pdf"' in front
+    assert 'href="recorded/report/index.html"' in (tmp_path / "index.html").read_text()
     assert "(line 806)" in markdown and "Intel" in markdown
 
 

@@ -108,10 +108,11 @@ def test_a_comparison_and_a_run_s_markdown_become_pages_with_their_tables(tmp_pa
 def test_the_index_of_runs_is_newest_first_with_each_run_s_fastest_cell_per_workload():
     view, rows = view_and_rows("cost-b")
     document = site.results_document(view, rows)
-    older = site.run_entry("old", {"started": "2026-01-01T00:00:00+00:00", "host": {}}, None)
-    newer = site.run_entry("cost-b", view.manifest.data, document)
+    older = site.run_entry("old", {"started": "2026-01-01T00:00:00+00:00", "host": {}}, None, False)
+    newer = site.run_entry("cost-b", view.manifest.data, document, True)
     assert [entry["run_id"] for entry in site.runs_index([older, newer])] == ["cost-b", "old"]
     assert older["report"] is None and newer["report"] == "cost-b/report/index.html"
+    assert older["started_text"] == "2026-01-01 00:00 UTC"
     fastest = max((cell for cell in document["cells"] if cell["workload"] == "single"),
                   key=lambda cell: cell["saturation_rps"] or 0)
     assert f"single: {fastest['app']} {fastest['saturation_rps']:,.0f} req/s" in newer["headline"]
