@@ -5,12 +5,16 @@ runs, per engine and workload. Pure: two loaded runs in, rows and markdown out. 
 puts the same tables in a run's summary.md, e.g. a keep-alive run beside the close run made with it.
 
     python3 -m harness compare RUN RUN2    (make compare RUN=a RUN2=b; plots/compare.py)
+
+`make compare` writes results/compare-<a>-<b>.md and, to browse, compare-<a>-<b>.html with both runs'
+lines drawn together per cell (where both runs' `make plots` wrote their series; harness/report/gnuplot.py).
 """
 import statistics
 from pathlib import Path
 
 from harness.judge.bottleneck import telling_steps
 from harness.report import html
+from harness.report.gnuplot import comparison_figures
 from harness.report.costs import explanation_lines
 from harness.report.series import ratio_interval_text
 from harness.results.rounds import cell_figures
@@ -145,9 +149,11 @@ def add_arguments(parser):
 
 def execute(args):
     run, other = load_run(args.results / args.run), load_run(args.results / args.run2)
-    markdown = comparison_markdown(run, other, comparison_rows(run, other))
+    rows = comparison_rows(run, other)
+    markdown = comparison_markdown(run, other, rows)
     target = args.results / f"compare-{args.run}-{args.run2}.md"
     write_atomically(target, markdown)
-    page = html.write_comparison(args.results, args.run, args.run2, markdown)
+    figures = comparison_figures(args.results / f"compare-{args.run}-{args.run2}", run, other, rows)
+    page = html.write_comparison(args.results, args.run, args.run2, markdown, figures)
     html.write_index(args.results)
     print(markdown + f"\n(written to {target}; browse: {page})")

@@ -2,7 +2,7 @@
 and engine (plots/concurrency.gp), from concurrency.json alone. The data files are pure text."""
 import subprocess
 
-from harness.report.render import gnuplot
+from harness.report.gnuplot import gnuplot
 from harness.report.view import ENGINE_DASH, PALETTE
 from stack import registry
 from stack.workload_names import workload_title

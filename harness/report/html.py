@@ -23,11 +23,11 @@ def environment():
                        trim_blocks=True, lstrip_blocks=True)
 
 
-def markdown_page(text, title, links):
+def markdown_page(text, title, links, figures=()):
     """A markdown document of the lab's (summary.md, a comparison, a paper's figures) as a page:
-    its tables as tables, `links` ([{"name", "href"}]) above it."""
+    its tables as tables, `links` ([{"name", "href"}]) above it, `figures` ([{"cell", "src"}]) under it."""
     body = markdown.markdown(text, extensions=["tables"])
-    return environment().get_template("document.html").render(title=title, body=body, links=links)
+    return environment().get_template("document.html").render(title=title, body=body, links=links, figures=figures)
 
 
 def write_run_pages(view, rows, run_dir, draw_figure):
@@ -84,13 +84,16 @@ def write_documents_report(run_dir, title):
     return front
 
 
-def write_comparison(results_dir, first, second, text):
-    """results/compare-<first>-<second>.html of `make compare`'s markdown; its path."""
+def write_comparison(results_dir, first, second, text, figures=()):
+    """results/compare-<first>-<second>.html of `make compare`'s markdown, with `figures` ([(cell, SVG
+    path)]: both runs' lines on one figure per cell) under it; its path."""
     target = Path(results_dir) / f"compare-{first}-{second}.html"
     links = [{"name": "all runs", "href": "index.html"}]
     links += [{"name": f"run {run_id}", "href": f"{run_id}/report/index.html"} for run_id in (first, second)
               if (Path(results_dir) / run_id / "report" / "index.html").exists()]
-    write_atomically(target, markdown_page(text, f"Run {first} against run {second}", links))
+    page = markdown_page(text, f"Run {first} against run {second}", links,
+                         [{"cell": cell, "src": str(Path(svg).relative_to(results_dir))} for cell, svg in figures])
+    write_atomically(target, page)
     return target
 
 

@@ -7,7 +7,7 @@ column per sized workload); a PDF per cell, per workload x engine (the apps over
 workload (MyISAM against InnoDB), summary.pdf (saturation bars, a page per workload), canary.pdf
 (the speed canary against the servers' cost, with two rounds or more) and report.pdf (all of them
 behind a title page and the saturation table); into results/<run>/: summary.md and
-summary.tsv. Every plotted point is a row of a cell's steps.tsv; the data files in plots/data/ keep
+summary.tsv, and the pages to browse with results.json (harness/report/html.py). Every plotted point is a row of a cell's steps.tsv; the data files in plots/data/ keep
 the name of the raw httperf output each point comes from.
 """
 import shutil
@@ -16,45 +16,17 @@ import subprocess
 from harness.judge.cpu_components import rules
 from harness.report import html, profiles, soap_phases
 from harness.report.compare import comparison_markdown, comparison_rows
+from harness.report.gnuplot import ReportError, gnuplot, rates_figure, series_file
 from harness.report.series import bars_text, points, series_text, spans_decades, text_page
 from harness.report.sizes import group_title, reference_levels, size_series_text, sized_rows
 from harness.report.tables import (SUMMARY_COLUMNS, study_figures, summary_markdown, summary_rows,
                                    table_lines, title_lines)
 from harness.report.view import ENGINE_DASH, View
 from harness.results.calibration import calibration
-from harness.results.chosen import Refused, add_run_arguments
+from harness.results.chosen import add_run_arguments
 from harness.results.store import latest_run, load_run, tsv_text
 from stack.registry import engine_title
-from stack.settings import ROOT
 from stack.workload_names import workload_title
-
-SCRIPTS = ROOT / "plots"
-
-
-class ReportError(Refused):
-    """Something the user can fix: gnuplot missing, a script failing."""
-
-
-def gnuplot(script, **variables):
-    def literal(value):
-        if isinstance(value, (int, float)):
-            return f"{value:g}"
-        return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
-    assignments = "; ".join(f"{name}={literal(value)}" for name, value in variables.items())
-    result = subprocess.run(["gnuplot", "-e", assignments, str(SCRIPTS / script)],
-                            capture_output=True, text=True)
-    errors = [line for line in result.stderr.splitlines() if "warning" not in line.lower() and line.strip()]
-    if result.returncode != 0:
-        raise ReportError(f"gnuplot {script} failed for {variables.get('output')}:\n" + "\n".join(errors))
-
-
-def rates_figure(output, heading, series, logx, svg=False):
-    """series: (data file, title, colour, dash) per line; an SVG instead of a PDF when `svg`."""
-    variables = {"output": output, "heading": heading, "n": len(series), "logx": int(logx), "svg": int(svg)}
-    for index, (data, title, colour, dash) in enumerate(series, start=1):
-        variables.update({f"file{index}": data, f"title{index}": title, f"colour{index}": colour,
-                          f"dash{index}": dash})
-    gnuplot("rates.gp", **variables)
 
 
 def text_pages(view, rows, out, data):
@@ -93,7 +65,7 @@ def figure_pages(view, out, data):
     series_files = {}
     for key in summaries:
         for visit, steps in view.measurements(key):
-            series_files[visit] = data / f"{key.name}-round-{visit.round}-{visit.replica}.tsv"
+            series_files[visit] = series_file(data, visit)
             series_files[visit].write_text(series_text(view.measured_rows[visit], steps))
 
     def offered(visits):

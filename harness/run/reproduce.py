@@ -20,7 +20,7 @@ from harness import experiments
 from harness.cli import verb_parser
 from harness.judge.cpu_components import rules
 from harness.report import html, paper_declaration, paper_figures, paper_pages, paper_profiles
-from harness.report.render import gnuplot
+from harness.report.gnuplot import gnuplot
 from harness.report.series import aligned_tables, text_page
 from harness.results.chosen import Refused
 from harness.results.store import RESULTS, read_tsv, write_atomically

@@ -1,7 +1,8 @@
 """A recorded run's HTML report as a person sees it: `make plots` on tests/fixtures/results/cost-b
 (three rounds, the canary) writes report/index.html, a page and an SVG per cell, results.json and
-results/index.html; every link and image on them resolves inside results/; headless Chromium
-(Debian's) opens the front page and a cell page from the file system, draws them and logs no error."""
+results/index.html, and `make compare` against cost-a its page with both runs drawn per cell; every
+link and image on them resolves inside results/; headless Chromium (Debian's) opens the front page
+and a cell page from the file system, draws them and logs no error."""
 import shutil
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import pytest
 
 from stack.settings import ROOT
 
-RUN = "cost-b"
+RUN, EARLIER = "cost-b", "cost-a"
 CHROMIUM = shutil.which("chromium")
 
 
@@ -31,14 +32,23 @@ def links(page):
     return parser.found
 
 
+def harness(*arguments):
+    done = subprocess.run([sys.executable, "-m", "harness", *arguments], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
+    """Both recorded runs' reports, and their comparison."""
     results = tmp_path_factory.mktemp("results")
-    shutil.copytree(ROOT / "tests" / "fixtures" / "results" / RUN, results / RUN)
-    done = subprocess.run([sys.executable, "-m", "harness", "plots", "--run", RUN, "--results", str(results)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    assert f"browse: {results / RUN / 'report' / 'index.html'}" in done.stdout
+    for run in (EARLIER, RUN):
+        shutil.copytree(ROOT / "tests" / "fixtures" / "results" / run, results / run)
+        assert f"browse: {results / run / 'report' / 'index.html'}" in harness("plots", "--run", run,
+                                                                                "--results", str(results))
+    assert f"browse: {results / f'compare-{EARLIER}-{RUN}.html'}" in harness("compare", EARLIER, RUN,
+                                                                              "--results", str(results))
     return results
 
 
@@ -49,7 +59,7 @@ def chromium(*arguments):
 
 
 def test_every_link_and_image_of_the_report_resolves_inside_the_results(report):
-    pages = sorted((report / RUN / "report").glob("*.html")) + [report / "index.html"]
+    pages = sorted((report / RUN / "report").glob("*.html")) + [report / "index.html", report / f"compare-{EARLIER}-{RUN}.html"]
     assert len(pages) > 2
     for page in pages:
         for link in links(page):
@@ -60,6 +70,10 @@ def test_every_link_and_image_of_the_report_resolves_inside_the_results(report):
     cells = [link for link in links(report / RUN / "report" / "index.html") if link.startswith("cell-")]
     assert cells and all((report / RUN / "report" / link.replace(".html", ".svg")).read_text().lstrip().startswith("<?xml")
                          for link in cells)
+    # The comparison draws both runs together for every cell the two share (all of them here).
+    compared = [link for link in links(report / f"compare-{EARLIER}-{RUN}.html") if link.endswith(".svg")]
+    assert len(compared) == len(cells)
+    assert f'href="compare-{EARLIER}-{RUN}.html"' in (report / "index.html").read_text()
 
 
 @pytest.mark.parametrize("page", ["index.html", "cell-php-myisam-single.html"])
