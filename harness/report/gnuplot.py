@@ -49,7 +49,6 @@ def comparison_figures(out, first, second, rows):
     """Each cell of `rows` (harness/report/compare.py's) with both runs' measurement of its median
     drawn together, an SVG in `out`: [(the cell, the SVG's path)] of the cells whose series both runs'
     `make plots` wrote."""
-    out.mkdir(parents=True, exist_ok=True)
     drawn = []
     for row in rows:
         series, offered = [], []
@@ -61,6 +60,7 @@ def comparison_figures(out, first, second, rows):
                                      f"{figures.median.estimate:,.1f} req/s (the median)", colour, dash))
                 offered += [point[0] for block in points(run.steps[visit]) for point in block]
         if len(series) == 2:
+            out.mkdir(parents=True, exist_ok=True)
             svg = out / f"{row['key'].name}.svg"
             rates_figure(svg, f"{row['cell']}: {first.manifest.run_id} against {second.manifest.run_id}", series,
                          spans_decades(offered), svg=True)

@@ -7,6 +7,7 @@ Into results/<run>/: results.json and report/ (index.html, a page per cell and i
 markdown document of the run); into results/: index.html, every run under it and the comparisons
 made (`make compare` writes each as compare-<a>-<b>.html)."""
 import json
+from functools import lru_cache
 from pathlib import Path
 
 import markdown
@@ -18,15 +19,21 @@ from harness.results.store import RunFiles, write_atomically
 TEMPLATES = Path(__file__).with_name("templates")
 
 
+@lru_cache(maxsize=1)
 def environment():
     return Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
                        trim_blocks=True, lstrip_blocks=True)
 
 
+def as_html(text):
+    """A markdown document of the lab's, its tables as tables."""
+    return markdown.markdown(text, extensions=["tables"])
+
+
 def markdown_page(text, title, links, figures=()):
     """A markdown document of the lab's (summary.md, a comparison, a paper's figures) as a page:
-    its tables as tables, `links` ([{"name", "href"}]) above it, `figures` ([{"cell", "src"}]) under it."""
-    body = markdown.markdown(text, extensions=["tables"])
+    `links` ([{"name", "href"}]) above it, `figures` ([{"cell", "src"}]) under it."""
+    body = as_html(text)
     return environment().get_template("document.html").render(title=title, body=body, links=links, figures=figures)
 
 
@@ -39,9 +46,8 @@ def write_run_pages(view, rows, run_dir, draw_figure):
     out = run_dir / "report"
     out.mkdir(exist_ok=True)
     templates = environment()
-    keys = {(key.app, key.engine, key.workload): key for key in view.cells}
     for row in rows:
-        key = keys[(row["app"], row["engine"], row["workload"])]
+        key = site.cell_key(view, row)
         figure = f"cell-{site.cell_name(row)}.svg"
         draw_figure(key, out / figure)
         page = site.cell_page(view, row, files, figure, view.run.profiles.get(str(key)))
@@ -76,7 +82,7 @@ def write_documents_report(run_dir, title):
     out.mkdir(exist_ok=True)
     documents, pdfs = document_pages(run_dir, run_dir.name, out)
     main = sorted(run_dir.glob("*.md"))
-    body = markdown.markdown(main[0].read_text(), extensions=["tables"]) if main else ""
+    body = as_html(main[0].read_text()) if main else ""
     front = out / "index.html"
     write_atomically(front, environment().get_template("documents.html").render(
         title=title, run_id=run_dir.name, body=body, documents=documents, pdfs=pdfs))

@@ -25,6 +25,16 @@ def cell_name(row):
     return f"{row['app']}-{row['engine']}-{row['workload']}"
 
 
+def cell_key(view, row):
+    """The CellKey of a summary row."""
+    return next(key for key in view.cells if (key.app, key.engine, key.workload) == (row["app"], row["engine"], row["workload"]))
+
+
+def lower_bound(row):
+    """Whether a summary row's figure is a lower bound (the client or the plan ran out first)."""
+    return row["lower_bound"] in (1, "1", True)
+
+
 def verdict_counts(view, key):
     """{verdict: how many steps} over every measurement of the cell."""
     return dict(Counter(step.verdict for _, steps in view.measurements(key) for step in steps))
@@ -33,14 +43,12 @@ def verdict_counts(view, key):
 def results_document(view, rows):
     """results.json: the run, its machine and every cell's figure, interval, rounds and verdict counts."""
     manifest = view.manifest
-    keys = {(key.app, key.engine, key.workload): key for key in view.cells}
     cells = []
     for row in rows:
-        key = keys[(row["app"], row["engine"], row["workload"])]
         low, high = number(row["median_low"]), number(row["median_high"])
         cells.append({
             "app": row["app"], "engine": row["engine"], "workload": row["workload"], "status": row["status"],
-            "saturation_rps": number(row["saturation_rps"]), "lower_bound": row["lower_bound"] in (1, "1", True),
+            "saturation_rps": number(row["saturation_rps"]), "lower_bound": lower_bound(row),
             "interval": None if low is None else {"low": low, "high": high,
                                                   "confidence": number(row["median_confidence"])},
             "rounds": int(row["rounds"]),
@@ -49,7 +57,7 @@ def results_document(view, rows):
             "p99_ms_saturation": number(row["p99_ms_saturation"]),
             "server_cpu_pct_saturation": number(row["server_cpu_pct_saturation"]),
             "bottleneck": row["bottleneck"] or None,
-            "verdicts": verdict_counts(view, key)})
+            "verdicts": verdict_counts(view, cell_key(view, row))})
     return {"format": FORMAT, "format_version": FORMAT_VERSION, "run_id": manifest.run_id,
             "started": manifest.started, "finished": manifest.finished,
             "host": {"cpu_model": manifest.host.get("cpu_model"), "cores": manifest.host.get("cores"),
@@ -66,7 +74,7 @@ def figure_text(row):
     figure = number(row["saturation_rps"])
     if figure is None:
         return "none passed"
-    return f"{'>= ' if row['lower_bound'] in (1, '1', True) else ''}{figure:,.0f}"
+    return f"{'>= ' if lower_bound(row) else ''}{figure:,.0f}"
 
 
 def interval_text(row):
@@ -85,7 +93,7 @@ def front_page(view, rows):
               "status": row["status"], "reply_ms": row["reply_ms_saturation"], "cpu_pct": row["server_cpu_pct_saturation"],
               "bottleneck": row["bottleneck_why"] or row["bottleneck"]} for row in rows]
     warnings = [rounds_line(view), disturbance_line(view), speed_line(view)]
-    bounds = [entry["label"] for entry, row in zip(table, rows) if row["lower_bound"] in (1, "1", True)]
+    bounds = [entry["label"] for entry, row in zip(table, rows) if lower_bound(row)]
     if bounds:
         warnings.append("lower bounds (the client or the plan ran out first): " + "; ".join(bounds))
     return {"title": headings[-1], "heading": headings[0], "about": body, "cells": table, "warnings": warnings,
@@ -101,7 +109,7 @@ def raw_link(files, visit, raw):
 def cell_page(view, row, files, figure, profile=None):
     """A cell's page: its figure (an SVG beside the page), every measurement's steps with their
     verdicts and why, each linked to its raw output, and its profile where the run has one."""
-    key = next(key for key in view.cells if (key.app, key.engine, key.workload) == (row["app"], row["engine"], row["workload"]))
+    key = cell_key(view, row)
     measurements = []
     for visit, steps in view.measurements(key):
         summary = view.measured_rows[visit]
