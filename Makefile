@@ -113,7 +113,7 @@ experiment: up ## run the verb and options an experiment's file declares (FILE=e
 plots: ## PDFs, report.pdf and summary.md/.tsv of a run's saved results (RUN=; default the latest; BESIDE=run: its figures set beside, paired by round, e.g. the close run beside a CONN=keepalive one); docs/method.md#reading-the-plots
 	@$(PYTHON) -m harness plots $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(BESIDE),--beside $(BESIDE))
 
-report: plots ## the run's pages to browse, written by `make plots`: results/RUN/report/index.html (a page per cell: its figure, steps, profile), results.json, and results/index.html of every run; docs/report.md
+report: plots ## the run's pages to browse, written by `make plots` (RUN= any run: a sweep, a concurrency sweep, a paper's, SOAP phases): results/RUN/report/index.html (a page per cell: its figure, steps, profile; the run's figures), results.json, and results/index.html of every run (pick two to set side by side); docs/report.md
 
 compare: ## two runs side by side, with their ratios and intervals (RUN=a RUN2=b)
 	@test -n "$(RUN)" -a -n "$(RUN2)" || { echo "compare: name both runs: make compare RUN=a RUN2=b"; exit 2; }

@@ -1,6 +1,7 @@
 # Throughput and latency against concurrency (make concurrency-sweep): one page, two panels, a line
 # per app (and engine). Called by harness/report/concurrency.py with -e setting:
 #   output, heading        the PDF page to write and its title
+#   driver                 the load generator's name (wrk, ab)
 #   n                      the number of series; for each i in 1..n:
 #   file<i>, title<i>      a data file and its legend entry
 #   colour<i>, dash<i>     the series' colour ("#rrggbb") and gnuplot dash type
@@ -23,7 +24,7 @@ set grid lc rgb "#dddddd"
 set key top left box opaque samplen 3 spacing 1.1 font ",8"
 set logscale x 2
 set xrange [0.8:1300]
-set xlabel "concurrent connections (wrk, closed loop)"
+set xlabel sprintf("concurrent connections (%s, closed loop)", driver)
 
 set ylabel "throughput (replies/s)"
 set yrange [0:*]

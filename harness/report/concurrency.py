@@ -1,8 +1,12 @@
 """The concurrency sweep's figures: a PDF per workload, a page per connection mode, a line per app
-and engine (plots/concurrency.gp), from concurrency.json alone. The data files are pure text."""
+and engine (plots/concurrency.gp), concurrency.md and the run's pages to browse, from concurrency.json
+and the manifest alone (`make report RUN=` draws them again). The data files are pure text."""
+import json
 import subprocess
 
+from harness.report import html, site
 from harness.report.gnuplot import gnuplot
+from harness.results.store import write_atomically
 from harness.report.view import ENGINE_DASH, PALETTE
 from stack import registry
 from stack.workload_names import workload_title
@@ -77,6 +81,7 @@ def draw(directory, results):
         for mode in dict.fromkeys(result["connection"] for result in results):
             chosen = [result for result in results if result["workload"] == workload and result["connection"] == mode]
             variables = {"output": plots / f"concurrency-{workload}-{mode}.pdf", "n": len(chosen),
+                         "driver": " and ".join(dict.fromkeys(result.get("driver", "wrk") for result in chosen)),
                          "heading": f"{workload_title(workload)}: throughput and latency against concurrency, "
                                     f"connections {'kept alive' if mode == 'keepalive' else 'closed after each request'}"}
             for index, result in enumerate(chosen, start=1):
@@ -93,3 +98,25 @@ def draw(directory, results):
         pdfs.append(pdf)
     return pdfs
 
+
+
+def write_figures(directory):
+    """A concurrency sweep's PDFs and concurrency.md from the run's concurrency.json: (concurrency.md,
+    the PDFs)."""
+    results = json.loads((directory / "concurrency.json").read_text())
+    manifest = json.loads((directory / "manifest.json").read_text())
+    markdown = directory / "concurrency.md"
+    write_atomically(markdown, summary_markdown(manifest["run_id"], manifest["host"], results))
+    return markdown, draw(directory, results)
+
+
+def write_report(directory):
+    """write_figures, then report/ (concurrency.md as the front page, the figures drawn on it, every
+    level with its raw reports) and the index of runs beside; (concurrency.md, the PDFs, the front page)."""
+    markdown, pdfs = write_figures(directory)
+    results = json.loads((directory / "concurrency.json").read_text())
+    front = html.write_documents_report(directory, f"Throughput against concurrency: run {directory.name}",
+                                        figures=pdfs, template="concurrency.html",
+                                        sections=site.concurrency_sections(results))
+    html.write_index(directory.parent)
+    return markdown, pdfs, front

@@ -1,12 +1,17 @@
 """A run's HTML report and the index of runs (`make report`, and at the end of `make plots`): the
 pages harness/report/site.py models, rendered with Jinja2 from the templates beside this module,
-each cell's figure drawn a second time by plots/rates.gp in gnuplot's SVG terminal. Static files
-only: they open from the file system, with no server, no network and no script.
+each cell's figure drawn a second time by plots/rates.gp in gnuplot's SVG terminal, the run's other
+figures (its experiments' PDFs: sizes, phases, profiles, concurrency, a paper's pages) shown page by
+page as SVGs pdftocairo (poppler's) makes of the PDFs themselves. Static files only: they open from
+the file system, with no server and no network; the index's one script is in the page itself.
 
 Into results/<run>/: results.json and report/ (index.html, a page per cell and its SVG, a page per
 markdown document of the run); into results/: index.html, every run under it and the comparisons
 made (`make compare` writes each as compare-<a>-<b>.html)."""
 import json
+import re
+import shutil
+import subprocess
 from functools import lru_cache
 from pathlib import Path
 
@@ -37,10 +42,30 @@ def markdown_page(text, title, links, figures=()):
     return environment().get_template("document.html").render(title=title, body=body, links=links, figures=figures)
 
 
-def write_run_pages(view, rows, run_dir, draw_figure):
-    """results.json and report/ of a run; `draw_figure(key, svg path)` draws a cell's figure. The
-    run's markdown documents (summary.md, and any other experiment's) become pages beside. The front
-    page's path."""
+def pdf_figures(pdfs, run_dir, out):
+    """Every page of each of `pdfs` as an SVG in out/figures/, made by pdftocairo from the PDF itself so
+    that the page and the PDF show one drawing: [{"name", "href", "pages": [SVG]}], links relative to `out`."""
+    folder = out / "figures"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    figures = []
+    for pdf in map(Path, pdfs):
+        about = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+        count = int(re.search(r"^Pages:\s+(\d+)", about, re.MULTILINE).group(1))
+        name = str(pdf.relative_to(run_dir))
+        pages = []
+        for page in range(1, count + 1):
+            svg = folder / f"{name.replace('/', '-')[:-4]}-{page}.svg"
+            subprocess.run(["pdftocairo", "-svg", "-f", str(page), "-l", str(page), str(pdf), str(svg)], check=True)
+            pages.append(f"figures/{svg.name}")
+        figures.append({"name": name, "href": f"../{name}", "pages": pages})
+    return figures
+
+
+def write_run_pages(view, rows, run_dir, draw_figure, figures=()):
+    """results.json and report/ of a run; `draw_figure(key, svg path)` draws a cell's figure; `figures`,
+    the PDFs of the run's other figures the front page shows. The run's markdown documents
+    (summary.md, and any other experiment's) become pages beside. The front page's path."""
     files = RunFiles(run_dir)
     write_atomically(run_dir / "results.json", json.dumps(site.results_document(view, rows), indent=1) + "\n")
     out = run_dir / "report"
@@ -55,7 +80,8 @@ def write_run_pages(view, rows, run_dir, draw_figure):
     documents, pdfs = document_pages(run_dir, view.manifest.run_id, out)
     front = out / "index.html"
     write_atomically(front, templates.get_template("run.html").render(page=site.front_page(view, rows),
-                                                                      documents=documents, pdfs=pdfs))
+                                                                      documents=documents, pdfs=pdfs,
+                                                                      figures=pdf_figures(figures, run_dir, out)))
     return front
 
 
@@ -74,19 +100,20 @@ def document_pages(run_dir, run_id, out):
     return documents, pdfs
 
 
-def write_documents_report(run_dir, title):
+def write_documents_report(run_dir, title, figures=(), template="documents.html", **extra):
     """report/ of a run that is no saturation sweep (a paper's figures, a concurrency sweep): its
     markdown documents as pages, the front page the first of them with links to the others and every
-    PDF; and results/index.html again. The front page's path."""
+    PDF, and the pages of `figures` (PDFs) drawn on it; `template` and `extra`, a page of its own kind
+    (concurrency.html). The front page's path."""
     out = run_dir / "report"
     out.mkdir(exist_ok=True)
     documents, pdfs = document_pages(run_dir, run_dir.name, out)
     main = sorted(run_dir.glob("*.md"))
     body = as_html(main[0].read_text()) if main else ""
     front = out / "index.html"
-    write_atomically(front, environment().get_template("documents.html").render(
-        title=title, run_id=run_dir.name, body=body, documents=documents, pdfs=pdfs))
-    write_index(run_dir.parent)
+    write_atomically(front, environment().get_template(template).render(
+        title=title, run_id=run_dir.name, body=body, documents=documents, pdfs=pdfs,
+        figures=pdf_figures(figures, run_dir, out), **extra))
     return front
 
 
@@ -103,21 +130,33 @@ def write_comparison(results_dir, first, second, text, figures=()):
     return target
 
 
+def run_manifest(run_dir):
+    """What a run's folder says of its run: its manifest; a paper's run, its first sweep's; a run of
+    `make soap-phases` alone, soap-phases.json (host and start); None for a folder that holds no run."""
+    manifests = [run_dir / "manifest.json"] if (run_dir / "manifest.json").exists() \
+        else sorted(run_dir.glob("round-*/*/manifest.json"))
+    if manifests:
+        return json.loads(manifests[0].read_text())
+    if (run_dir / "soap-phases.json").exists():
+        phases = json.loads((run_dir / "soap-phases.json").read_text())
+        return {"host": phases["host"], "started": phases["started"], "finished": phases["started"]}
+    return None
+
+
 def write_index(results_dir):
-    """results/index.html: every run under `results_dir` that has a manifest (a paper's run, the
-    manifest of its first sweep) and the comparisons made; its path."""
+    """results/index.html: every run under `results_dir` (run_manifest) and the comparisons made; its path."""
     entries = []
     for run_dir in sorted(path for path in Path(results_dir).iterdir() if path.is_dir()):
-        manifests = [run_dir / "manifest.json"] if (run_dir / "manifest.json").exists() \
-            else sorted(run_dir.glob("round-*/*/manifest.json"))
-        if not manifests:
+        manifest = run_manifest(run_dir)
+        if manifest is None:
             continue
         document = run_dir / "results.json"
-        entries.append(site.run_entry(run_dir.name, json.loads(manifests[0].read_text()),
+        entries.append(site.run_entry(run_dir.name, manifest,
                                       json.loads(document.read_text()) if document.exists() else None,
                                       (run_dir / "report" / "index.html").exists()))
     comparisons = [path.name for path in sorted(Path(results_dir).glob("compare-*.html"))]
     index = Path(results_dir) / "index.html"
-    write_atomically(index, environment().get_template("runs.html").render(runs=site.runs_index(entries),
-                                                                           comparisons=comparisons))
+    write_atomically(index, environment().get_template("runs.html").render(
+        runs=site.runs_index(entries), comparisons=comparisons,
+        runs_cells={entry["run_id"]: entry["cells"] for entry in entries if entry["cells"]}))
     return index

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 
 from harness.judge.cpu_components import rules
-from harness.report import html, profiles, soap_phases
+from harness.report import concurrency, html, profiles, soap_phases
 from harness.report.compare import comparison_markdown, comparison_rows
 from harness.report.gnuplot import ReportError, gnuplot, rates_figure, series_file
 from harness.report.series import bars_text, points, series_text, spans_decades, text_page
@@ -220,7 +220,9 @@ def make_report(run_dir, beside=None):
     subprocess.run(["pdfunite", str(pages["title"]), str(pages["table"]), *map(str, sizes), str(summary),
                     *map(str, breakdown), *map(str, phases), *map(str, figures), *map(str, canary), str(report)], check=True,
                    capture_output=True)
-    front = html.write_run_pages(view, rows, run_dir, lambda key, path: svgs[key](path))
+    overlays = [figure for figure in figures if figure.name.startswith("apps-")]
+    front = html.write_run_pages(view, rows, run_dir, lambda key, path: svgs[key](path),
+                                 [*sizes, summary, *overlays, *breakdown, *phases, *canary])
     html.write_index(run_dir.parent)
     return report, front
 
@@ -237,6 +239,16 @@ def execute(args):
         raise ReportError(f"no run {args.run!r} under {args.results}")
     if args.beside and not (args.results / args.beside).is_dir():
         raise ReportError(f"no run {args.beside!r} under {args.results} to set beside")
+    if (run_dir / "concurrency.json").exists():
+        markdown, pdfs, front = concurrency.write_report(run_dir)
+        print(f"plots: {', '.join(map(str, pdfs))}; summary: {markdown}; browse: {front}")
+        return
+    if not (run_dir / "manifest.json").exists():
+        # A paper's run (`make reproduce`) or SOAP phases alone: its figures as its own command drew them.
+        front = html.write_documents_report(run_dir, f"Run {run_dir.name}", figures=sorted(run_dir.glob("*.pdf")))
+        html.write_index(run_dir.parent)
+        print(f"browse: {front}")
+        return
     report, front = make_report(run_dir, args.results / args.beside if args.beside else None)
     print(f"plots: {report} ({len(list(report.parent.glob('*.pdf')))} PDFs); "
           f"summary: {run_dir / 'summary.md'}; browse: {front}")

@@ -7,6 +7,7 @@ from collections import Counter
 
 from harness.report.tables import title_lines
 from harness.report.trust import disturbance_line, rounds_line, speed_line
+from harness.results.records import CellKey
 from stack.registry import engine_title
 from stack.workload_names import workload_title
 
@@ -135,6 +136,31 @@ def cell_page(view, row, files, figure, profile=None):
                         {"name": "manifest.json", "href": "../manifest.json"}]}
 
 
+def concurrency_sections(results):
+    """A concurrency sweep's page below its concurrency.md, from concurrency.json's `results`: per cell
+    and connection mode, every level's medians, its flags and its windows' raw reports (and the
+    flame graph of its profiled window), linked from the run's report/ folder."""
+    sections = []
+    for result in results:
+        folder = f"../cells/{CellKey(result['app'], result['engine'], result['workload']).name}"
+        levels = []
+        for level in result["levels"]:
+            profile = level.get("profile") or {}
+            levels.append({
+                "connections": level["connections"], "replies_per_s": level["replies_per_s"],
+                "p50_ms": level["p50_ms"], "p99_ms": level["p99_ms"], "client_cpu_share": level["client_cpu_share"],
+                "error_share": level["error_share"], "keepalive_share": level.get("keepalive_share"),
+                "flags": level["flags"], "peak": level["connections"] == result["peak"],
+                "knee": level["connections"] == result["knee"],
+                "raw": [f"{folder}/{raw}" for raw in level["raw"]],
+                "flame": f"{folder}/{profile['folder']}/flame.svg" if "folder" in profile else None})
+        sections.append({"title": f"{result['app']}, {engine_title(result['engine'])}, "
+                                  f"{workload_title(result['workload'], short=True)}, connections "
+                                  f"{'kept alive' if result['connection'] == 'keepalive' else 'closed'}",
+                         "driver": result.get("driver", "wrk"), "levels": levels})
+    return sections
+
+
 def run_entry(run_id, manifest, document, has_report):
     """A row of results/index.html: a run's date, host, set, rounds and its headline figures (the
     fastest cell per workload), from its manifest and results.json (None: not written); linked to
@@ -145,9 +171,11 @@ def run_entry(run_id, manifest, document, has_report):
              "finished": bool(manifest.get("finished")),
              "cpu_model": host.get("cpu_model", "?"), "cores": host.get("cores", "?"),
              "set": manifest.get("options", {}).get("app_set") or manifest.get("options", {}).get("set") or "",
-             "report": f"{run_id}/report/index.html" if has_report else None, "rounds": None, "headline": []}
+             "report": f"{run_id}/report/index.html" if has_report else None, "rounds": None, "headline": [],
+             "cells": None}
     if document:
         entry["rounds"] = document["rounds"]
+        entry["cells"] = comparable(document)
         best = {}
         for cell in document["cells"]:
             if cell["saturation_rps"] is not None and (cell["workload"] not in best
@@ -156,6 +184,16 @@ def run_entry(run_id, manifest, document, has_report):
         entry["headline"] = [f"{workload}: {cell['app']} {cell['saturation_rps']:,.0f} req/s"
                              for workload, cell in best.items()]
     return entry
+
+
+def comparable(document):
+    """What the index's script sets beside another run's, from a run's results.json: per cell (its
+    label), the figure, its interval's ends (None with one round), the rounds and whether it is a
+    lower bound."""
+    return {f"{cell['app']}, {engine_title(cell['engine'])}, {workload_title(cell['workload'], short=True)}": {
+        "figure": cell["saturation_rps"], "low": (cell["interval"] or {}).get("low"),
+        "high": (cell["interval"] or {}).get("high"), "rounds": cell["rounds"], "lower_bound": cell["lower_bound"]}
+        for cell in document["cells"] if cell["saturation_rps"] is not None}
 
 
 def runs_index(entries):

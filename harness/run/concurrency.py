@@ -20,7 +20,8 @@ sweep).
 Into results/<run>/: manifest.json, concurrency.md (each app's peak and knee per mode),
 concurrency.tsv (a row per cell, mode and level),
 concurrency.json (every window's figures), each cell's raw/ (the driver's reports), profile/<level>/
-(perf script's text, folded stacks, a flame graph) and plots/concurrency-<workload>.pdf (a page per mode)."""
+(perf script's text, folded stacks, a flame graph), plots/concurrency-<workload>.pdf (a page per mode)
+and report/index.html to browse (harness/report/concurrency.py; `make report RUN=` writes them again)."""
 import json
 import resource
 import time
@@ -219,11 +220,7 @@ def run(context, run_id, results_dir, modes, ladder=None, driver=wrk, profiling=
             print(f"== {key} {mode}: peak at {results[-1]['peak']} connections, knee at {results[-1]['knee']}",
                   flush=True)
     write_manifest(files.manifest, run_id, context, topology, quiet, concurrency=recorded, finished=True)
-    pdfs = figures_of.draw(files.directory, results)
-    host = json.loads(files.manifest.read_text())["host"]
-    write_atomically(files.directory / "concurrency.md", figures_of.summary_markdown(run_id, host, results))
-    print(f"concurrency-sweep {run_id} finished in {format_duration(time.monotonic() - progress.started)}: "
-          f"{files.directory / 'concurrency.md'}, {', '.join(map(str, pdfs))}", flush=True)
+    print(f"concurrency-sweep {run_id} finished in {format_duration(time.monotonic() - progress.started)}", flush=True)
     return results
 
 
@@ -266,7 +263,9 @@ def run_of(args):
     return context, modes, ladder
 
 
-def execute(args):
+def execute(args, browse=True):
+    """The sweep, then its figures and concurrency.md, and when `browse` (not for a paper's figure,
+    whose run draws its own) its pages and results/index.html."""
     context, modes, ladder = run_of(args)
     run_id = args.run or time.strftime("concurrency-%Y%m%d-%H%M%S", time.gmtime())
     problem = args.profile and (profiler.unavailable() or (context.topology.ssh and "TOPOLOGY=ssh: profile with TOPOLOGY=local"))
@@ -285,3 +284,9 @@ def execute(args):
                     profile.frame_pointers(False, context.pinning)
     except KeyboardInterrupt:
         raise Refused(f"interrupted: the levels measured are in {args.results / run_id}", code=130) from None
+    if not browse:
+        markdown, pdfs = figures_of.write_figures(args.results / run_id)
+        print(f"{markdown}, {', '.join(map(str, pdfs))}", flush=True)
+        return
+    markdown, pdfs, front = figures_of.write_report(args.results / run_id)
+    print(f"{markdown}, {', '.join(map(str, pdfs))}; browse: {front}", flush=True)

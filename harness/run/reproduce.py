@@ -159,7 +159,9 @@ def draw(declaration, values, figures, directory):
     if pages:
         pdf = directory / f"{name}.pdf"
         subprocess.run(["pdfunite", *pages, str(pdf)] if len(pages) > 1 else ["cp", pages[0], str(pdf)], check=True)
-    html.write_documents_report(directory, f"{declaration['paper']} reproduced: run {directory.name}")
+    html.write_documents_report(directory, f"{declaration['paper']} reproduced: run {directory.name}",
+                                figures=[pdf] if pdf else [])
+    html.write_index(directory.parent)
     return markdown, pdf
 
 
@@ -217,7 +219,7 @@ def execute(args):
               f" [{done + 1}/{len(steps)}, {format_duration(time.monotonic() - started)} so far]", flush=True)
         args_of = parsed(paper_declaration.experiment_of(declaration, figure, apps), figure,
                          ["--run", f"fig-{figure['id']}", "--results", str(directory / f"round-{round_number}")])
-        concurrency.execute(args_of)
+        concurrency.execute(args_of, browse=False)
     markdown, pdf = draw(declaration, values, declaration["figures"], directory)
     print(f"reproduce {declaration['paper']} finished in {format_duration(time.monotonic() - started)}: "
           f"{markdown}{', ' + str(pdf) if pdf else ' (nothing measured to draw)'}", flush=True)

@@ -24,6 +24,7 @@ from harness.hosts import inventory, servers
 from harness.hosts.servers import Pinning
 from harness.measure import processes
 from harness.measure.soap_phases import PhaseLog, samples, summary
+from harness.report import html
 from harness.report.render import phases_page
 from harness.report.soap_phases import COLUMNS, summary_lines
 from harness.report.view import PALETTE
@@ -176,5 +177,7 @@ def execute(args):
         colours = {app: PALETTE[place % len(PALETTE)] for place, app in enumerate(registry.apps())}
         (folder / "data").mkdir(exist_ok=True)
         phases_page(rows, title, colours.get, folder, folder / "data")
+        front = html.write_documents_report(folder, f"SOAP phases: run {args.run}", figures=[folder / "soap-phases.pdf"])
+        html.write_index(args.results)
         print(f"soap-phases: {len(rows)} rows in {folder / 'soap-phases.tsv'}, the table in soap-phases.md, "
-              "the plot in soap-phases.pdf")
+              f"the plot in soap-phases.pdf; browse: {front}")

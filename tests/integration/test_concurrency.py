@@ -1,14 +1,16 @@
 """A short real concurrency sweep (make concurrency-sweep) on the live stack: both connection modes,
-a level above prefork's workers flagged and kept out of the peak, every figure traced to wrk's report."""
+a level above prefork's workers flagged and kept out of the peak, every figure traced to wrk's report,
+and the run's page linking every window's report and profile."""
 import re
 
 import pytest
 
-from harness.report.concurrency import KEPT_ALIVE
+from harness.report.concurrency import KEPT_ALIVE, write_report
 from harness.results.manifest import Manifest, problems
 from harness.results.records import CellKey
 from harness.results.store import RunFiles, read_tsv
 from harness.run import concurrency
+from tests.integration.test_html_report import links, unresolved
 from tests.integration.test_sweep import short
 
 
@@ -37,7 +39,12 @@ def test_a_short_concurrency_sweep_flags_the_level_above_the_cap_and_plots_both_
         ("close", "1"), ("close", str(ladder[1])), ("keepalive", "1"), ("keepalive", str(ladder[1]))]
     manifest = Manifest.read(directory / "manifest.json")
     assert problems(manifest.data) == [] and manifest.data["concurrency"]["ladder"] == list(ladder)
-    assert (directory / "plots" / "concurrency-single.pdf").stat().st_size > 1000
+    _, pdfs, front = write_report(directory)
+    assert pdfs == [directory / "plots" / "concurrency-single.pdf"] and pdfs[0].stat().st_size > 1000
+    # Both modes' pages of the PDF drawn on the run's page, and each of the 8 windows' report linked.
+    assert unresolved(front, tmp_path) == []
+    assert len([link for link in links(front) if link.startswith("figures/")]) == 2
+    assert len([link for link in links(front) if "/raw/wrk-" in link]) == 8
 
 
 def test_apache_bench_drives_the_sweep_and_names_the_server_that_would_not_keep_its_connections(stack, inferno,
@@ -64,7 +71,10 @@ def test_apache_bench_drives_the_sweep_and_names_the_server_that_would_not_keep_
     assert php["windows_figures"][0]["servers"]["apache_pss_mb"] > 0
     # libphp8.2.so, libxml2.so.2.9.14: their names without version
     assert {"libphp", "libxml", "kernel"} <= {re.sub(r"[\d.]*\.so.*$", "", name) for name in php["profile"]["objects"]["apache"]}
-    summary = (tmp_path / "ab" / "concurrency.md").read_text()
+    markdown, _, front = write_report(tmp_path / "ab")
+    assert unresolved(front, tmp_path) == []
+    assert len([link for link in links(front) if link.endswith("/flame.svg")]) == 2
+    summary = markdown.read_text()
     assert "ab, closed loop" in summary and "- soap-axis2, none, echo-10: 0%–0% of answered requests" in summary
     assert "- soap-php" not in summary
     assert Manifest.read(tmp_path / "ab" / "manifest.json").data["concurrency"]["driver"] == "ab"

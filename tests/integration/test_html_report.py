@@ -3,6 +3,7 @@
 results/index.html, and `make compare` against cost-a its page with both runs drawn per cell; every
 link and image on them resolves inside results/; headless Chromium (Debian's) opens the front page
 and a cell page from the file system, draws them and logs no error."""
+import json
 import shutil
 import subprocess
 import sys
@@ -30,6 +31,16 @@ def links(page):
     parser = Links()
     parser.feed(page.read_text())
     return parser.found
+
+
+def unresolved(page, root):
+    """The links and images of `page` that leave `root` or lead to no file."""
+    wrong = []
+    for link in links(page):
+        target = (page.parent / link).resolve()
+        if urlparse(link).scheme or not target.exists() or not target.is_relative_to(root.resolve()):
+            wrong.append(link)
+    return wrong
 
 
 def harness(*arguments):
@@ -62,11 +73,7 @@ def test_every_link_and_image_of_the_report_resolves_inside_the_results(report):
     pages = sorted((report / RUN / "report").glob("*.html")) + [report / "index.html", report / f"compare-{EARLIER}-{RUN}.html"]
     assert len(pages) > 2
     for page in pages:
-        for link in links(page):
-            assert not urlparse(link).scheme, f"{page.name}: {link} leaves the results folder"
-            target = (page.parent / link).resolve()
-            assert target.exists(), f"{page.name}: {link} does not resolve"
-            assert target.is_relative_to(report.resolve()), f"{page.name}: {link} leaves the results folder"
+        assert unresolved(page, report) == [], page.name
     cells = [link for link in links(report / RUN / "report" / "index.html") if link.startswith("cell-")]
     assert cells and all((report / RUN / "report" / link.replace(".html", ".svg")).read_text().lstrip().startswith("<?xml")
                          for link in cells)
@@ -88,3 +95,16 @@ def test_chromium_draws_the_page_from_the_file_system_and_logs_no_error(report, 
     errors = [line for line in dom.stderr.splitlines() + drawn.stderr.splitlines()
               if "CONSOLE" in line or "ERR_FILE_NOT_FOUND" in line or "Not allowed to load" in line]
     assert errors == []
+
+
+def test_two_runs_picked_on_the_index_are_set_side_by_side_with_their_ratio(report):
+    """The index's script sets the runs a reader picks (or the address names: #compare=a,b) cell by cell."""
+    assert CHROMIUM, "chromium is missing: run `make setup`"
+    picked = chromium("--dump-dom", f"{(report / 'index.html').as_uri()}#compare={EARLIER},{RUN}")
+    first, second = (json.loads((report / run / "results.json").read_text()) for run in (EARLIER, RUN))
+    shown = picked.stdout[picked.stdout.index('id="comparison"'):picked.stdout.index("</div>", picked.stdout.index('id="comparison"'))]
+    assert f"A: {EARLIER}; B: {RUN}." in shown
+    for a, b in zip(first["cells"], second["cells"]):
+        assert f'<td class="number">{b["saturation_rps"] / a["saturation_rps"]:.2f}</td>' in shown
+    assert shown.count("<tr>") == len(first["cells"]) + 1 and f'href="compare-{EARLIER}-{RUN}.html"' in shown
+    assert [line for line in picked.stderr.splitlines() if "CONSOLE" in line] == []

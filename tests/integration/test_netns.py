@@ -213,4 +213,8 @@ def test_the_lockdown_suite_holds_with_every_server_on_its_hosts_address_a_tomca
     # (CXF's echo-100 once read 7.8 ms of phases in a 6.1 ms round trip).
     assert all(float(row["total_us"]) < float(row["round_trip_us"]) for row in rows if not registry.jit(row["app"]))
     assert (tmp_path / "phases" / "soap-phases.pdf").stat().st_size > 0
+    # A run of the phases alone is browsed as any run: its table and its figure on its page, and in the index.
+    front = (tmp_path / "phases" / "report" / "index.html").read_text()
+    assert "<table>" in front and 'src="figures/soap-phases-1.svg"' in front
+    assert 'href="phases/report/index.html"' in (tmp_path / "index.html").read_text()
     assert not topology.existing(topology.Topology("netns", "", topology.prefix_for(var)))

@@ -178,6 +178,9 @@ def test_reproduce_draws_a_page_per_figure_from_recorded_rounds(tmp_path):
     assert "## Fig. 9-13" in markdown and "## Fig. 4.5.3" in markdown
     front = (tmp_path / "recorded" / "report" / "index.html").read_text()
     assert "<h1>ICWS'08 reproduced</h1>" in front and 'href="../icws08.pdf"' in front
+    # Each page of the PDF drawn on the front page, from the PDF itself.
+    assert [f'src="figures/icws08-{page}.svg"' in front for page in range(1, 9)] == [True] * 7 + [False]
+    assert (tmp_path / "recorded" / "report" / "figures" / "icws08-7.svg").read_text().startswith("<?xml")
     assert 'href="recorded/report/index.html"' in (tmp_path / "index.html").read_text()
     assert "(line 806)" in markdown and "Intel" in markdown
 

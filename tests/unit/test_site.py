@@ -116,3 +116,43 @@ def test_the_index_of_runs_is_newest_first_with_each_run_s_fastest_cell_per_work
     fastest = max((cell for cell in document["cells"] if cell["workload"] == "single"),
                   key=lambda cell: cell["saturation_rps"] or 0)
     assert f"single: {fastest['app']} {fastest['saturation_rps']:,.0f} req/s" in newer["headline"]
+
+
+def test_the_index_sets_a_run_s_cells_beside_another_s_by_label_with_their_intervals():
+    view, rows = view_and_rows("cost-b")
+    document = site.results_document(view, rows)
+    cells = site.comparable(document)
+    measured = [cell for cell in document["cells"] if cell["saturation_rps"] is not None]
+    assert len(cells) == len(measured)
+    first = measured[0]
+    label = f"{first['app']}, {site.engine_title(first['engine'])}, {site.workload_title(first['workload'], short=True)}"
+    assert cells[label] == {"figure": first["saturation_rps"], "low": first["interval"]["low"],
+                            "high": first["interval"]["high"], "rounds": 3, "lower_bound": False}
+    assert site.run_entry("cost-b", view.manifest.data, document, True)["cells"] == cells
+
+
+def test_a_concurrency_sweep_s_levels_link_their_windows_and_their_profiled_window_s_flame_graph():
+    results = json.loads((ROOT / "tests" / "fixtures" / "reproduce" / "round-1" / "fig-9-13" / "concurrency.json").read_text())
+    sections = site.concurrency_sections(results)
+    assert len(sections) == len(results)
+    [level] = sections[0]["levels"]
+    result = results[0]
+    folder = f"../cells/{result['app']}-{result['engine']}-{result['workload']}"
+    assert level["raw"] == [f"{folder}/{raw}" for raw in result["levels"][0]["raw"]]
+    assert level["flame"] == f"{folder}/{result['levels'][0]['profile']['folder']}/flame.svg"
+    assert level["peak"] == (result["peak"] == level["connections"])
+    assert sections[0]["driver"] == "ab" and "kept alive" in sections[0]["title"]
+
+
+def test_a_folder_is_a_run_by_its_manifest_a_paper_s_first_sweep_or_its_soap_phases(tmp_path):
+    (tmp_path / "empty").mkdir()
+    assert html.run_manifest(tmp_path / "empty") is None
+    phases = tmp_path / "phases"
+    phases.mkdir()
+    (phases / "soap-phases.json").write_text(json.dumps({"host": {"cpu_model": "X"}, "started": "2026-11-27T01:00:00+00:00"}))
+    assert html.run_manifest(phases) == {"host": {"cpu_model": "X"}, "started": "2026-11-27T01:00:00+00:00",
+                                         "finished": "2026-11-27T01:00:00+00:00"}
+    paper = tmp_path / "paper" / "round-1" / "fig-3"
+    paper.mkdir(parents=True)
+    (paper / "manifest.json").write_text(json.dumps({"run_id": "fig-3", "started": "2026-11-26T00:00:00+00:00"}))
+    assert html.run_manifest(tmp_path / "paper")["run_id"] == "fig-3"
