@@ -123,8 +123,11 @@ class Apache(PhpWorkersRecord, Server):
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and len(self.processes()) > self.start_servers + 1:
             time.sleep(0.1)
+        # Counted before the probe: prefork tops its idle workers up to MinSpareServers while a
+        # request is in flight, so a count after it can read a worker or two more.
+        after = len(self.processes())
         self.wait_until_answers(10)
-        return f"{self.name}: workers recycled by a graceful restart ({before} -> {len(self.processes())} processes)"
+        return f"{self.name}: workers recycled by a graceful restart ({before} -> {after} processes)"
 
     def launch(self, cpus):
         return self.detached(["/usr/sbin/apache2", "-f", str(self.config), "-k", "start"], cpus)

@@ -51,7 +51,8 @@ def test_apache_sheds_the_workers_an_overload_grew_and_keeps_answering(stack):
     # prefork may still be adding or retiring a worker between the count and the recycle.
     before, after = map(int, re.search(r"\((\d+) -> (\d+) processes\)", note).groups())
     assert before > apache.start_servers + 1 and after <= apache.start_servers + 1, note
-    assert len(apache.processes()) <= apache.start_servers + 1
+    # The probe's request may have made prefork start a spare worker or two (MinSpareServers), no more.
+    assert len(apache.processes()) <= apache.start_servers + 3
     assert apache.pid() == parent  # a graceful restart, not a new server
     assert send(registry.request("php", "single")).status == 200
 
