@@ -150,13 +150,16 @@ def write_index(results_dir):
         manifest = run_manifest(run_dir)
         if manifest is None:
             continue
-        document = run_dir / "results.json"
+        document, peaks = run_dir / "results.json", run_dir / "concurrency.json"
         entries.append(site.run_entry(run_dir.name, manifest,
                                       json.loads(document.read_text()) if document.exists() else None,
-                                      (run_dir / "report" / "index.html").exists()))
+                                      (run_dir / "report" / "index.html").exists(),
+                                      json.loads(peaks.read_text()) if peaks.exists() else None))
     comparisons = [path.name for path in sorted(Path(results_dir).glob("compare-*.html"))]
     index = Path(results_dir) / "index.html"
     write_atomically(index, environment().get_template("runs.html").render(
         runs=site.runs_index(entries), comparisons=comparisons,
-        runs_cells={entry["run_id"]: entry["cells"] for entry in entries if entry["cells"]}))
+        picked={"cells": {entry["run_id"]: entry["cells"] for entry in entries if entry["cells"]},
+                "kinds": {entry["run_id"]: entry["kind"] for entry in entries if entry["cells"]},
+                "comparisons": comparisons}))
     return index

@@ -156,15 +156,16 @@ def concurrency_sections(results):
                 "flame": f"{folder}/{profile['folder']}/flame.svg" if "folder" in profile else None})
         sections.append({"title": f"{result['app']}, {engine_title(result['engine'])}, "
                                   f"{workload_title(result['workload'], short=True)}, connections "
-                                  f"{'kept alive' if result['connection'] == 'keepalive' else 'closed'}",
+                                  f"{mode_text(result['connection'])}",
                          "driver": result.get("driver", "wrk"), "levels": levels})
     return sections
 
 
-def run_entry(run_id, manifest, document, has_report):
-    """A row of results/index.html: a run's date, host, set, rounds and its headline figures (the
-    fastest cell per workload), from its manifest and results.json (None: not written); linked to
-    its report when it `has_report`."""
+def run_entry(run_id, manifest, document, has_report, peaks=None):
+    """A row of results/index.html: a run's date, host, set, rounds, its cells as the index's script
+    compares them and its headline figures (the fastest cell per workload), from its manifest and
+    results.json (None: not written) or, for a concurrency sweep, its concurrency.json's `peaks`;
+    linked to its report when it `has_report`."""
     host = manifest.get("host", {})
     started = manifest.get("started") or ""
     entry = {"run_id": run_id, "started": started, "started_text": started[:16].replace("T", " ") + (" UTC" if started else ""),
@@ -172,10 +173,9 @@ def run_entry(run_id, manifest, document, has_report):
              "cpu_model": host.get("cpu_model", "?"), "cores": host.get("cores", "?"),
              "set": manifest.get("options", {}).get("app_set") or manifest.get("options", {}).get("set") or "",
              "report": f"{run_id}/report/index.html" if has_report else None, "rounds": None, "headline": [],
-             "cells": None}
+             "cells": None, "kind": None}
     if document:
-        entry["rounds"] = document["rounds"]
-        entry["cells"] = comparable(document)
+        entry.update(rounds=document["rounds"], cells=comparable(document), kind="saturation sweep")
         best = {}
         for cell in document["cells"]:
             if cell["saturation_rps"] is not None and (cell["workload"] not in best
@@ -183,7 +183,40 @@ def run_entry(run_id, manifest, document, has_report):
                 best[cell["workload"]] = cell
         entry["headline"] = [f"{workload}: {cell['app']} {cell['saturation_rps']:,.0f} req/s"
                              for workload, cell in best.items()]
+    elif peaks:
+        entry.update(rounds=1, cells=peak_cells(peaks), kind="concurrency sweep")
+        best = {}
+        for result, level in peak_levels(peaks):
+            if result["workload"] not in best or level["replies_per_s"] > best[result["workload"]][1]["replies_per_s"]:
+                best[result["workload"]] = (result, level)
+        entry["headline"] = [f"{workload}: {result['app']} {level['replies_per_s']:,.0f} replies/s at "
+                             f"{level['connections']} connections ({mode_text(result['connection'])})"
+                             for workload, (result, level) in best.items()]
     return entry
+
+
+def mode_text(connection):
+    return "kept alive" if connection == "keepalive" else "closed"
+
+
+def peak_levels(results):
+    """[(a cell and mode's result, its peak level)] of a concurrency sweep's results that have a peak."""
+    return [(result, level) for result in results for level in result["levels"] if level["connections"] == result["peak"]]
+
+
+def peak_cells(results):
+    """What the index's script sets beside another concurrency sweep's, from concurrency.json: per
+    cell and connection mode (its label), the throughput at its peak and the range of that level's
+    windows (None with one window)."""
+    cells = {}
+    for result, level in peak_levels(results):
+        windows = [window["replies_per_s"] for window in level.get("windows_figures", [])]
+        spread = len(windows) > 1
+        cells[f"{result['app']}, {engine_title(result['engine'])}, {workload_title(result['workload'], short=True)}, "
+              f"peak, connections {mode_text(result['connection'])}"] = {
+            "figure": level["replies_per_s"], "low": min(windows) if spread else None,
+            "high": max(windows) if spread else None, "rounds": 1, "lower_bound": False}
+    return cells
 
 
 def comparable(document):

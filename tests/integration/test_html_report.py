@@ -103,7 +103,7 @@ def test_two_runs_picked_on_the_index_are_set_side_by_side_with_their_ratio(repo
     picked = chromium("--dump-dom", f"{(report / 'index.html').as_uri()}#compare={EARLIER},{RUN}")
     first, second = (json.loads((report / run / "results.json").read_text()) for run in (EARLIER, RUN))
     shown = picked.stdout[picked.stdout.index('id="comparison"'):picked.stdout.index("</div>", picked.stdout.index('id="comparison"'))]
-    assert f"A: {EARLIER}; B: {RUN}." in shown
+    assert f"A: {EARLIER} (saturation sweep); B: {RUN} (saturation sweep)." in shown
     for a, b in zip(first["cells"], second["cells"]):
         assert f'<td class="number">{b["saturation_rps"] / a["saturation_rps"]:.2f}</td>' in shown
     assert shown.count("<tr>") == len(first["cells"]) + 1 and f'href="compare-{EARLIER}-{RUN}.html"' in shown

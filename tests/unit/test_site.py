@@ -156,3 +156,21 @@ def test_a_folder_is_a_run_by_its_manifest_a_paper_s_first_sweep_or_its_soap_pha
     paper.mkdir(parents=True)
     (paper / "manifest.json").write_text(json.dumps({"run_id": "fig-3", "started": "2026-11-26T00:00:00+00:00"}))
     assert html.run_manifest(tmp_path / "paper")["run_id"] == "fig-3"
+
+
+def test_a_concurrency_sweep_is_listed_and_compared_by_each_cell_s_peak_and_its_windows():
+    results = json.loads((ROOT / "tests" / "fixtures" / "reproduce" / "round-1" / "fig-9-13" / "concurrency.json").read_text())
+    entry = site.run_entry("fig-9-13", {"started": "2026-11-26T00:00:00+00:00", "host": {}}, None, True, results)
+    assert entry["kind"] == "concurrency sweep" and entry["rounds"] == 1
+    peaked = [result for result in results if result["peak"]]
+    assert len(entry["cells"]) == len(peaked) > 0
+    result = peaked[0]
+    [level] = [level for level in result["levels"] if level["connections"] == result["peak"]]
+    windows = [window["replies_per_s"] for window in level["windows_figures"]]
+    label = (f"{result['app']}, {site.engine_title(result['engine'])}, "
+             f"{site.workload_title(result['workload'], short=True)}, peak, connections kept alive")
+    assert entry["cells"][label] == {"figure": level["replies_per_s"], "low": min(windows), "high": max(windows),
+                                     "rounds": 1, "lower_bound": False}
+    fastest = max(peaked, key=lambda result: next(level["replies_per_s"] for level in result["levels"]
+                                                  if level["connections"] == result["peak"]))
+    assert entry["headline"][0].startswith(f"{fastest['workload']}: {fastest['app']} ")
