@@ -8,12 +8,14 @@ puts the same tables in a run's summary.md, e.g. a keep-alive run beside the clo
 
 `make compare` writes results/compare-<a>-<b>.md and, to browse, compare-<a>-<b>.html with both runs'
 lines drawn together per cell (where both runs' `make plots` wrote their series; harness/report/gnuplot.py).
+Two concurrency sweeps are set side by side level by level instead (harness/report/concurrency.py).
 """
+import json
 import statistics
 from pathlib import Path
 
 from harness.judge.bottleneck import telling_steps
-from harness.report import html
+from harness.report import concurrency, html
 from harness.report.gnuplot import comparison_figures
 from harness.report.costs import explanation_lines
 from harness.report.series import ratio_interval_text
@@ -148,6 +150,8 @@ def add_arguments(parser):
 
 
 def execute(args):
+    if all((args.results / run_id / "concurrency.json").exists() for run_id in (args.run, args.run2)):
+        return compare_concurrency(args.results, args.run, args.run2)
     run, other = load_run(args.results / args.run), load_run(args.results / args.run2)
     rows = comparison_rows(run, other)
     markdown = comparison_markdown(run, other, rows)
@@ -156,4 +160,19 @@ def execute(args):
     figures = comparison_figures(args.results / f"compare-{args.run}-{args.run2}", run, other, rows)
     page = html.write_comparison(args.results, args.run, args.run2, markdown, figures)
     html.write_index(args.results)
+    print(markdown + f"\n(written to {target}; browse: {page})")
+
+
+def compare_concurrency(results_dir, first, second):
+    """Two concurrency sweeps level by level (harness/report/concurrency.py), written and drawn together."""
+    runs = [(run_id, json.loads((results_dir / run_id / "concurrency.json").read_text())) for run_id in (first, second)]
+    markdown = concurrency.comparison_markdown(first, second, concurrency.level_rows(runs[0][1], runs[1][1]))
+    target = results_dir / f"compare-{first}-{second}.md"
+    write_atomically(target, markdown)
+    out = results_dir / f"compare-{first}-{second}"
+    figures = [(pdf.stem, html.pdf_to_svg(pdf, pdf.with_suffix(".svg"))) for pdf in concurrency.draw_together(out, *runs)]
+    page = html.write_comparison(results_dir, first, second, markdown, figures,
+                                 f"Throughput and latency against concurrency per workload and connection mode: "
+                                 f"{first} solid, {second} dashed.")
+    html.write_index(results_dir)
     print(markdown + f"\n(written to {target}; browse: {page})")

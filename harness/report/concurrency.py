@@ -2,6 +2,7 @@
 and engine (plots/concurrency.gp), concurrency.md and the run's pages to browse, from concurrency.json
 and the manifest alone (`make report RUN=` draws them again). The data files are pure text."""
 import json
+import statistics
 import subprocess
 
 from harness.report import html, site
@@ -70,34 +71,117 @@ def closed_by_the_server(results):
                 "request there paid for a connection of its own.", ""] + lines
 
 
+def window_range(level):
+    """The lowest and highest replies/s of a level's windows (its median's alone without them)."""
+    windows = [window["replies_per_s"] for window in level.get("windows_figures", [])] or [level["replies_per_s"]]
+    return min(windows), max(windows)
+
+
+def level_rows(first, second):
+    """Two concurrency sweeps' results (concurrency.json's) level by level: a row per cell, connection
+    mode and level both measured with replies, in the first's order, with second over first and
+    whether the ranges of their windows overlap."""
+    theirs = {(result["app"], result["engine"], result["workload"], result["connection"]): result for result in second}
+    rows = []
+    for result in first:
+        other = theirs.get((result["app"], result["engine"], result["workload"], result["connection"]))
+        levels = {level["connections"]: level for level in other["levels"]} if other else {}
+        for level in result["levels"]:
+            match = levels.get(level["connections"])
+            if not match or not level["replies_per_s"] or not match["replies_per_s"]:
+                continue
+            (low, high), (other_low, other_high) = window_range(level), window_range(match)
+            rows.append({"cell": f"{result['app']}, {registry.engine_title(result['engine'])}, "
+                                 f"{workload_title(result['workload'], short=True)}, {site.mode_text(result['connection'])}",
+                         "connections": level["connections"], "first": level, "second": match,
+                         "second_over_first": match["replies_per_s"] / level["replies_per_s"],
+                         "overlap": low <= other_high and other_low <= high,
+                         "flags": sorted(set(level["flags"]) | set(match["flags"]))})
+    return rows
+
+
+def comparison_markdown(first_id, second_id, rows):
+    """Two concurrency sweeps side by side, level by level (level_rows)."""
+    def figure(level):
+        low, high = window_range(level)
+        return f"{level['replies_per_s']:,.0f} ({low:,.0f}–{high:,.0f})"
+    lines = [f"# Concurrency sweep {first_id} against {second_id}", "",
+             "Per cell, connection mode and level both runs measured: each level's throughput (the median of its "
+             "windows, with their range), the second over the first, whether the two ranges overlap (where they do, "
+             "the runs do not tell the level apart), each p99, and the flags either run gave the level "
+             "(a flagged level is the client's, a cap's or other work's, not the server's).", ""]
+    if rows:
+        apart = [row for row in rows if not row["overlap"] and not row["flags"]]
+        lines += [f"Levels in both: {len(rows)}; second / first: median "
+                  f"{statistics.median(row['second_over_first'] for row in rows):.2f}; ranges apart at "
+                  f"{len(apart)} unflagged level(s).", ""]
+    lines += [f"| cell | connections | {first_id} replies/s | {second_id} replies/s | second / first | overlap | "
+              f"p99 ms: {first_id} | {second_id} | flags |", "|---|---:|---:|---:|---:|---|---:|---:|---|"]
+    for row in rows:
+        lines.append(f"| {row['cell']} | {row['connections']} | {figure(row['first'])} | {figure(row['second'])} | "
+                     f"{row['second_over_first']:.2f} | {'yes' if row['overlap'] else 'no'} | "
+                     f"{row['first']['p99_ms']} | {row['second']['p99_ms']} | {'; '.join(row['flags']) or 'none'} |")
+    return "\n".join(lines) + "\n"
+
+
+def mode_heading(workload, mode):
+    return (f"{workload_title(workload)}: throughput and latency against concurrency, "
+            f"connections {'kept alive' if mode == 'keepalive' else 'closed after each request'}")
+
+
+def draw_page(output, data, heading, lines):
+    """A page of plots/concurrency.gp: a line per (result, title, dash, data file) of `lines`, coloured
+    by its app; its path."""
+    apps = list(registry.apps())
+    variables = {"output": output, "n": len(lines), "heading": heading,
+                 "driver": " and ".join(dict.fromkeys(result.get("driver", "wrk") for result, *_ in lines))}
+    for index, (result, title, dash, name) in enumerate(lines, start=1):
+        file = data / name
+        file.write_text(series_text(result["levels"], result["peak"], result["knee"]))
+        variables.update({f"file{index}": file, f"colour{index}": PALETTE[apps.index(result["app"]) % len(PALETTE)],
+                          f"dash{index}": dash, f"title{index}": title})
+    gnuplot("concurrency.gp", **variables)
+    return output
+
+
+def line_title(result):
+    return f"{registry.app(result['app'])['title']}, {registry.engine_title(result['engine'])}"
+
+
 def draw(directory, results):
     """plots/concurrency-<workload>.pdf per workload of `results` (concurrency.json's); their paths."""
     plots, data = directory / "plots", directory / "plots" / "data"
     data.mkdir(parents=True, exist_ok=True)
-    apps = list(registry.apps())
     pdfs = []
     for workload in dict.fromkeys(result["workload"] for result in results):
         pages = []
         for mode in dict.fromkeys(result["connection"] for result in results):
-            chosen = [result for result in results if result["workload"] == workload and result["connection"] == mode]
-            variables = {"output": plots / f"concurrency-{workload}-{mode}.pdf", "n": len(chosen),
-                         "driver": " and ".join(dict.fromkeys(result.get("driver", "wrk") for result in chosen)),
-                         "heading": f"{workload_title(workload)}: throughput and latency against concurrency, "
-                                    f"connections {'kept alive' if mode == 'keepalive' else 'closed after each request'}"}
-            for index, result in enumerate(chosen, start=1):
-                file = data / f"concurrency-{result['app']}-{result['engine']}-{workload}-{mode}.tsv"
-                file.write_text(series_text(result["levels"], result["peak"], result["knee"]))
-                variables.update({f"file{index}": file, f"colour{index}": PALETTE[apps.index(result["app"]) % len(PALETTE)],
-                                  f"dash{index}": ENGINE_DASH.get(result["engine"], 1),
-                                  f"title{index}": f"{registry.app(result['app'])['title']}, "
-                                                   f"{registry.engine_title(result['engine'])}"})
-            gnuplot("concurrency.gp", **variables)
-            pages.append(str(variables["output"]))
+            lines = [(result, line_title(result), ENGINE_DASH.get(result["engine"], 1),
+                      f"concurrency-{result['app']}-{result['engine']}-{workload}-{mode}.tsv")
+                     for result in results if result["workload"] == workload and result["connection"] == mode]
+            pages.append(str(draw_page(plots / f"concurrency-{workload}-{mode}.pdf", data,
+                                       mode_heading(workload, mode), lines)))
         pdf = plots / f"concurrency-{workload}.pdf"
         subprocess.run(["pdfunite", *pages, str(pdf)], check=True)
         pdfs.append(pdf)
     return pdfs
 
+
+def draw_together(out, first, second):
+    """Two concurrency sweeps' lines on one page per workload and mode both measured, the first run's
+    solid and the second's dashed: ((run id, concurrency.json's results) each); the PDFs' paths in `out`."""
+    (first_id, first_results), (second_id, second_results) = first, second
+    out.mkdir(parents=True, exist_ok=True)
+    pdfs = []
+    shared = [key for key in dict.fromkeys((result["workload"], result["connection"]) for result in first_results)
+              if key in {(result["workload"], result["connection"]) for result in second_results}]
+    for workload, mode in shared:
+        lines = [(result, f"{run_id}: {line_title(result)}", dash, f"{workload}-{mode}-{run_id}-{result['app']}-{result['engine']}.tsv")
+                 for run_id, results, dash in ((first_id, first_results, 1), (second_id, second_results, 2))
+                 for result in results if (result["workload"], result["connection"]) == (workload, mode)]
+        pdfs.append(draw_page(out / f"concurrency-{workload}-{mode}.pdf", out,
+                              f"{mode_heading(workload, mode)}: {first_id} (solid) against {second_id} (dashed)", lines))
+    return pdfs
 
 
 def write_figures(directory):

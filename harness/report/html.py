@@ -35,11 +35,13 @@ def as_html(text):
     return markdown.markdown(text, extensions=["tables"])
 
 
-def markdown_page(text, title, links, figures=()):
+def markdown_page(text, title, links, figures=(), figures_about=""):
     """A markdown document of the lab's (summary.md, a comparison, a paper's figures) as a page:
-    `links` ([{"name", "href"}]) above it, `figures` ([{"cell", "src"}]) under it."""
+    `links` ([{"name", "href"}]) above it, `figures` ([{"cell", "src"}]) under it, `figures_about`
+    saying what they draw."""
     body = as_html(text)
-    return environment().get_template("document.html").render(title=title, body=body, links=links, figures=figures)
+    return environment().get_template("document.html").render(title=title, body=body, links=links, figures=figures,
+                                                              figures_about=figures_about)
 
 
 def pdf_figures(pdfs, run_dir, out):
@@ -55,11 +57,16 @@ def pdf_figures(pdfs, run_dir, out):
         name = str(pdf.relative_to(run_dir))
         pages = []
         for page in range(1, count + 1):
-            svg = folder / f"{name.replace('/', '-')[:-4]}-{page}.svg"
-            subprocess.run(["pdftocairo", "-svg", "-f", str(page), "-l", str(page), str(pdf), str(svg)], check=True)
+            svg = pdf_to_svg(pdf, folder / f"{name.replace('/', '-')[:-4]}-{page}.svg", page)
             pages.append(f"figures/{svg.name}")
         figures.append({"name": name, "href": f"../{name}", "pages": pages})
     return figures
+
+
+def pdf_to_svg(pdf, svg, page=1):
+    """A page of a PDF as an SVG, by pdftocairo; the SVG's path."""
+    subprocess.run(["pdftocairo", "-svg", "-f", str(page), "-l", str(page), str(pdf), str(svg)], check=True)
+    return svg
 
 
 def write_run_pages(view, rows, run_dir, draw_figure, figures=()):
@@ -117,15 +124,20 @@ def write_documents_report(run_dir, title, figures=(), template="documents.html"
     return front
 
 
-def write_comparison(results_dir, first, second, text, figures=()):
+SWEEP_FIGURES = ("Reply rate and reply time against offered rate: each run's measurement whose figure is the "
+                 "cell's median.")
+
+
+def write_comparison(results_dir, first, second, text, figures=(), figures_about=SWEEP_FIGURES):
     """results/compare-<first>-<second>.html of `make compare`'s markdown, with `figures` ([(cell, SVG
-    path)]: both runs' lines on one figure per cell) under it; its path."""
+    path)]: both runs' lines on one figure per cell, as `figures_about` says) under it; its path."""
     target = Path(results_dir) / f"compare-{first}-{second}.html"
     links = [{"name": "all runs", "href": "index.html"}]
     links += [{"name": f"run {run_id}", "href": f"{run_id}/report/index.html"} for run_id in (first, second)
               if (Path(results_dir) / run_id / "report" / "index.html").exists()]
     page = markdown_page(text, f"Run {first} against run {second}", links,
-                         [{"cell": cell, "src": str(Path(svg).relative_to(results_dir))} for cell, svg in figures])
+                         [{"cell": cell, "src": str(Path(svg).relative_to(results_dir))} for cell, svg in figures],
+                         figures_about)
     write_atomically(target, page)
     return target
 

@@ -108,3 +108,19 @@ def test_two_runs_picked_on_the_index_are_set_side_by_side_with_their_ratio(repo
         assert f'<td class="number">{b["saturation_rps"] / a["saturation_rps"]:.2f}</td>' in shown
     assert shown.count("<tr>") == len(first["cells"]) + 1 and f'href="compare-{EARLIER}-{RUN}.html"' in shown
     assert [line for line in picked.stderr.splitlines() if "CONSOLE" in line] == []
+
+
+def test_two_concurrency_sweeps_compared_draw_both_per_workload_and_mode(tmp_path):
+    """Two recorded rounds of ICWS'08's Fig. 3 (ab, 100 kept-alive connections), compared as runs."""
+    for run, number in (("fig3-a", 1), ("fig3-b", 2)):
+        shutil.copytree(ROOT / "tests" / "fixtures" / "reproduce" / f"round-{number}" / "fig-3", tmp_path / run)
+    assert f"browse: {tmp_path / 'compare-fig3-a-fig3-b.html'}" in harness("compare", "fig3-a", "fig3-b",
+                                                                            "--results", str(tmp_path))
+    page = tmp_path / "compare-fig3-a-fig3-b.html"
+    figures = [link for link in links(page) if link.endswith(".svg")]
+    assert sorted(figures) == ["compare-fig3-a-fig3-b/concurrency-echo-10-keepalive.svg",
+                               "compare-fig3-a-fig3-b/concurrency-quote-keepalive.svg"]
+    assert unresolved(page, tmp_path) == [] and "fig3-a solid, fig3-b dashed" in page.read_text()
+    assert page.read_text().count("<tr>") == 1 + 12  # the header, then a row per cell and level
+    index = (tmp_path / "index.html").read_text()
+    assert 'value="fig3-a"' in index and '"fig3-b": "concurrency sweep"' in index

@@ -1,7 +1,9 @@
 """make concurrency-sweep's pure parts: a level's figures from its windows, what flags a level, each
 app's peak and knee, and the summary."""
+import json
+
 from harness.judge.concurrency import Limits, knee, level_figures, level_flags, peak
-from harness.report.concurrency import series_text, summary_markdown
+from harness.report.concurrency import comparison_markdown, level_rows, series_text, summary_markdown
 from stack import registry, settings
 
 LIMITS = Limits(client_cpu_share=0.9, error_share=0.01, knee_factor=2)
@@ -78,3 +80,27 @@ def test_the_summary_names_each_modes_peak_knee_and_flagged_levels():
     assert "AMD EPYC, 2 cores" in text
     assert ("| single | php | innodb | keepalive | 2 | 900 | 5.0 | 2 | 5.0 | 256, 512 (above the server's cap of 150 "
             "connections), 512 (disturbed) |") in text
+
+
+def recorded_round(number):
+    return json.loads((settings.ROOT / "tests" / "fixtures" / "reproduce" / f"round-{number}" / "fig-3"
+                       / "concurrency.json").read_text())
+
+
+def test_two_concurrency_sweeps_are_set_side_by_side_level_by_level():
+    first, second = recorded_round(1), recorded_round(2)
+    rows = level_rows(first, second)
+    assert len(rows) == len(first) == 12
+    row = rows[0]
+    assert row["cell"] == "soap, no database, quote, kept alive" and row["connections"] == 100
+    assert row["second_over_first"] == second[0]["levels"][0]["replies_per_s"] / first[0]["levels"][0]["replies_per_s"]
+    windows = [[window["replies_per_s"] for window in run[0]["levels"][0]["windows_figures"]] for run in (first, second)]
+    assert row["overlap"] == (min(windows[0]) <= max(windows[1]) and min(windows[1]) <= max(windows[0]))
+    # A level either run flagged carries its flags (gSOAP's 100 connections pass its cap of 16).
+    assert [row["flags"] != [] for row in rows if row["cell"].startswith("soap-gsoap")] == [True, True]
+    # A level one run did not measure, or answered nothing in, has no row.
+    assert level_rows(first, second[:1]) == rows[:1]
+    text = comparison_markdown("r1", "r2", rows)
+    assert text.startswith("# Concurrency sweep r1 against r2")
+    assert f"| {row['cell']} | 100 | {row['first']['replies_per_s']:,.0f} ({min(windows[0]):,.0f}–{max(windows[0]):,.0f}) |" in text
+    assert len([line for line in text.splitlines() if line.startswith("| soap")]) == 12
