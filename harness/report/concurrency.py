@@ -71,12 +71,6 @@ def closed_by_the_server(results):
                 "request there paid for a connection of its own.", ""] + lines
 
 
-def window_range(level):
-    """The lowest and highest replies/s of a level's windows (its median's alone without them)."""
-    windows = [window["replies_per_s"] for window in level.get("windows_figures", [])] or [level["replies_per_s"]]
-    return min(windows), max(windows)
-
-
 def level_rows(first, second):
     """Two concurrency sweeps' results (concurrency.json's) level by level: a row per cell, connection
     mode and level both measured with replies, in the first's order, with second over first and
@@ -90,7 +84,7 @@ def level_rows(first, second):
             match = levels.get(level["connections"])
             if not match or not level["replies_per_s"] or not match["replies_per_s"]:
                 continue
-            (low, high), (other_low, other_high) = window_range(level), window_range(match)
+            (low, high), (other_low, other_high) = site.window_range(level), site.window_range(match)
             rows.append({"cell": f"{result['app']}, {registry.engine_title(result['engine'])}, "
                                  f"{workload_title(result['workload'], short=True)}, {site.mode_text(result['connection'])}",
                          "connections": level["connections"], "first": level, "second": match,
@@ -103,7 +97,7 @@ def level_rows(first, second):
 def comparison_markdown(first_id, second_id, rows):
     """Two concurrency sweeps side by side, level by level (level_rows)."""
     def figure(level):
-        low, high = window_range(level)
+        low, high = site.window_range(level)
         return f"{level['replies_per_s']:,.0f} ({low:,.0f}–{high:,.0f})"
     lines = [f"# Concurrency sweep {first_id} against {second_id}", "",
              "Per cell, connection mode and level both runs measured: each level's throughput (the median of its "
@@ -126,7 +120,7 @@ def comparison_markdown(first_id, second_id, rows):
 
 def mode_heading(workload, mode):
     return (f"{workload_title(workload)}: throughput and latency against concurrency, "
-            f"connections {'kept alive' if mode == 'keepalive' else 'closed after each request'}")
+            f"connections {site.mode_text(mode)}{'' if mode == 'keepalive' else ' after each request'}")
 
 
 def draw_page(output, data, heading, lines):
@@ -187,7 +181,10 @@ def draw_together(out, first, second):
 def write_figures(directory):
     """A concurrency sweep's PDFs and concurrency.md from the run's concurrency.json: (concurrency.md,
     the PDFs)."""
-    results = json.loads((directory / "concurrency.json").read_text())
+    return figures_of(directory, json.loads((directory / "concurrency.json").read_text()))
+
+
+def figures_of(directory, results):
     manifest = json.loads((directory / "manifest.json").read_text())
     markdown = directory / "concurrency.md"
     write_atomically(markdown, summary_markdown(manifest["run_id"], manifest["host"], results))
@@ -197,8 +194,8 @@ def write_figures(directory):
 def write_report(directory):
     """write_figures, then report/ (concurrency.md as the front page, the figures drawn on it, every
     level with its raw reports) and the index of runs beside; (concurrency.md, the PDFs, the front page)."""
-    markdown, pdfs = write_figures(directory)
     results = json.loads((directory / "concurrency.json").read_text())
+    markdown, pdfs = figures_of(directory, results)
     front = html.write_documents_report(directory, f"Throughput against concurrency: run {directory.name}",
                                         figures=pdfs, template="concurrency.html",
                                         sections=site.concurrency_sections(results))

@@ -176,23 +176,31 @@ def run_entry(run_id, manifest, document, has_report, peaks=None):
              "cells": None, "kind": None}
     if document:
         entry.update(rounds=document["rounds"], cells=comparable(document), kind="saturation sweep")
-        best = {}
-        for cell in document["cells"]:
-            if cell["saturation_rps"] is not None and (cell["workload"] not in best
-                                                       or cell["saturation_rps"] > best[cell["workload"]]["saturation_rps"]):
-                best[cell["workload"]] = cell
-        entry["headline"] = [f"{workload}: {cell['app']} {cell['saturation_rps']:,.0f} req/s"
-                             for workload, cell in best.items()]
+        entry["headline"] = fastest_per_workload(
+            (cell["workload"], cell["saturation_rps"], f"{cell['app']} {cell['saturation_rps']:,.0f} req/s")
+            for cell in document["cells"] if cell["saturation_rps"] is not None)
     elif peaks:
         entry.update(rounds=1, cells=peak_cells(peaks), kind="concurrency sweep")
-        best = {}
-        for result, level in peak_levels(peaks):
-            if result["workload"] not in best or level["replies_per_s"] > best[result["workload"]][1]["replies_per_s"]:
-                best[result["workload"]] = (result, level)
-        entry["headline"] = [f"{workload}: {result['app']} {level['replies_per_s']:,.0f} replies/s at "
-                             f"{level['connections']} connections ({mode_text(result['connection'])})"
-                             for workload, (result, level) in best.items()]
+        entry["headline"] = fastest_per_workload(
+            (result["workload"], level["replies_per_s"], f"{result['app']} {level['replies_per_s']:,.0f} replies/s "
+                                                         f"at {level['connections']} connections ({mode_text(result['connection'])})")
+            for result, level in peak_levels(peaks))
     return entry
+
+
+def fastest_per_workload(figures):
+    """"workload: text" of the fastest of each workload's (workload, rate, text), in first-seen order."""
+    best = {}
+    for workload, rate, text in figures:
+        if workload not in best or rate > best[workload][0]:
+            best[workload] = (rate, text)
+    return [f"{workload}: {text}" for workload, (_, text) in best.items()]
+
+
+def window_range(level):
+    """The lowest and highest replies/s of a concurrency level's windows (its median's alone without them)."""
+    windows = [window["replies_per_s"] for window in level.get("windows_figures", [])] or [level["replies_per_s"]]
+    return min(windows), max(windows)
 
 
 def mode_text(connection):
@@ -210,12 +218,10 @@ def peak_cells(results):
     windows (None with one window)."""
     cells = {}
     for result, level in peak_levels(results):
-        windows = [window["replies_per_s"] for window in level.get("windows_figures", [])]
-        spread = len(windows) > 1
+        low, high = window_range(level) if len(level.get("windows_figures", [])) > 1 else (None, None)
         cells[f"{result['app']}, {engine_title(result['engine'])}, {workload_title(result['workload'], short=True)}, "
               f"peak, connections {mode_text(result['connection'])}"] = {
-            "figure": level["replies_per_s"], "low": min(windows) if spread else None,
-            "high": max(windows) if spread else None, "rounds": 1, "lower_bound": False}
+            "figure": level["replies_per_s"], "low": low, "high": high, "rounds": 1, "lower_bound": False}
     return cells
 
 
