@@ -495,6 +495,26 @@ int __lab__echoStructs(struct soap *soap, struct _lab__echoStructs *request, str
     return SOAP_OK;
 }
 
+int __lab__echoEmployees(struct soap *soap, struct _lab__echoEmployees *request,
+                         struct _lab__echoEmployeesResponse *response)
+{
+    if (items_refused(soap, request->__sizeitem))
+        return soap->error;
+    for (int i = 0; i < request->__sizeitem; i++) {
+        struct lab__Employee *employee = &request->item[i];
+        const char *texts[] = {employee->firstName, employee->lastName, employee->email, employee->department,
+                               employee->title};
+        for (size_t t = 0; t < sizeof texts / sizeof *texts; t++)
+            if (not_text(soap, texts[t]))
+                return soap->error;
+        if (not_finite(soap, employee->salary))
+            return soap->error;
+    }
+    response->__sizeechoEmployeesReturn = request->__sizeitem;
+    response->echoEmployeesReturn = request->item;
+    return SOAP_OK;
+}
+
 int __lab__echoList(struct soap *soap, struct _lab__echoList *request, struct _lab__echoListResponse *response)
 {
     int nodes = 0;

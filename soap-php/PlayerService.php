@@ -13,7 +13,7 @@ ini_set('precision', '-1');
 const SERVICE_NAMESPACE = 'urn:lab';
 const ENVELOPE_NAMESPACE = 'http://schemas.xmlsoap.org/soap/envelope/';
 const OPERATIONS = ['getPlayer', 'findPlayers', 'firstPlayers', 'echoStructs', 'echoList', 'echoInts', 'echoDoubles',
-    'echoStrings', 'getQuote'];
+    'echoStrings', 'echoEmployees', 'getQuote'];
 const MALFORMED = 'malformed SOAP request';
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
@@ -78,6 +78,13 @@ final class PlayerService
         return ['echoStringsReturn' => Echoes::items($request, is_string(...))];
     }
 
+    public function echoEmployees(stdClass $request): array
+    {
+        $items = Echoes::items($request, Echoes::isEmployee(...));
+        Echoes::finite(...array_map(fn (stdClass $item) => $item->salary, $items));
+        return ['echoEmployeesReturn' => $items];
+    }
+
     public function getQuote(stdClass $request): array
     {
         $symbol = $request->symbol ?? '';
@@ -126,6 +133,21 @@ final class Echoes
     {
         return $value instanceof stdClass && self::isInt($value->varInt ?? null)
             && is_float($value->varFloat ?? null) && is_string($value->varString ?? null);
+    }
+
+    /** Infosys's Employee: its nine fields, each of its type. */
+    static function isEmployee(mixed $value): bool
+    {
+        if (!$value instanceof stdClass || !self::isInt($value->id ?? null) || !self::isInt($value->age ?? null)
+            || !is_float($value->salary ?? null) || !is_bool($value->fullTime ?? null)) {
+            return false;
+        }
+        foreach (['firstName', 'lastName', 'email', 'department', 'title'] as $text) {
+            if (!is_string($value->$text ?? null)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** PHP would write NaN as NAN, which no xs:double reads: the contract refuses NaN and infinities. */
@@ -229,7 +251,15 @@ function refusal(string $envelope): ?string
     if ($operation->namespaceURI !== SERVICE_NAMESPACE) {
         return 'operation must be in namespace ' . SERVICE_NAMESPACE;
     }
-    return in_array($operation->localName, OPERATIONS, true) ? null : MALFORMED;
+    if (!in_array($operation->localName, OPERATIONS, true)) {
+        return MALFORMED;
+    }
+    // SoapServer reads any text as an xs:boolean ("maybe" is true): the Schema's four spellings only.
+    // (One XPath count: walking getElementsByTagNameNS's live list is quadratic before PHP 8.3.)
+    $xpath = new DOMXPath($document);
+    $xpath->registerNamespace('lab', SERVICE_NAMESPACE);
+    $notBoolean = '//lab:fullTime[. != "true" and . != "false" and . != "1" and . != "0"]';
+    return $xpath->evaluate("count($notBoolean)", $operation) > 0 ? MALFORMED : null;
 }
 
 /**

@@ -3,7 +3,10 @@ what its answer must hold. Pure: the sweep, the tests and the cross-check all ta
 from here, through registry.request.
 
 Each item's values follow from its index alone, so an answer is checked against the same function
-that wrote the request."""
+that wrote the request. Infosys's Employee records are random, as the paper's were, but drawn from a
+fixed seed per index (EMPLOYEE_SEED), so they too are the same on every call and checkable."""
+import random
+import string
 import xml.etree.ElementTree as ET
 from xml.sax.saxutils import escape
 
@@ -20,6 +23,12 @@ QUOTE = {"symbol": QUOTE_SYMBOL, "name": "International Business Machines",
          "low": 87.5, "prevClose": 88.0, "change": 1.5, "percentageChange": 1.625, "marketCap": 1.5e11,
          "peRatio": 24.75, "earnings": 3.5, "volume": 8765432}
 STRUCT_FIELDS = ("varInt", "varFloat", "varString")
+# Infosys's Employee: nine simple-typed fields (the paper's Figure 1, which named them, is not in its
+# text). Types every engine reads and writes back exactly, with no time zone to convert.
+EMPLOYEE_FIELDS = ("id", "firstName", "lastName", "email", "department", "title", "age", "salary", "fullTime")
+EMPLOYEE_SEED = 2007
+DEPARTMENTS = ("Engineering", "Finance", "Sales", "Marketing", "Operations", "Research", "Support", "Legal")
+TITLES = ("Analyst", "Engineer", "Consultant", "Manager", "Architect", "Specialist", "Director", "Associate")
 
 
 def text(index):
@@ -42,9 +51,22 @@ def double(index):
     return (index + 1) / 3
 
 
-VALUES = {"echo": struct, "list": struct, "ints": integer, "doubles": double, "strings": text}
+def employee(index):
+    """An Employee of random data from EMPLOYEE_SEED and the index: names of 4 to 12 letters, an
+    address made of them, a salary in cents (its shortest text reads back as the same double)."""
+    draw = random.Random(EMPLOYEE_SEED * 100_003 + index)
+    first, last = ("".join(draw.choices(string.ascii_lowercase, k=draw.randint(4, 12))).capitalize()
+                   for _ in range(2))
+    return (index + 1, first, last, f"{first}.{last}@example.com".lower(), draw.choice(DEPARTMENTS),
+            draw.choice(TITLES), draw.randint(18, 70), draw.randint(2_000_000, 25_000_000) / 100,
+            draw.random() < 0.5)
+
+
+VALUES = {"echo": struct, "employees": employee, "list": struct, "ints": integer, "doubles": double, "strings": text}
 OPERATIONS = {"echo": "echoStructs", "list": "echoList", "ints": "echoInts", "doubles": "echoDoubles",
-              "strings": "echoStrings", "quote": "getQuote"}
+              "strings": "echoStrings", "employees": "echoEmployees", "quote": "getQuote"}
+# The echoes whose items are records: their fields, in order.
+RECORD_FIELDS = {"echo": STRUCT_FIELDS, "employees": EMPLOYEE_FIELDS}
 
 
 def values(kind, count):
@@ -54,9 +76,13 @@ def values(kind, count):
     return [VALUES[kind](index) for index in range(count)]
 
 
-def struct_xml(values_of_struct):
-    return "".join(f"<lab:{name}>{escape(str(value))}</lab:{name}>"
-                   for name, value in zip(STRUCT_FIELDS, values_of_struct))
+def field_text(value):
+    """A value as XML Schema writes it: xs:boolean is "true" or "false"."""
+    return ("true" if value else "false") if isinstance(value, bool) else escape(str(value))
+
+
+def struct_xml(values_of_struct, fields=STRUCT_FIELDS):
+    return "".join(f"<lab:{name}>{field_text(value)}</lab:{name}>" for name, value in zip(fields, values_of_struct))
 
 
 def envelope(kind, count):
@@ -68,8 +94,8 @@ def envelope(kind, count):
         nodes = values(kind, count)
         inner = ("<lab:list>" + "<lab:next>".join(struct_xml(node) for node in nodes)
                  + "</lab:next>" * (len(nodes) - 1) + "</lab:list>")
-    elif kind == "echo":
-        inner = "".join(f"<lab:item>{struct_xml(item)}</lab:item>" for item in values(kind, count))
+    elif kind in RECORD_FIELDS:
+        inner = "".join(f"<lab:item>{struct_xml(item, RECORD_FIELDS[kind])}</lab:item>" for item in values(kind, count))
     else:
         inner = "".join(f"<lab:item>{escape(repr(item) if kind == 'doubles' else str(item))}</lab:item>"
                         for item in values(kind, count))
@@ -81,6 +107,19 @@ def parsed_struct(element):
     if None in found[:2]:
         raise ValueError(f"a struct without {STRUCT_FIELDS[found.index(None)]}")
     return int(found[0]), float(found[1]), found[2] or ""
+
+
+def xs_boolean(text):
+    if text not in ("true", "false", "1", "0"):
+        raise ValueError(f"{text!r} is not an xs:boolean")
+    return text in ("true", "1")
+
+
+def parsed_employee(element):
+    found = [element.findtext(f"{LAB}{name}") for name in EMPLOYEE_FIELDS]
+    if None in found:
+        raise ValueError(f"an Employee without {EMPLOYEE_FIELDS[found.index(None)]}")
+    return (int(found[0]), *found[1:6], int(found[6]), float(found[7]), xs_boolean(found[8]))
 
 
 def parsed_quote(element):
@@ -106,6 +145,8 @@ def answer_values(kind, body):
         return nodes
     if kind == "echo":
         return [parsed_struct(element) for element in returns]
+    if kind == "employees":
+        return [parsed_employee(element) for element in returns]
     convert = {"ints": int, "doubles": float, "strings": str}[kind]
     return [convert(element.text or "") for element in returns]
 

@@ -105,6 +105,15 @@ def struct(var_int="1", var_float="0.5", var_string="x", element="item", attribu
             f"</lab:varFloat><lab:varString>{var_string}</lab:varString></lab:{element}>")
 
 
+def employee(leave_out=(), **fields):
+    """An Employee envelope's item: valid fields but those given, without those left out."""
+    values = {"id": "1", "firstName": "Ada", "lastName": "Byron", "email": "ada@example.com",
+              "department": "Research", "title": "Analyst", "age": "36", "salary": "52000.5", "fullTime": "true",
+              **fields}
+    return "<lab:item>" + "".join(f"<lab:{name}>{value}</lab:{name}>" for name, value in values.items()
+                                  if name not in leave_out) + "</lab:item>"
+
+
 def nested_list(nodes, var_float="1"):
     node = f"<lab:varInt>1</lab:varInt><lab:varFloat>{var_float}</lab:varFloat><lab:varString>x</lab:varString>"
     return "<lab:list>" + "<lab:next>".join([node] * nodes) + "</lab:next>" * (nodes - 1) + "</lab:list>"
@@ -114,6 +123,15 @@ ECHO_CASES = [
     ("ints-past-the-cap", "echoInts", "<lab:item>1</lab:item>" * 16001, ITEMS),
     ("structs-past-the-cap", "echoStructs", struct() * 16001, ITEMS),
     ("no-items", "echoStrings", "", ITEMS),
+    ("employees-past-the-cap", "echoEmployees", employee() * 16001, ITEMS),
+    ("no-employees", "echoEmployees", "", ITEMS),
+    ("text-for-an-employees-age", "echoEmployees", employee(age="old"), MALFORMED),
+    ("an-employee-without-its-email", "echoEmployees", employee(leave_out=("email",)), MALFORMED),
+    ("an-employee-without-its-salary", "echoEmployees", employee(leave_out=("salary",)), MALFORMED),
+    ("a-struct-without-its-float", "echoStructs",
+     "<lab:item><lab:varInt>1</lab:varInt><lab:varString>x</lab:varString></lab:item>", MALFORMED),
+    ("an-employee-whose-full-time-is-no-boolean", "echoEmployees", employee(fullTime="maybe"), MALFORMED),
+    ("nan-salary", "echoEmployees", employee(salary="NaN"), FINITE),
     ("list-past-the-cap", "echoList", nested_list(65), NODES),
     ("no-list", "echoList", "", NODES),
     ("list-100000-deep", "echoList", nested_list(100000), MALFORMED),

@@ -54,6 +54,14 @@ def test_a_stock_client_round_trips_every_echo(stack, app, count):
         assert getattr(service, operation)(item=items) == items, operation
 
 
+@pytest.mark.parametrize("count", [1, 5000])
+@pytest.mark.parametrize("app", SOAP_APPS)
+def test_a_stock_client_round_trips_infosys_employees(stack, app, count):
+    employees = echoes.values("employees", count)
+    back = client_of(app).service.echoEmployees(item=[dict(zip(echoes.EMPLOYEE_FIELDS, each)) for each in employees])
+    assert [tuple(employee[field] for field in echoes.EMPLOYEE_FIELDS) for employee in back] == employees
+
+
 @pytest.mark.parametrize("nodes", [1, 64])
 @pytest.mark.parametrize("app", SOAP_APPS)
 def test_a_stock_client_round_trips_a_list_up_to_its_cap(stack, app, nodes):
@@ -73,7 +81,7 @@ def test_get_quote_gives_the_fixed_answer(stack, app):
     assert {name: quote[name] for name in echoes.QUOTE} == echoes.QUOTE
 
 
-@pytest.mark.parametrize("workload", ["echo-1", "echo-16000", "list-64", "ints-16000", "doubles-16000",
+@pytest.mark.parametrize("workload", ["echo-1", "echo-16000", "employees-16000", "list-64", "ints-16000", "doubles-16000",
                                       "strings-16000", "quote"])
 @pytest.mark.parametrize("app", SOAP_APPS)
 def test_the_sweeps_envelopes_come_back_unchanged(stack, app, workload):

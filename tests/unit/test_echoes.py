@@ -31,6 +31,35 @@ def test_an_echo_envelope_carries_n_items_in_order():
     assert [float(item.text) for item in doubles] == [1 / 3, 2 / 3]
 
 
+def test_employees_are_random_from_a_fixed_seed_and_the_index():
+    employees = echoes.values("employees", 5000)
+    assert employees == echoes.values("employees", 5000), "the same records on every call"
+    assert employees[:3] == echoes.values("employees", 3), "a record depends on its index, not on N"
+    assert [employee[0] for employee in employees] == list(range(1, 5001))
+    assert len({employee[1] for employee in employees}) > 4900, "names drawn at random, few repeats"
+    assert {type(value) for value in employees[0]} == {int, str, float, bool}
+    assert {employee[8] for employee in employees} == {True, False}
+    assert all(18 <= employee[6] <= 70 and 20_000 <= employee[7] <= 250_000 for employee in employees)
+
+
+def test_an_employee_envelope_writes_its_nine_fields_in_the_schemas_order():
+    operation = ET.fromstring(echoes.envelope("employees", 2)).find(BODY)[0]
+    assert operation.tag == f"{LAB}echoEmployees" and len(operation) == 2
+    first = operation[0]
+    assert [field.tag for field in first] == [f"{LAB}{name}" for name in echoes.EMPLOYEE_FIELDS]
+    assert first.findtext(f"{LAB}fullTime") in ("true", "false")
+    assert echoes.parsed_employee(first) == echoes.values("employees", 1)[0]
+
+
+def test_an_employee_answer_must_hold_every_field_and_a_schema_boolean():
+    answer = (ANSWERS / "cxf-employees-2.xml").read_text()
+    assert judge_echo("employees-2", 200, answer.replace("<email>", "<mail>", 1).replace("</email>", "</mail>", 1)) == (
+        False, "an Employee without email")
+    flag = "<fullTime>true</fullTime>" if "<fullTime>true</fullTime>" in answer else "<fullTime>false</fullTime>"
+    assert judge_echo("employees-2", 200, answer.replace(flag, "<fullTime>yes</fullTime>", 1)) == (
+        False, "'yes' is not an xs:boolean")
+
+
 def test_a_list_envelope_nests_one_node_in_the_next():
     node, depth = ET.fromstring(echoes.envelope("list", 64)).find(BODY)[0].find(f"{LAB}list"), 0
     while node is not None:
@@ -47,7 +76,8 @@ def test_the_quote_envelope_asks_for_ibm():
 
 @pytest.mark.parametrize("name,workload", [
     ("axis2-echo-3.xml", "echo-3"), ("gsoap-list-3.xml", "list-3"), ("php-doubles-3.xml", "doubles-3"),
-    ("axis-quote.xml", "quote"), ("cxf-ints-3.xml", "ints-3"), ("php-strings-2.xml", "strings-2")])
+    ("axis-quote.xml", "quote"), ("cxf-ints-3.xml", "ints-3"), ("php-strings-2.xml", "strings-2"),
+    ("gsoap-employees-2.xml", "employees-2"), ("cxf-employees-2.xml", "employees-2")])
 def test_recorded_answers_of_the_engines_are_echoes(name, workload):
     assert judge_echo(workload, 200, (ANSWERS / name).read_text())[0]
 

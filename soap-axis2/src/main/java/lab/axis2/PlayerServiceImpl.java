@@ -4,6 +4,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.logging.Logger;
 import lab.axis2.wire.EchoDoubles;
+import lab.axis2.wire.EchoEmployees;
+import lab.axis2.wire.EchoEmployeesResponse;
 import lab.axis2.wire.EchoDoublesResponse;
 import lab.axis2.wire.EchoInts;
 import lab.axis2.wire.EchoIntsResponse;
@@ -13,6 +15,7 @@ import lab.axis2.wire.EchoStrings;
 import lab.axis2.wire.EchoStringsResponse;
 import lab.axis2.wire.EchoStructs;
 import lab.axis2.wire.EchoStructsResponse;
+import lab.axis2.wire.Employee;
 import lab.axis2.wire.FindPlayers;
 import lab.axis2.wire.FindPlayersResponse;
 import lab.axis2.wire.FirstPlayers;
@@ -74,6 +77,20 @@ public class PlayerServiceImpl implements PlayerServiceSkeletonInterface {
         });
         EchoStructsResponse response = new EchoStructsResponse();
         response.setEchoStructsReturn(items);
+        return response;
+    }
+
+    @Override
+    public EchoEmployeesResponse echoEmployees(EchoEmployees request) {
+        Employee[] items = request.getItem();
+        refusing(() -> {
+            Echoes.checkItems(items == null ? 0 : items.length);
+            for (Employee item : items) {
+                Echoes.checkFinite(item.getSalary());
+            }
+        });
+        EchoEmployeesResponse response = new EchoEmployeesResponse();
+        response.setEchoEmployeesReturn(items);
         return response;
     }
 

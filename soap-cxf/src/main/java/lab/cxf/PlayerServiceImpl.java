@@ -9,6 +9,7 @@ import lab.common.Database;
 import lab.common.Echoes;
 import lab.common.InvalidRequest;
 import lab.common.PlayerQuery;
+import lab.cxf.wire.Employee;
 import lab.cxf.wire.Item;
 import lab.cxf.wire.ListNode;
 import lab.cxf.wire.Player;
@@ -47,10 +48,22 @@ public class PlayerServiceImpl implements PlayerService {
     @Override
     public List<Item> echoStructs(List<Item> items) {
         return echoed(items, item -> {
-            if (item.getVarInt() == null || item.getVarString() == null) {
+            if (item.getVarInt() == null || item.getVarFloat() == null || item.getVarString() == null) {
                 throw ContractFaults.client(ContractFaults.MALFORMED); // JAXB leaves a missing field unset
             }
             Echoes.checkFinite(item.getVarFloat());
+        });
+    }
+
+    @Override
+    public List<Employee> echoEmployees(List<Employee> items) {
+        return echoed(items, item -> {
+            if (item.getId() == null || item.getAge() == null || item.getSalary() == null || item.isFullTime() == null
+                || item.getFirstName() == null || item.getLastName() == null || item.getEmail() == null
+                || item.getDepartment() == null || item.getTitle() == null) {
+                throw ContractFaults.client(ContractFaults.MALFORMED); // JAXB leaves a missing field unset
+            }
+            Echoes.checkFinite(item.getSalary());
         });
     }
 
@@ -60,7 +73,7 @@ public class PlayerServiceImpl implements PlayerService {
             int nodes = 0;
             for (ListNode node = list; node != null && nodes <= Echoes.MAX_LIST_NODES; node = node.getNext()) {
                 nodes++;
-                if (node.getVarInt() == null || node.getVarString() == null) {
+                if (node.getVarInt() == null || node.getVarFloat() == null || node.getVarString() == null) {
                     throw ContractFaults.client(ContractFaults.MALFORMED);
                 }
                 Echoes.checkFinite(node.getVarFloat());

@@ -61,6 +61,21 @@ public class PlayerService {
         }
     }
 
+    public Employee[] echoEmployees(Employee[] item) throws AxisFault {
+        try {
+            Echoes.checkItems(item == null ? 0 : item.length);
+            for (Employee each : item) {
+                if (each == null || !each.isComplete()) {
+                    throw Faults.fault(Faults.CLIENT, Faults.MALFORMED);
+                }
+                Echoes.checkFinite(each.getSalary());
+            }
+            return item;
+        } catch (InvalidRequest e) {
+            throw Faults.fault(Faults.CLIENT, e.getMessage());
+        }
+    }
+
     public ListNode echoList(ListNode list) throws AxisFault {
         try {
             int nodes = 0;
