@@ -5,6 +5,7 @@
 #   kind                   "app" (a bar per app) or "lines" (against xlabel's x)
 #   data, notes            the data file (harness/report/paper_figures.py) and the notes' file
 #   xlabel, logx           the x axis of a "lines" figure; logx 1 draws it in powers of 2
+#   ylabel                 the left panel's measure (default: throughput)
 #   reference              the reference app's title (the ratio panel's denominator)
 #   n, title<i>, colour<i>, dash<i>   a "lines" figure's series
 # "app" data: block 0, a row per app: position, ours, low, high, the paper's bar, colour, label, ours
@@ -28,7 +29,8 @@ set boxwidth 0.38
 
 set origin 0, 0.42
 set size 0.5, 0.54
-set ylabel "throughput (replies/s)"
+if (!exists("ylabel")) { ylabel = "throughput (replies/s)" }
+set ylabel ylabel
 set yrange [0:*]
 if (kind eq "app") {
     set xtics scale 0 rotate by 20 right font ",8"

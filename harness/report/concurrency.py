@@ -25,8 +25,8 @@ def series_text(levels, peak, knee):
     blocks = [[level for level in levels if not level["flags"]], [level for level in levels if level["flags"]],
               [level for level in levels if level["connections"] == peak],
               [level for level in levels if level["connections"] == knee]]
-    # gnuplot needs each block to hold a line: an empty one is a comment.
-    return "\n\n\n".join("\n".join(map(line, block)) or "# none" for block in blocks) + "\n"
+    # gnuplot's `index` skips a block with no data line (a comment alone): an empty one holds a missing value.
+    return "\n\n\n".join("\n".join(map(line, block)) or "NaN" for block in blocks) + "\n"
 
 
 def summary_markdown(run_id, host, results):

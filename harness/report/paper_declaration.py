@@ -5,12 +5,22 @@ from harness.results.chosen import Refused
 
 
 X_KINDS = ("app", "items", "connections", "breakdown", "memory")
-FIGURE_FIELDS = {"id", "title", "x", "reference", "series", "options", "differs", "profiled_servers"}
+FIGURE_FIELDS = {"id", "title", "x", "reference", "series", "options", "differs", "profiled_servers", "verb", "measure"}
 PAPER_FIELDS = {"about", "paper", "text", "values", "breakdowns", "load", "differs", "figures", "not_run"}
 # A value row's measure and the x of the figures that draw it.
 MEASURES = {"replies/s": ("app",), "ratio": ("app", "items", "connections"), "MB": ("memory",),
             "MB per process": ("memory",)}
 LOAD_VERB = "concurrency-sweep"  # a figure's experiment: a closed-loop level (or ladder) per cell
+PHASES_VERB = "soap-phases"  # or one request at a time, each engine's phases timed by its own hooks
+VERBS = (LOAD_VERB, PHASES_VERB)
+# What a soap-phases figure draws against N: a column of soap-phases-calls.tsv, and its axis.
+PHASE_MEASURES = {"unmarshal_us": "un-marshalling time (ms)", "marshal_us": "marshalling time (ms)",
+                  "round_trip_us": "round-trip time (ms)", "logic_us": "business logic's time (ms)"}
+
+
+def verb_of(declaration, figure):
+    """The verb a figure's experiment runs: its own, else the paper's load's."""
+    return figure.get("verb", declaration["load"]["verb"])
 
 
 def checked(declaration, source):
@@ -25,8 +35,8 @@ def checked(declaration, source):
     for field in ("paper", "text", "values", "load", "figures"):
         if field not in declaration:
             refuse(f"{field}: missing")
-    if declaration["load"].get("verb") != LOAD_VERB:
-        refuse(f"load.verb: a paper's figures run under {LOAD_VERB}, not {declaration['load'].get('verb')!r}")
+    if declaration["load"].get("verb") not in VERBS:
+        refuse(f"load.verb: a paper's figures run under {' or '.join(VERBS)}, not {declaration['load'].get('verb')!r}")
     ids = [figure.get("id") for figure in declaration["figures"]]
     if len(set(ids)) != len(ids):
         refuse(f"figures: an id twice ({', '.join(map(str, ids))})")
@@ -44,6 +54,13 @@ def checked(declaration, source):
             refuse(f"{where}: a breakdown, and only a breakdown, takes options.profile: true")
         if figure["x"] == "breakdown" and "breakdowns" not in declaration:
             refuse(f"{where}: a breakdown needs the paper's `breakdowns` file")
+        if verb_of(declaration, figure) not in VERBS:
+            refuse(f"{where}: verb: {figure['verb']!r} is none of {', '.join(VERBS)}")
+        phases = verb_of(declaration, figure) == PHASES_VERB
+        if phases and (figure["x"] != "items" or figure.get("measure") not in PHASE_MEASURES):
+            refuse(f"{where}: a {PHASES_VERB} figure is drawn against items, its measure one of {', '.join(PHASE_MEASURES)}")
+        if not phases and "measure" in figure:
+            refuse(f"{where}: measure: only a {PHASES_VERB} figure names one (the others draw replies/s)")
     return declaration
 
 
@@ -78,9 +95,19 @@ def chosen_figures(declaration, ids):
 
 
 def experiment_of(declaration, figure, apps=None):
-    """The experiment declaration (harness/experiments.py) of a figure: the paper's load, the figure's
-    options over it, and its apps narrowed to `apps` when given."""
-    options = {**declaration["load"]["options"], **figure["options"]}
+    """The experiment declaration (harness/experiments.py) of a figure: the paper's load (when the
+    figure runs its verb), the figure's options over it, and its apps narrowed to `apps` when given."""
+    verb = verb_of(declaration, figure)
+    load = declaration["load"]["options"] if verb == declaration["load"]["verb"] else {}
+    options = {**load, **figure["options"]}
     if apps is not None:
         options = {**{name: value for name, value in options.items() if name != "set"}, "apps": list(apps)}
-    return {"verb": declaration["load"]["verb"], "options": options}
+    return {"verb": verb, "options": options}
+
+
+def shared_folder(declaration, figure):
+    """A soap-phases figure's run folder: that of the first figure with the same experiment (one run
+    of the phases gives the un-marshalling, marshalling and round trip alike)."""
+    same = [other["id"] for other in declaration["figures"]
+            if experiment_of(declaration, other) == experiment_of(declaration, figure)]
+    return f"fig-{same[0]}"

@@ -8,7 +8,9 @@ value at a point is the median over the rounds of the level's median window, its
 range; from one round the range of that round's windows, and the page says so."""
 import statistics
 
+from harness.report.paper_declaration import PHASE_MEASURES
 from stack import registry, workload_names
+
 
 def measured_levels(rounds):
     """{(app, workload, connections): [the level of each round, its round number in `round`]} of
@@ -77,15 +79,43 @@ def point(levels):
 
 
 def figure_points(figure, apps, workloads, levels, measured):
-    """{(app, workload): [(x, point)]} of the figure's cells measured, x rising."""
+    """{(app, workload): [(x, point)]} of the figure's cells measured, x rising; against items, one
+    series per app and kind of workload ("echo" for echo-1 ... echo-10)."""
     points = {}
     for app in apps:
         for workload in workloads:
+            key = (app, workload_names.parse_workload(workload)[0] if figure["x"] == "items" else workload)
             for connections in levels:
                 found = round_levels(figure, measured.get((app, workload, connections), []))
                 if found:
-                    points.setdefault((app, workload), []).append((x_of(figure, workload, connections), point(found)))
+                    points.setdefault(key, []).append((x_of(figure, workload, connections), point(found)))
     return {key: sorted(series, key=lambda pair: pair[0] or 0) for key, series in points.items()}
+
+
+def phase_points(figure, rounds_calls):
+    """{(app, kind): [(N, point)]} of a soap-phases figure, in ms, from [(round, soap-phases-calls.tsv's
+    rows)]: per round the mean of its recorded calls (the Infosys paper averaged its three), over the
+    rounds the median of those means, the interval the rounds' range, or from one round its calls'."""
+    calls = {}
+    for number, rows in rounds_calls:
+        for row in rows:
+            calls.setdefault((row["app"], row["workload"], int(row["n"])), {}).setdefault(number, []).append(
+                float(row[figure["measure"]]) / 1000)
+    points = {}
+    for (app, kind, n), by_round in calls.items():
+        means = {number: statistics.fmean(values) for number, values in by_round.items()}
+        spread = list(means.values()) if len(means) > 1 else next(iter(by_round.values()))
+        points.setdefault((app, kind), []).append((n, {
+            "value": statistics.median(means.values()), "low": min(spread), "high": max(spread), "rounds": len(means),
+            "by_round": means, "flags": [], "keepalive_share": None}))
+    return {key: sorted(series, key=lambda pair: pair[0]) for key, series in points.items()}
+
+
+def value_label(figure):
+    """(the figure's measure as its table heads it, the number format, what one round's interval spans)."""
+    if figure.get("measure"):
+        return PHASE_MEASURES[figure["measure"]], ",.1f", "recorded calls"
+    return "replies/s", ",.0f", "windows"
 
 
 def ratio(numerator, denominator):
@@ -195,15 +225,21 @@ def verdict_rows(figure, values, points):
             continue
         low, high = number(row["low"]), number(row["high"])
         x_low, x_high = number(row["x_low"]), number(row["x_high"])
-        same_app = apps[row["series"]] == apps[row["over"]]
-        ours = [] if same_app else our_ratios_between(figure, points, apps[row["series"]], apps[row["over"]], x_low, x_high)
+        numerator, denominator = apps[row["series"]], apps[row["over"]]
+        missing = [label for label in (row["series"], row["over"]) if apps[label] is None]
+        same_app = numerator == denominator
+        ours = [] if same_app or missing else our_ratios_between(figure, points, numerator, denominator, x_low, x_high)
+        if missing:
+            judged = f"cannot be had here: no engine here is {' or '.join(missing)}"
+        elif same_app:
+            judged = f"cannot be had here: one app ({numerator}) stands for both"
+        else:
+            judged = verdict(low, high, ours)
         rows.append({"comparison": f"{row['series']} / {row['over']}",
-                     "apps": f"{apps[row['series']]} / {apps[row['over']]}",
+                     "apps": f"{numerator or '-'} / {denominator or '-'}",
                      "span": f"{row['x_low']}–{row['x_high']}" if row["x_low"] else "",
                      "paper": ratio_text(low, high), "source": f"{row['source']} (line {row['line']})",
-                     "ours": ours_text(ours) if ours else "not measured",
-                     "verdict": f"cannot be had here: one app ({apps[row['series']]}) stands for both"
-                     if same_app else verdict(low, high, ours)})
+                     "ours": ours_text(ours) if ours else "not measured", "verdict": judged})
     return rows
 
 
@@ -215,23 +251,24 @@ def series_title(figure, app, workload=None):
     return f"{title}, {workload_names.workload_title(workload, short=True)}" if workload else title
 
 
-def interval_about(points):
+def interval_about(points, within="windows"):
     rounds = {point["rounds"] for series in points.values() for _, point in series}
     if rounds == {1}:
-        return "one round: each interval is the range of that round's windows, not of rounds"
+        return f"one round: each interval is the range of that round's {within}, not of rounds"
     return f"{'–'.join(map(str, sorted(rounds)))} rounds: each interval is the rounds' range"
 
 
 def figure_markdown(figure, values, points):
     """The figure's section of <paper>.md: our points, the paper's values, the verdicts, what differs."""
-    lines = [f"## Fig. {figure['id']}: {figure['title']}", "", interval_about(points) + ".", ""]
+    label, form, within = value_label(figure)
+    lines = [f"## Fig. {figure['id']}: {figure['title']}", "", interval_about(points, within) + ".", ""]
     several = len({workload for _, workload in points}) > 1 and figure["x"] != "items"
-    lines += ["| series | x | replies/s | interval | kept alive | flags |", "|---|---:|---:|---|---:|---|"]
+    lines += [f"| series | x | {label} | interval | kept alive | flags |", "|---|---:|---:|---|---:|---|"]
     for (app, workload), series in points.items():
         for x, each in series:
             share = "" if each["keepalive_share"] is None else f"{each['keepalive_share']:.0%}"
             lines.append(f"| {series_title(figure, app, workload if several else None)} | {'' if x is None else x} | "
-                         f"{each['value']:,.0f} | {each['low']:,.0f}–{each['high']:,.0f} | {share} | "
+                         f"{each['value']:{form}} | {each['low']:{form}}–{each['high']:{form}} | {share} | "
                          f"{'; '.join(each['flags'])} |")
     bars = [row for row in values if row["figure"] == figure["id"] and row["measure"] == "replies/s"]
     if bars:

@@ -2,10 +2,13 @@
 the paper's bars and spans, flagged points) and the notes under its panels. Pure."""
 import textwrap
 
-from harness.report.paper_figures import closing_connections, interval_about, series_title
+from harness.report.paper_figures import closing_connections, interval_about, series_title, value_label
 from harness.report.view import PALETTE
 from stack import registry
 
+# gnuplot's `index` skips a block with no data line (a comment alone), which shifted every later block:
+# an empty block holds a missing value.
+EMPTY_BLOCK = "NaN"
 NOTE_WIDTH = 170  # characters of a line of the page's notes (plots/paper-figure.gp sets their font)
 
 
@@ -42,7 +45,7 @@ def bars_text(figure, values, points, ratios):
             low, high = paper_ratio.get(app, (None, None))
             quotients.append(f"{position}\t{mine['value']:g}\t{nan(mine['low'])}\t{nan(mine['high'])}\t"
                              f"{nan(low)}\t{nan(high)}\t{colour_of(app)}\t{label}")
-    return "\n".join(throughput) + "\n\n\n" + ("\n".join(quotients) or "# none") + "\n"
+    return "\n".join(throughput) + "\n\n\n" + ("\n".join(quotients) or EMPTY_BLOCK) + "\n"
 
 
 def lines_text(figure, values, points, ratios):
@@ -55,7 +58,7 @@ def lines_text(figure, values, points, ratios):
     workloads = list(dict.fromkeys(workload for _, workload in points))
     several = len(workloads) > 1 and figure["x"] != "items"
     block = lambda series: "\n".join(f"{x:g}\t{each['value']:g}\t{nan(each['low'])}\t{nan(each['high'])}\t"
-                                     f"{nan(flagged(each))}" for x, each in series) or "# none"
+                                     f"{nan(flagged(each))}" for x, each in series) or EMPTY_BLOCK
     spans = {}
     for row in values:
         if row["figure"] == figure["id"] and row["measure"] == "ratio" and row["low"] \
@@ -64,7 +67,7 @@ def lines_text(figure, values, points, ratios):
     # A paper's span is drawn once per app, with its first workload's series.
     firsts = {app: workload for app, workload in reversed(list(points))}
     blocks = [block(series) for series in points.values()] + [block(ratios.get(key, [])) for key in points]
-    blocks += [spans.get(app, "# none") if firsts[app] == workload else "# none" for app, workload in points]
+    blocks += [spans.get(app, EMPTY_BLOCK) if firsts[app] == workload else EMPTY_BLOCK for app, workload in points]
     series = [(series_title(figure, app, workload if several else None), colour_hex(app),
                workloads.index(workload) + 1) for app, workload in points]
     return "\n\n\n".join(blocks) + "\n", series
@@ -87,7 +90,7 @@ def notes_text(figure, declaration, verdicts, points):
              f"({row['source']}), ours {row['ours']}: {row['verdict']}." for row in verdicts]
     if not verdicts:
         lines.append("The paper gives no value for this figure.")
-    lines.append(interval_about(points).capitalize() + ".")
+    lines.append(interval_about(points, value_label(figure)[2]).capitalize() + ".")
     closed = closing_connections(points)
     if closed:
         lines.append("Closed the connections ab asked to keep (HTTP/1.0): " + ", ".join(

@@ -1,26 +1,13 @@
 """The SOAP phases (`make soap-phases`, harness/run/soap_phases.py) as the report shows them: a table
-per workload of each engine's un-marshalling, logic and marshalling against N, the Infosys paper's
-ratios beside ours, and the plot's data. Pure."""
+per workload of each engine's un-marshalling, logic and marshalling against N, and the plot's data. Pure."""
 from harness.measure.soap_phases import PHASES
 
 COLUMNS = ["app", "workload", "n", "samples", *PHASES, "total_us", "round_trip_us",
            *(f"{phase[:-3]}_{end}_us" for phase in (*PHASES, "total_us") for end in ("p10", "p90"))]
 
 WORKLOAD_TITLES = {"rows": "rows-N: the first N rows by id (a small request, a reply of N rows, InnoDB)",
-                   "echo": "echo-N: echoStructs of N structs (N sent, the same N returned, no database)"}
-
-# The Infosys paper's ratios (shared/reference/004_..., "Performance Metrics"): its engines' times
-# over another's, averaged over 1,000-5,000 Employee records echoed. The lab's nearest pair of engines
-# for each, and what differs: XFire is CXF's predecessor, and the lab's Java engines bind with JAXB
-# (CXF) and ADB (Axis2), not JiBX.
-INFOSYS = [
-    ("un-marshalling, Axis 1.4 over XFire + JiBX", 12.0, "unmarshal_us", "soap", "soap-cxf", "CXF + JAXB"),
-    ("marshalling, Axis 1.4 over XFire + JiBX", 4.0, "marshal_us", "soap", "soap-cxf", "CXF + JAXB"),
-    ("round trip, Axis 1.4 over Axis2 + JiBX", 4.37, "round_trip_us", "soap", "soap-axis2", "Axis2 + ADB"),
-    ("round trip, XFire + JAXB over Axis2 + JiBX", 2.43, "round_trip_us", "soap-cxf", "soap-axis2",
-     "CXF + JAXB over Axis2 + ADB"),
-]
-
+                   "echo": "echo-N: echoStructs of N structs (N sent, the same N returned, no database)",
+                   "employees": "employees-N: echoEmployees of N Employee records (Infosys's message, no database)"}
 
 def number(value):
     return float(value) if value not in (None, "") else None
@@ -42,17 +29,6 @@ def cell(row):
     return f"{parts} ({number(row['round_trip_us']) / 1000:.2f})"
 
 
-def ratios(rows, largest_n):
-    """Infosys's ratio and ours, at the largest N both echoes have: (what, theirs, ours, our pair)."""
-    echo = by_kind(rows).get("echo", {})
-    found = []
-    for what, theirs, phase, slower, faster, pair in INFOSYS:
-        slow, fast = (echo.get(app, {}).get(largest_n) for app in (slower, faster))
-        ours = number(slow[phase]) / number(fast[phase]) if slow and fast and number(fast[phase]) else None
-        found.append((what, theirs, ours, pair))
-    return found
-
-
 def summary_lines(rows, title):
     """summary.md's section, or [] without phases. title: an app's name as the report gives it."""
     if not rows:
@@ -71,13 +47,8 @@ def summary_lines(rows, title):
         lines += [f"| {title(app)} | " + " | ".join(cell(by_n.get(count)) for count in counts) + " |"
                   for app, by_n in apps.items()]
         lines.append("")
-    largest = max((int(row["n"]) for row in rows if row["workload"] == "echo"), default=None)
-    if largest:
-        lines += [f"Beside the Infosys paper's ratios (its averages over 1,000-5,000 echoed records; ours at "
-                  f"echo-{largest:,}):", "", "| ratio | Infosys | ours | our engines |", "|---|---:|---:|---|"]
-        lines += [f"| {what} | {theirs:g} | {f'{ours:.2f}' if ours else '-'} | {pair} |"
-                  for what, theirs, ours, pair in ratios(rows, largest)]
-        lines.append("")
+    lines += ["The Infosys paper's own figures, under its procedure and with its Employee records, beside ours: "
+              "`make reproduce PAPER=infosys`.", ""]
     return lines
 
 

@@ -24,7 +24,7 @@ from harness.report.gnuplot import gnuplot
 from harness.report.series import aligned_tables, text_page
 from harness.results.chosen import Refused
 from harness.results.store import RESULTS, read_tsv, write_atomically
-from harness.run import concurrency
+from harness.run import concurrency, soap_phases
 from harness.run.options import listed, number
 from harness.run.progress import format_duration
 from stack import registry
@@ -34,6 +34,11 @@ PAPERS = ROOT / "experiments" / "papers"
 # A cell's warm-up before its levels, as seen here (5-30 s; a JVM's first cell longer): the ETA's guess.
 CELL_WARMUP_GUESS_S = 15
 TEXT_WIDTH = 150  # characters of a line on a text page (plots/text.gp's monospaced body)
+# A soap-phases run, as seen here: its servers restarted with the hooks on and back, a call of up to
+# 5,000 records: the ETA's guesses.
+SERVERS_RESTART_GUESS_S, PHASE_CALL_GUESS_S = 40, 0.3
+X_LABELS = {"items": "structs or nodes in the message", "phases": "records in the message",
+            "connections": "concurrent connections (Apache Bench, kept alive)"}
 
 
 def papers():
@@ -74,6 +79,34 @@ def concurrency_parser():
     return verb_parser(paper_declaration.LOAD_VERB)[1]
 
 
+def phases_parser():
+    return verb_parser(paper_declaration.PHASES_VERB)[1]
+
+
+def is_phases(declaration, figure):
+    return paper_declaration.verb_of(declaration, figure) == paper_declaration.PHASES_VERB
+
+
+def phase_args(declaration, figure, extra=()):
+    parser = phases_parser()
+    argv = experiments.argv_of(paper_declaration.experiment_of(declaration, figure), parser, f"figure {figure['id']}")
+    return parser.parse_args(argv + list(extra))
+
+
+def round_calls(directory, folder):
+    """[(round, soap-phases-calls.tsv's rows)] of a soap-phases figure's folder in every round."""
+    return [(int(path.parent.parent.name.split("-")[1]), read_tsv(path))
+            for path in sorted(directory.glob(f"round-*/{folder}/soap-phases-calls.tsv"))]
+
+
+def phases_estimate_s(args):
+    """The ETA's guess for a soap-phases run: its calls at PHASE_CALL_GUESS_S each, the JVMs' warm-up."""
+    apps = [app for app in args.apps.split(",") if app]
+    calls = len(apps) * len(args.sizes.split(",")) * len(args.kinds.split(",")) * (args.count + (args.warmup_calls or 0))
+    return SERVERS_RESTART_GUESS_S + calls * PHASE_CALL_GUESS_S + sum(
+        args.jvm_warmup for app in apps if registry.jit(app))
+
+
 def round_results(directory):
     """[(round, concurrency.json's results)] of every figure's sweep under the run's folder."""
     found = []
@@ -95,7 +128,15 @@ def plan(declaration, figures, rounds, directory):
     measured = paper_figures.measured_levels(round_results(directory))
     for number_ in range(1, rounds + 1):
         ran = []  # (figure, the cells its sweep measures) of this round's plan so far
+        folders = set()  # the soap-phases runs of this round's plan so far
         for figure in figures:
+            if is_phases(declaration, figure):
+                folder = paper_declaration.shared_folder(declaration, figure)
+                if folder not in folders and not (directory / f"round-{number_}" / folder / "soap-phases-calls.tsv").exists():
+                    steps.append((number_, figure, None))
+                    guess += phases_estimate_s(phase_args(declaration, figure))
+                folders.add(folder)
+                continue
             apps, workloads, levels = figure_cells(declaration, figure)
             if (directory / f"round-{number_}" / f"fig-{figure['id']}" / "concurrency.md").exists():
                 continue
@@ -118,7 +159,13 @@ def draw(declaration, values, figures, directory):
     pages, sections = [], []
     breakdowns = read_tsv(PAPERS / declaration["breakdowns"]) if "breakdowns" in declaration else []
     for figure in figures:
-        apps, workloads, levels = figure_cells(declaration, figure)
+        if is_phases(declaration, figure):
+            points = paper_figures.phase_points(figure, round_calls(directory, paper_declaration.shared_folder(
+                declaration, figure)))
+        else:
+            apps, workloads, levels = figure_cells(declaration, figure)
+            points = None if figure["x"] in paper_profiles.KINDS else paper_figures.figure_points(
+                figure, apps, workloads, levels, measured)
         if figure["x"] in paper_profiles.KINDS:
             drawn = draw_profiles(declaration, figure, values, breakdowns,
                                   paper_profiles.app_levels(figure, apps, workloads, levels, measured), plots)
@@ -126,7 +173,6 @@ def draw(declaration, values, figures, directory):
                 pages += drawn[0]
                 sections.append(drawn[1])
             continue
-        points = paper_figures.figure_points(figure, apps, workloads, levels, measured)
         if not points:
             continue
         ratios = paper_figures.ratio_series(figure, points)
@@ -144,16 +190,16 @@ def draw(declaration, values, figures, directory):
             text, series = paper_pages.lines_text(figure, values, points, ratios)
             data.write_text(text)
             variables.update(kind="lines", n=len(series), logx=int(figure["x"] == "connections"),
-                             xlabel="structs or nodes in the message" if figure["x"] == "items"
-                             else "concurrent connections (Apache Bench, kept alive)")
+                             xlabel=X_LABELS["phases" if figure.get("measure") else figure["x"]],
+                             ylabel=paper_figures.value_label(figure)[0])
             for index, (title, colour, dash) in enumerate(series, start=1):
                 variables.update({f"title{index}": title, f"colour{index}": colour, f"dash{index}": dash})
         gnuplot("paper-figure.gp", **variables)
         pages.append(str(variables["output"]))
     name = declaration["paper"].lower().replace("'", "")
     markdown = directory / f"{name}.md"
-    manifests = sorted(directory.glob("round-*/fig-*/manifest.json"))
-    host = json.loads(manifests[0].read_text())["host"] if manifests else {}
+    described = sorted(directory.glob("round-*/fig-*/manifest.json")) + sorted(directory.glob("round-*/fig-*/soap-phases.json"))
+    host = json.loads(described[0].read_text())["host"] if described else {}
     write_atomically(markdown, paper_figures.paper_markdown(declaration, host, sections, declaration.get("not_run", [])))
     pdf = None
     if pages:
@@ -215,10 +261,15 @@ def execute(args):
           f"warm-ups; results in {directory}", flush=True)
     started = time.monotonic()
     for done, (round_number, figure, apps) in enumerate(steps):
-        print(f"== round {round_number}, Fig. {figure['id']} ({figure['title']}): {', '.join(apps)}"
+        print(f"== round {round_number}, Fig. {figure['id']} ({figure['title']}): {', '.join(apps or ['its engines'])}"
               f" [{done + 1}/{len(steps)}, {format_duration(time.monotonic() - started)} so far]", flush=True)
+        where = ["--results", str(directory / f"round-{round_number}")]
+        if apps is None:  # a soap-phases figure's run, shared by the figures of the same experiment
+            soap_phases.execute(phase_args(declaration, figure, ["--run", paper_declaration.shared_folder(
+                declaration, figure), *where]), browse=False)
+            continue
         args_of = parsed(paper_declaration.experiment_of(declaration, figure, apps), figure,
-                         ["--run", f"fig-{figure['id']}", "--results", str(directory / f"round-{round_number}")])
+                         ["--run", f"fig-{figure['id']}", *where])
         concurrency.execute(args_of, browse=False)
     markdown, pdf = draw(declaration, values, declaration["figures"], directory)
     print(f"reproduce {declaration['paper']} finished in {format_duration(time.monotonic() - started)}: "

@@ -1,12 +1,15 @@
-"""`make soap-phases [APPS=] [SIZES=] [COUNT=] [RUN=]`: where a SOAP request's time goes in each
-engine, against payload size, as the Infosys paper measured it: un-marshalling, business logic and
-marshalling, timed by each engine's own hooks (harness/measure/soap_phases.py), one request at a time.
+"""`make soap-phases [APPS=] [SIZES=] [KINDS=] [COUNT=] [RUN=]`: where a SOAP request's time goes in
+each engine, against payload size, as the Infosys paper measured it: un-marshalling, business logic
+and marshalling, timed by each engine's own hooks (harness/measure/soap_phases.py), one request at a
+time.
 
-For every SOAP app and every N of SIZES: rows-N (the first N rows by id, from InnoDB) and echo-N (N
-structs sent and returned, no database). Each (app, workload) is warmed by WARMUP_S seconds of the
-same request, then COUNT requests are sent one after another (a new connection each, as the sweep's),
-and the engine's records of them are summarised: each phase's median, 10th and 90th percentiles, and
-the round trip the client measured. The servers run with SOAP_PHASES=on for it: those that did not
+For every SOAP app, every kind of KINDS and every N of SIZES: by default rows-N (the first N rows by
+id, from InnoDB) and echo-N (N structs sent and returned, no database); employees-N is Infosys's own
+message. Each (app, workload) is warmed by WARMUP_S seconds of the same request (or, with
+--warmup-calls, by that many calls: the paper's three), then COUNT requests are sent one after
+another (a new connection each, as the sweep's), and the engine's records of them are summarised:
+each phase's median, 10th and 90th percentiles, and the round trip the client measured. Each call's
+own figures are kept too (soap-phases-calls.tsv), from which the paper's averages are drawn. The servers run with SOAP_PHASES=on for it: those that did not
 are restarted with it, and restarted without it at the end, so that no sweep figure carries the hooks
 (servers already started with SOAP_PHASES=on stay as they were).
 
@@ -17,20 +20,21 @@ import json
 import os
 import statistics
 import time
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 from harness.hosts import inventory, servers
 from harness.hosts.servers import Pinning
 from harness.measure import processes
-from harness.measure.soap_phases import PhaseLog, samples, summary
+from harness.measure.soap_phases import PHASES, PhaseLog, samples, summary
 from harness.report import html
 from harness.report.render import phases_page
 from harness.report.soap_phases import COLUMNS, summary_lines
 from harness.report.view import PALETTE
 from harness.results.chosen import Refused
 from harness.results.store import RESULTS, tsv_text
-from stack import layout, lifecycle, registry, topology
+from stack import layout, lifecycle, registry, topology, workload_names
 
 DEFAULT_SIZES = (1, 10, 100, 1000, 5000)  # Infosys: 1,000-5,000 records
 WARMUP_S = 5.0
@@ -44,8 +48,12 @@ def soap_apps():
     return [name for name in registry.apps() if registry.app(name)["kind"] == "soap"]
 
 
-def workloads(sizes):
-    return [(f"{kind}-{count}", kind, count) for kind in ("rows", "echo") for count in sizes]
+DEFAULT_KINDS = ("rows", "echo")
+CALL_COLUMNS = ["app", "workload", "n", "call", *PHASES, "round_trip_us"]
+
+
+def workloads(sizes, kinds=DEFAULT_KINDS):
+    return [(f"{kind}-{count}", kind, count) for kind in kinds for count in sizes]
 
 
 def send(request):
@@ -73,23 +81,38 @@ def recorded(log, web_application, count):
     return samples(log.since(), web_application)
 
 
-def measure(app, workload, count, warmup_s):
-    """The summary of `count` timed requests of one app's workload, after warming it up."""
+@dataclass(frozen=True)
+class Warmup:
+    """Before a workload's timed calls: `seconds` of the same request, or exactly `calls` of them."""
+    seconds: float = WARMUP_S
+    calls: int | None = None
+
+    def more(self, sent, deadline):
+        return sent < self.calls if self.calls is not None else time.monotonic() < deadline
+
+
+def measure(app, workload, count, warmup):
+    """(the summary of `count` timed requests of one app's workload, after warming it up, and each
+    call's figures)."""
     request = registry.request(app, workload, engine="innodb")
     server = lifecycle.lab_servers()[registry.server_of(app)]
     web_application = layout.context_of(registry.app(app))
-    warming, deadline, sent = PhaseLog(server.soap_phases_log), time.monotonic() + warmup_s, 0
-    while time.monotonic() < deadline:
+    warming, deadline, sent = PhaseLog(server.soap_phases_log), time.monotonic() + warmup.seconds, 0
+    while warmup.more(sent, deadline):
         send(request)
         sent += 1
     recorded(warming, web_application, sent)  # the warm-up's records in, before the timed ones begin
     log = PhaseLog(server.soap_phases_log)
     round_trips = [send(request) for _ in range(count)]
-    figures = summary(recorded(log, web_application, count))
+    found = recorded(log, web_application, count)
+    figures = summary(found)
     if figures.get("samples") != count:
         raise RuntimeError(f"{app} {workload}: {figures.get('samples', 0)} phase records for {count} requests "
                            f"in {server.soap_phases_log}")
-    return {**figures, "round_trip_us": round(statistics.median(round_trips), 1)}
+    # One call at a time: the engine's records are in the order of the calls.
+    calls = [{**{phase: getattr(sample, phase) for phase in PHASES}, "call": number, "round_trip_us": round(trip, 1)}
+             for number, (sample, trip) in enumerate(zip(found, round_trips), start=1)]
+    return {**figures, "round_trip_us": round(statistics.median(round_trips), 1)}, calls
 
 
 def switch_phases(names, on, pinning):
@@ -102,31 +125,33 @@ def switch_phases(names, on, pinning):
     return restarted
 
 
-def warm_jvm(app, sizes, seconds):
+def warm_jvm(app, planned, seconds):
     """A JIT server's app driven for `seconds` through its workloads in turn before any is timed: the
     JVM restarted with the phases' hooks starts cold, and the Infosys paper's three warm-up calls would
-    time its interpreter."""
-    requests = [registry.request(app, workload, engine="innodb") for workload, _, _ in workloads(sizes)]
+    time mostly its interpreter (the paper's procedure turns this off: --jvm-warmup 0)."""
+    requests = [registry.request(app, workload, engine="innodb") for workload, _, _ in planned]
     deadline, turn = time.monotonic() + seconds, 0
     while time.monotonic() < deadline:
         send(requests[turn % len(requests)])
         turn += 1
 
 
-def run_all(apps, sizes, count, warmup_s, jvm_warmup_s, say):
-    rows, started, total = [], time.monotonic(), len(apps) * len(workloads(sizes))
+def run_all(apps, planned, count, warmup, jvm_warmup_s, say):
+    """(a summary row per app and workload, a row per timed call)."""
+    rows, calls, started, total = [], [], time.monotonic(), len(apps) * len(planned)
     for app in apps:
         if registry.jit(app) and jvm_warmup_s:
-            warm_jvm(app, sizes, jvm_warmup_s)
+            warm_jvm(app, planned, jvm_warmup_s)
             say(f"soap-phases: {app}: its JVM warmed for {jvm_warmup_s:g} s")
-        for workload, kind, size in workloads(sizes):
-            figures = measure(app, workload, count, warmup_s)
+        for workload, kind, size in planned:
+            figures, its_calls = measure(app, workload, count, warmup)
             rows.append({"app": app, "workload": kind, "n": size, **figures})
+            calls += [{"app": app, "workload": kind, "n": size, **call} for call in its_calls]
             elapsed = time.monotonic() - started
             say(f"soap-phases [{len(rows)}/{total}, ETA ~{elapsed / len(rows) * (total - len(rows)):.0f} s] {app} "
                 f"{workload}: un-marshal {figures['unmarshal_us']:,.0f} us, logic {figures['logic_us']:,.0f}, "
                 f"marshal {figures['marshal_us']:,.0f}; round trip {figures['round_trip_us']:,.0f} us")
-    return rows
+    return rows, calls
 
 
 def add_arguments(parser):
@@ -134,13 +159,19 @@ def add_arguments(parser):
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--apps", default=",".join(soap_apps()))
     parser.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)))
+    parser.add_argument("--kinds", default=",".join(DEFAULT_KINDS),
+                        help=f"workload kinds, each at every size (of {', '.join(workload_names.size_kinds())})")
     parser.add_argument("--count", type=int, default=COUNT)
     parser.add_argument("--warmup", type=float, default=WARMUP_S, help="seconds of warm-up per workload")
+    parser.add_argument("--warmup-calls", type=int, default=None,
+                        help="warm each workload up by this many calls instead of --warmup's seconds (Infosys: 3)")
     parser.add_argument("--jvm-warmup", type=float, default=JVM_WARMUP_S,
                         help="seconds of warm-up of each JVM app over all its workloads first")
 
 
-def execute(args):
+def execute(args, browse=True):
+    """Run the phases; with `browse`, a run of its own also gets its table, plot and page (a paper's
+    figure draws its own)."""
     apps = [app for app in args.apps.split(",") if app]
     unknown = [app for app in apps if app not in soap_apps()]
     if unknown or not apps:
@@ -148,6 +179,17 @@ def execute(args):
     if args.count < 1:
         raise Refused("COUNT must be at least 1", code=2)
     sizes = [int(size) for size in args.sizes.split(",") if size]
+    kinds = [kind for kind in args.kinds.split(",") if kind]
+    wrong = [kind for kind in kinds if kind not in workload_names.size_kinds()]
+    if wrong or not kinds:
+        raise Refused(f"{', '.join(wrong) or 'no kind'}: the kinds are {', '.join(workload_names.size_kinds())}", code=2)
+    too_large = [f"{kind}-{size}" for kind in kinds for size in sizes if not 1 <= size <= workload_names.largest_count(kind)]
+    if too_large:
+        raise Refused(f"{', '.join(too_large)}: past the contract's cap, or below 1", code=2)
+    if args.warmup_calls is not None and args.warmup_calls < 0:
+        raise Refused("WARMUP_CALLS must be 0 or more", code=2)
+    planned = workloads(sizes, kinds)
+    warmup = Warmup(args.warmup, args.warmup_calls)
     pinning = Pinning.from_knobs()
     names = list(dict.fromkeys(registry.server_of(app) for app in apps))
     down = [name for name in names if not lifecycle.lab_servers()[name].pid()]
@@ -158,16 +200,20 @@ def execute(args):
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     switched = switch_phases(names, True, pinning)
     try:
-        rows = run_all(apps, sizes, args.count, args.warmup, args.jvm_warmup, lambda text: print(text, flush=True))
+        rows, calls = run_all(apps, planned, args.count, warmup, args.jvm_warmup, lambda text: print(text, flush=True))
     finally:
         switch_phases(switched, False, pinning)  # those started with the phases on stay on
     folder = args.results / args.run
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "soap-phases.tsv").write_text(tsv_text(COLUMNS, rows))
+    (folder / "soap-phases-calls.tsv").write_text(tsv_text(CALL_COLUMNS, calls))
     (folder / "soap-phases.json").write_text(json.dumps({
         "host": inventory.host(), "started": started, "count": args.count, "warmup_s": args.warmup,
-        "apps": apps, "sizes": sizes}, indent=2) + "\n")
-    if (folder / "manifest.json").exists():
+        "warmup_calls": args.warmup_calls, "jvm_warmup_s": args.jvm_warmup, "apps": apps, "sizes": sizes,
+        "kinds": kinds}, indent=2) + "\n")
+    if not browse:
+        print(f"soap-phases: {len(rows)} rows in {folder / 'soap-phases.tsv'}, each call in soap-phases-calls.tsv")
+    elif (folder / "manifest.json").exists():
         print(f"soap-phases: {len(rows)} rows in {folder / 'soap-phases.tsv'}; `make plots RUN={args.run}` adds "
               "them to the run's summary and report")
     else:

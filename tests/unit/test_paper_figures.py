@@ -36,8 +36,12 @@ def test_every_declared_paper_and_its_values_pass_their_checks(paper):
     declaration, values = reproduce.read_paper(paper)
     assert values and all(row["line"].isdigit() for row in values)
     for each in declaration["figures"]:
-        apps, workloads, levels = reproduce.figure_cells(declaration, each)
-        assert set(each["series"].values()) <= set(apps), each["id"]
+        if reproduce.is_phases(declaration, each):
+            args = reproduce.phase_args(declaration, each)
+            apps, workloads, levels = args.apps.split(","), args.kinds.split(","), args.sizes.split(",")
+        else:
+            apps, workloads, levels = reproduce.figure_cells(declaration, each)
+        assert set(filter(None, each["series"].values())) <= set(apps), each["id"]
         assert each["reference"] in apps and workloads and levels
 
 
@@ -155,7 +159,12 @@ def test_a_lines_figure_has_three_blocks_per_series_and_the_paper_s_span_once_pe
     measured = paper_figures.measured_levels(recorded_rounds())
     fig4 = figure(declaration, "4")
     points = paper_figures.figure_points(fig4, *reproduce.figure_cells(declaration, fig4), measured)
-    assert set(points) == {(app, "echo-10") for app in fig4["series"].values()}
+    assert set(points) == {(app, "echo") for app in fig4["series"].values()}
+    # Against items, each app's echo-N make one line, N rising.
+    level = measured[("soap-php", "echo-10", 100)]
+    two = paper_figures.figure_points(fig4, ["soap-php"], ["echo-10", "echo-1"], [100],
+                                      {("soap-php", "echo-10", 100): level, ("soap-php", "echo-1", 100): level})
+    assert list(two) == [("soap-php", "echo")] and [x for x, _ in two[("soap-php", "echo")]] == [1, 10]
     text, series = paper_pages.lines_text(fig4, values, points, paper_figures.ratio_series(fig4, points))
     blocks = text.rstrip("\n").split("\n\n\n")
     assert len(blocks) == 3 * len(series)

@@ -1,0 +1,30 @@
+"""`make reproduce PAPER=infosys FIGURES=2` on the running stack: phase 1 under the paper's procedure
+(three warm-up calls off the record, three recorded, 1,000-5,000 Employee records) on every SOAP
+engine, timed by each engine's own hooks, then the paper's figures drawn from that one run."""
+import re
+import subprocess
+import sys
+
+from harness.results.store import read_tsv
+from stack import lifecycle, registry
+from stack.settings import ROOT
+
+SOAP_APPS = [name for name in registry.apps() if registry.app(name)["kind"] == "soap"]
+
+
+def test_phase_1_of_infosys_times_every_engine_and_draws_figs_2_to_4(stack, tmp_path):
+    done = subprocess.run([sys.executable, "-m", "harness", "reproduce", "--paper", "infosys", "--figures", "2",
+                           "--run", "infosys", "--results", str(tmp_path)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert re.search(r"reproduce Infosys: figures 2, 1 round\(s\), 1 sweeps; expected ~\d+m\d+s", done.stdout)
+    calls = read_tsv(tmp_path / "infosys" / "round-1" / "fig-2" / "soap-phases-calls.tsv")
+    assert sorted({(row["app"], row["workload"], row["n"]) for row in calls}) == sorted(
+        (app, "employees", str(n)) for app in SOAP_APPS for n in range(1000, 5001, 1000))
+    assert len(calls) == 3 * 5 * len(SOAP_APPS), "three recorded calls per engine and size"
+    assert all(0 < float(row["unmarshal_us"]) < float(row["round_trip_us"]) for row in calls)
+    pages = subprocess.run(["pdfinfo", str(tmp_path / "infosys" / "infosys.pdf")], capture_output=True, text=True,
+                           check=True).stdout
+    assert re.search(r"^Pages:\s+3$", pages, re.M)
+    # The phases' hooks are off again: the servers run as the sweeps measure them.
+    assert all((server.started_with() or {}).get("SOAP_PHASES") != "on" for server in lifecycle.lab_servers().values())

@@ -1,0 +1,104 @@
+"""The Infosys paper under its own procedure (`make reproduce PAPER=infosys`): a soap-phases figure's
+declaration is checked, its run is shared by the figures of one experiment, and a recorded run of
+phase 1 (three warm-up calls and three recorded per size, 1,000-5,000 Employee records, every SOAP
+engine, Intel Xeon) becomes points (each the mean of its three calls), the paper's ratios beside
+ours, and a PDF page per figure."""
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from harness.report import paper_declaration, paper_figures
+from harness.results.chosen import Refused
+from harness.results.store import read_tsv
+from harness.run import reproduce
+from stack.settings import ROOT
+
+RECORDED = ROOT / "tests" / "fixtures" / "reproduce-infosys"
+
+
+def infosys():
+    return reproduce.read_paper("infosys")
+
+
+def figure(declaration, figure_id):
+    return next(each for each in declaration["figures"] if each["id"] == figure_id)
+
+
+def test_phase_1_runs_the_papers_procedure_and_its_figures_share_one_run():
+    declaration, _ = infosys()
+    args = reproduce.phase_args(declaration, figure(declaration, "2"))
+    assert (args.kinds, args.sizes, args.count, args.warmup_calls, args.jvm_warmup) == (
+        "employees", "1000,2000,3000,4000,5000", 3, 3, 0.0)
+    folders = {each["id"]: paper_declaration.shared_folder(declaration, each)
+               for each in declaration["figures"] if reproduce.is_phases(declaration, each)}
+    assert folders == {"2": "fig-2", "3": "fig-2", "4": "fig-2", "4s": "fig-4s"}
+    steady = reproduce.phase_args(declaration, figure(declaration, "4s"))
+    assert (steady.count, steady.warmup_calls, steady.jvm_warmup) == (20, None, 60.0)
+
+
+def test_a_recorded_run_is_not_run_again(tmp_path):
+    declaration, _ = infosys()
+    shutil.copytree(RECORDED, tmp_path / "run")
+    steps, _ = reproduce.plan(declaration, declaration["figures"], 1, tmp_path / "run")
+    assert [(each["id"], apps) for _, each, apps in steps] == [
+        ("4s", None), ("phase-2", ["soap", "soap-php", "soap-php-lighttpd", "soap-cxf", "soap-axis2", "soap-gsoap"])]
+
+
+@pytest.mark.parametrize("change, named", [
+    (lambda f: f.pop("measure"), "its measure one of"),
+    (lambda f: f.update(x="app"), "drawn against items"),
+    (lambda f: f.update(verb="sweep"), "verb: 'sweep' is none of"),
+    (lambda f: f.update(verb="concurrency-sweep"), "only a soap-phases figure names one"),
+])
+def test_a_wrong_phases_figure_is_named(change, named):
+    declaration, _ = infosys()
+    declaration = json.loads(json.dumps(declaration))
+    change(declaration["figures"][0])
+    with pytest.raises(Refused, match=named):
+        paper_declaration.checked(declaration, "infosys.json")
+
+
+def recorded_points(figure_id):
+    declaration, values = infosys()
+    calls = read_tsv(RECORDED / "round-1" / "fig-2" / "soap-phases-calls.tsv")
+    return declaration, values, paper_figures.phase_points(figure(declaration, figure_id), [(1, calls)])
+
+
+def test_a_point_is_the_mean_of_its_three_recorded_calls_its_interval_their_range():
+    _, _, points = recorded_points("4")
+    assert len(points) == 6 and all(len(series) == 5 for series in points.values())
+    calls = [float(row["round_trip_us"]) / 1000 for row in read_tsv(RECORDED / "round-1" / "fig-2" / "soap-phases-calls.tsv")
+             if row["app"] == "soap-gsoap" and row["n"] == "5000"]
+    assert len(calls) == 3
+    n, gsoap = points[("soap-gsoap", "employees")][-1]
+    assert n == 5000 and gsoap["value"] == pytest.approx(sum(calls) / 3)
+    assert (gsoap["low"], gsoap["high"], gsoap["rounds"]) == (min(calls), max(calls), 1)
+
+
+def test_the_papers_ratios_are_set_beside_ours_or_named_as_not_here():
+    declaration, values, points = recorded_points("4")
+    verdicts = {row["comparison"]: row for row in paper_figures.verdict_rows(figure(declaration, "4"), values, points)}
+    assert verdicts["Axis 1.4 / Axis2 with JibX"]["verdict"] == "cannot be had here: no engine here is Axis2 with JibX"
+    derived = verdicts["Axis 1.4 / XFire with JaxB"]
+    assert derived["apps"] == "soap / soap-cxf" and derived["paper"] == "1.80×" and "over 5 points" in derived["ours"]
+    assert derived["source"] == "derived: 4.37 / 2.43 (line 62)"
+
+
+def test_reproduce_draws_the_phase_figures_from_a_recorded_run(tmp_path):
+    shutil.copytree(RECORDED, tmp_path / "recorded")
+    done = subprocess.run([sys.executable, "-m", "harness", "reproduce", "--paper", "infosys", "--draw-only",
+                           "--run", "recorded", "--results", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    pages = subprocess.run(["pdfinfo", str(tmp_path / "recorded" / "infosys.pdf")], capture_output=True, text=True,
+                           check=True).stdout
+    assert re.search(r"^Pages:\s+3$", pages, re.M), "Figs. 2, 3 and 4 from the one run; 4s and phase 2 not recorded"
+    markdown = (tmp_path / "recorded" / "infosys.md").read_text()
+    assert "| series | x | marshalling time (ms) |" in markdown and "## Fig. 4s" not in markdown
+    assert "each interval is the range of that round's recorded calls" in markdown and "Intel" in markdown
+    # Every block of a page's data holds a line: gnuplot's `index` skips one that holds none.
+    data = (tmp_path / "recorded" / "plots" / "data" / "fig-4.tsv").read_text().rstrip("\n").split("\n\n\n")
+    assert len(data) == 3 * 6 and all(block.strip() and not block.startswith("#") for block in data)
