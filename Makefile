@@ -56,17 +56,18 @@ saturation-sweep: up ## the main job: set up, start servers, import if needed, s
 	@$(if $(PROFILE),$(MAKE) --no-print-directory profile)
 	@$(MAKE) --no-print-directory plots
 
-size-sweep: up ## saturation and reply time against N per app: rows (1 to 16,000 rows), or SIZE_WORKLOAD=echo|list|ints|doubles|strings (the SOAP papers' echoes, with getQuote and the SOAP baselines) (SET=soap ENGINES=innodb ROUNDS=1 SIZES=, as sweep.json); docs/soap-engines.md
+size-sweep: up ## saturation and reply time against N per app: rows (1 to 16,000 rows), or SIZE_WORKLOAD=echo|list|ints|doubles|strings|employees (the SOAP papers' echoes, with getQuote and the SOAP baselines) (SET=soap ENGINES=innodb ROUNDS=1 SIZES=, as sweep.json); docs/soap-engines.md
 	@$(LAB) import --if-needed
 	@$(MAKE) --no-print-directory sweep SIZE_SWEEP=1
 	@$(MAKE) --no-print-directory plots
 
-concurrency-sweep: up ## throughput and p50/p99 against 1-1,024 connections (closed loop) per app, connections closed and kept alive (SET=study APPS= ENGINES=innodb WORKLOADS=single CONN=both|close|keepalive LEVELS=1,2,4,... DRIVER=wrk|ab PROFILE=1 RUN=) -> concurrency.tsv and a PDF per workload; docs/method.md
+concurrency-sweep: up ## throughput and p50/p99 against 1-1,024 connections (closed loop) per app, connections closed and kept alive (SET=study APPS= ENGINES=innodb WORKLOADS=single CONN=both|close|keepalive LEVELS=1,2,4,... DRIVER=wrk|ab WINDOW_S= WINDOWS= SETTLE_WINDOWS= PROFILE=1 RUN=) -> concurrency.tsv and a PDF per workload; docs/method.md
 	@$(LAB) import --if-needed
 	@$(if $(PROFILE),$(INFERNO))
 	@$(PYTHON) -m harness concurrency-sweep $(if $(SET),--set "$(SET)") $(if $(APPS),--apps "$(APPS)") \
 	  $(if $(ENGINES),--engines "$(ENGINES)") $(if $(WORKLOADS),--workloads "$(WORKLOADS)") \
-	  $(if $(CONN),--conn $(CONN)) $(if $(LEVELS),--levels "$(LEVELS)") $(if $(DRIVER),--driver $(DRIVER)) $(if $(PROFILE),--profile) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
+	  $(if $(CONN),--conn $(CONN)) $(if $(LEVELS),--levels "$(LEVELS)") $(if $(DRIVER),--driver $(DRIVER)) \
+	  $(if $(WINDOW_S),--window-s $(WINDOW_S)) $(if $(WINDOWS),--windows $(WINDOWS)) $(if $(SETTLE_WINDOWS),--settle-windows $(SETTLE_WINDOWS)) $(if $(PROFILE),--profile) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
 sweep: ## run the sweep on running servers (SET= APPS= CONN=close|keepalive CALLS= ROUNDS=N|auto AUTO_CAP_MIN= SEED= ENGINES= WORKLOADS= SIZES= SIZE_WORKLOAD= MODE= DURATION= PRECISION= CLIENTS= RUN= QUICK=1, or STUDY=1 REFERENCE= LINEAR_RATES= for the 2006 study's method)
 	@$(PYTHON) -m harness sweep $(if $(MODE),--mode $(MODE)) $(if $(SET),--set "$(SET)") \
@@ -93,14 +94,14 @@ spread-sources: ## where a cell's cost spread lives: its server restarted RESTAR
 interleave: ## two cells' servers' CPU per reply against each other at one moment: their steps alternated AB, BA... in PAIRS pairs (default 6) at SHARE (0.6) of the lower figure, beside the run's saturation ratio (RUN= CELLS=a,b) -> results/RUN-interleave-<when>/interleave.md; docs/method.md
 	@$(PYTHON) -m harness spread-sources --interleave $(or $(PAIRS),6) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)") $(if $(SHARE),--share $(SHARE))
 
-soap-phases: ## where a SOAP request's time goes per engine against N, one request at a time: un-marshal, logic, marshal, by each engine's own hooks, on running servers (APPS= SIZES=1,10,100,1000,5000 KINDS=rows,echo|employees COUNT=20 WARMUP_CALLS=3 RUN=; restarts the SOAP engines' servers with SOAP_PHASES=on and back) -> soap-phases.tsv/.md/.pdf in results/RUN; docs/soap-engines.md
-	@$(PYTHON) -m harness soap-phases $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(APPS),--apps "$(APPS)") $(if $(SIZES),--sizes "$(SIZES)") $(if $(KINDS),--kinds "$(KINDS)") $(if $(COUNT),--count $(COUNT)) $(if $(WARMUP_CALLS),--warmup-calls $(WARMUP_CALLS))
+soap-phases: ## where a SOAP request's time goes per engine against N, one request at a time: un-marshal, logic, marshal, by each engine's own hooks, on running servers (APPS= SIZES=1,10,100,1000,5000 KINDS=rows,echo|employees COUNT=20 WARMUP_CALLS=3 JVM_WARMUP=60 RUN=; restarts the SOAP engines' servers with SOAP_PHASES=on and back) -> soap-phases.tsv/.md/.pdf in results/RUN; docs/soap-engines.md
+	@$(PYTHON) -m harness soap-phases $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(APPS),--apps "$(APPS)") $(if $(SIZES),--sizes "$(SIZES)") $(if $(KINDS),--kinds "$(KINDS)") $(if $(COUNT),--count $(COUNT)) $(if $(WARMUP_CALLS),--warmup-calls $(WARMUP_CALLS)) $(if $(JVM_WARMUP),--jvm-warmup $(JVM_WARMUP))
 
 driver-agreement: build ## Debian's httperf against the lab's large-body build on cells both can drive (RUN= CELLS=app/engine/workload,... FACTORS=0.5,1.2 REPEATS=3 DURATION=s), on running servers -> results/RUN-drivers/agreement.tsv; docs/soap-engines.md
 	@test -n "$(RUN)" -a -n "$(CELLS)" || { echo "driver-agreement: name the run and its cells: make driver-agreement RUN=a CELLS=soap-gsoap/none/echo-10"; exit 2; }
 	@$(PYTHON) -m harness driver-agreement --run "$(RUN)" --cells "$(CELLS)" $(if $(FACTORS),--factors "$(FACTORS)") $(if $(REPEATS),--repeats $(REPEATS)) $(if $(DURATION),--duration $(DURATION)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
-reproduce: up ## a paper's figures under its own load, a page each beside the paper's values (PAPER=icws08 FIGURES=3,4 ROUNDS=1 RUN= to resume) -> results/RUN/icws08.pdf and .md; docs/soap-engines.md
+reproduce: up ## a paper's figures under its own load, a page each beside the paper's values (PAPER=icws08|infosys FIGURES=3,4 ROUNDS=1 RUN= to resume) -> results/RUN/<paper>.pdf and .md; docs/method.md
 	@$(INFERNO)
 	@$(PYTHON) -m harness reproduce $(if $(PAPER),--paper $(PAPER)) $(if $(FIGURES),--figures "$(FIGURES)") \
 	  $(if $(ROUNDS),--rounds $(ROUNDS)) $(if $(DRAW_ONLY),--draw-only) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))

@@ -39,9 +39,9 @@ from harness.results.chosen import Refused
 from harness.results.store import RESULTS, RunFiles, tsv_text, write_atomically
 from harness.run import jvm_warmup, probe, profile
 from harness.run.cell import Cell
-from harness.run.context import CONNECTIONS, RunContext, crosscheck_settings, profile_for
+from harness.run.context import CONNECTIONS, LevelWindows, RunContext, crosscheck_settings, profile_for
 from harness.run.crosscheck import Watched
-from harness.run.options import chosen_apps, listed
+from harness.run.options import chosen_apps, listed, number
 from harness.run.progress import format_duration
 from harness.run.run_manifest import write_manifest
 from harness.run.session import from_the_client
@@ -79,28 +79,28 @@ def server_figures(figures, names):
             if key in figures}
 
 
-def measure_level(cell, connections, context, watched, mode, driver, profiling=False):
+def measure_level(cell, connections, context, watched, mode, driver, windows, profiling=False):
     """One level: the settle windows, then the windows (each with its servers' CPU and memory); then,
     when `profiling`, one more under perf (profiled_window); its figures, flags and raw reports."""
-    window_s = max(sweep_settings()["window_s"], profile_for(cell.key.workload).warmup_window_s)
+    window_s = max(windows.seconds, profile_for(cell.key.workload).warmup_window_s)
     servers_ = registry.app_servers(cell.key.app)
 
     def run_window():
         run = Window(cell.request, window_s, connections, context.plan.keepalive, latency=True,
                      timeout_s=sweep_settings()["request_timeout_s"])
         return load.run_window(run, context.pinning.client_cpus, cell.directory, driver)
-    for _ in range(sweep_settings()["settle_windows"]):
+    for _ in range(windows.settle):
         watched(run_window)  # the server's pools and queues grow to the new level: unrecorded
-    windows, raws, disturbed = [], [], None
-    for number in range(1, sweep_settings()["windows"] + 1):
+    measured, raws, disturbed = [], [], None
+    for index in range(1, windows.count + 1):
         result, shared, monitored = watched(run_window)
-        raw = cell.directory / "raw" / f"{driver.NAME}-{mode}-c{connections:04d}-w{number}.txt"
+        raw = cell.directory / "raw" / f"{driver.NAME}-{mode}-c{connections:04d}-w{index}.txt"
         write_atomically(raw, f"$ {result['command']}\n{result.pop('output')}")
-        windows.append({**result, "servers": server_figures(monitored, servers_)})
+        measured.append({**result, "servers": server_figures(monitored, servers_)})
         raws.append(str(raw.relative_to(cell.directory)))
         disturbed = disturbed or shared
-    figures = level_figures(windows)
-    level = {"connections": connections, **figures, "window_s": window_s, "raw": raws, "windows_figures": windows,
+    figures = level_figures(measured)
+    level = {"connections": connections, **figures, "window_s": window_s, "raw": raws, "windows_figures": measured,
              "flags": level_flags(figures, connections, registry.connection_cap(cell.key.app), limits(), disturbed,
                                   client=driver.NAME)}
     if profiling:
@@ -129,7 +129,7 @@ def profiled_window(cell, name, pinning, watched, run_window):
             "folder": str(folder.relative_to(cell.directory))}
 
 
-def measure_mode(cell, mode, context, ladder, on_level, driver, profiling=False):
+def measure_mode(cell, mode, context, ladder, on_level, driver, windows, profiling=False):
     """The cell's `ladder` with its connections closed or kept alive (`mode`), warmed up in that mode."""
     context = replace(context, plan=replace(context.plan, connection=mode))
     watched = Watched(context)
@@ -137,7 +137,7 @@ def measure_mode(cell, mode, context, ladder, on_level, driver, profiling=False)
     warmup = probe.warm_up(cell, context)
     levels = []
     for connections in ladder:
-        levels.append(measure_level(cell, connections, context, watched, mode, driver, profiling))
+        levels.append(measure_level(cell, connections, context, watched, mode, driver, windows, profiling))
         on_level(cell.key, mode, levels[-1])
     return {"app": cell.key.app, "engine": cell.key.engine, "workload": cell.key.workload, "connection": mode,
             "driver": driver.NAME,
@@ -157,12 +157,11 @@ def rows_of(result):
 class Progress:
     """A line per level, with what is left and an ETA from the levels' walls so far."""
 
-    def __init__(self, total_levels):
-        self.total, self.done, self.started = total_levels, 0, time.monotonic()
+    def __init__(self, total_levels, windows):
+        self.total, self.done, self.started, self.windows = total_levels, 0, time.monotonic(), windows
 
     def first_guess_s(self):
-        settings = sweep_settings()
-        return self.total * (settings["settle_windows"] + settings["windows"]) * (settings["window_s"] + LEVEL_OVERHEAD_S)
+        return self.total * self.windows.per_level_s(LEVEL_OVERHEAD_S)
 
     def __call__(self, key, mode, level):
         self.done += 1
@@ -185,10 +184,11 @@ def descriptors_for(connections):
         resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
 
 
-def run(context, run_id, results_dir, modes, ladder=None, driver=wrk, profiling=False):
-    """The concurrency sweep on running servers (at the cross-check's ladder's levels unless given),
-    each level profiled after its windows when `profiling`; concurrency.json's results."""
-    ladder = ladder or default_ladder()
+def run(context, run_id, results_dir, modes, ladder=None, driver=wrk, profiling=False, windows=None):
+    """The concurrency sweep on running servers (at the cross-check's ladder's levels unless given, in
+    sweep.json's windows unless given), each level profiled after its windows when `profiling`;
+    concurrency.json's results."""
+    ladder, windows = ladder or default_ladder(), windows or LevelWindows.of()
     descriptors_for(max(ladder))
     files = RunFiles(results_dir / run_id)
     files.directory.mkdir(parents=True, exist_ok=True)
@@ -196,13 +196,14 @@ def run(context, run_id, results_dir, modes, ladder=None, driver=wrk, profiling=
     servers.pin_servers(context.pinning)
     quiet = quiet_check(context)
     topology = servers.described_topology(context.topology)
-    recorded = {**sweep_settings(), "ladder": list(ladder), "modes": list(modes), "driver": driver.NAME,
+    recorded = {**sweep_settings(), "window_s": windows.seconds, "windows": windows.count,
+                "settle_windows": windows.settle, "ladder": list(ladder), "modes": list(modes), "driver": driver.NAME,
                 "profile": profiling and {"perf": profiler.version(), "frequency_hz": profiler.FREQUENCY_HZ}}
     write_manifest(files.manifest, run_id, context, topology, quiet, concurrency=recorded)
     cells = context.selection.cells
-    progress = Progress(len(cells) * len(modes) * len(ladder))
+    progress = Progress(len(cells) * len(modes) * len(ladder), windows)
     print(f"concurrency-sweep {run_id} ({driver.NAME}): {len(cells)} cells x {', '.join(modes)} x {len(ladder)} levels "
-          f"({', '.join(map(str, ladder))} connections), {sweep_settings()['windows']} windows of {sweep_settings()['window_s']:g} s a level; "
+          f"({', '.join(map(str, ladder))} connections), {windows.count} windows of {windows.seconds:g} s a level; "
           f"expected ~{format_duration(progress.first_guess_s())} + warm-ups; results in {files.directory}", flush=True)
     for name, its_cells in jvm_warmup.servers_of(cells).items():
         record = jvm_warmup.warm_jvm(name, its_cells, replace(context, plan=replace(context.plan, connection=modes[0])),
@@ -213,7 +214,7 @@ def run(context, run_id, results_dir, modes, ladder=None, driver=wrk, profiling=
     for key in cells:
         cell = Cell(files, key)
         for mode in modes:
-            results.append(measure_mode(cell, mode, context, ladder, progress, driver, profiling))
+            results.append(measure_mode(cell, mode, context, ladder, progress, driver, windows, profiling))
             rows += rows_of(results[-1])
             write_atomically(files.directory / "concurrency.json", json.dumps(results, indent=1) + "\n")
             write_atomically(files.directory / "concurrency.tsv", tsv_text(COLUMNS, rows))
@@ -238,6 +239,9 @@ def add_arguments(parser):
                         help="the closed-loop load generator (default: wrk; ab is ICWS'08's Apache Bench)")
     parser.add_argument("--profile", action="store_true",
                         help="one more window per level under perf: where the servers' CPU went (as make profile)")
+    parser.add_argument("--window-s", type=number(float, 0.5), default=None, help="each window's seconds (sweep.json's)")
+    parser.add_argument("--windows", type=number(int, 1), default=None, help="recorded windows a level (sweep.json's)")
+    parser.add_argument("--settle-windows", type=number(int, 0), default=None, help="unrecorded windows first (sweep.json's)")
     parser.add_argument("--run", default=None, help="run id (default: concurrency-<UTC time>)")
     parser.add_argument("--results", type=Path, default=RESULTS)
 
@@ -278,7 +282,8 @@ def execute(args, browse=True):
             if jit:
                 profile.frame_pointers(True, context.pinning)
             try:
-                run(context, run_id, args.results, modes, ladder, closed_loop(args.driver), args.profile)
+                run(context, run_id, args.results, modes, ladder, closed_loop(args.driver), args.profile,
+                    LevelWindows.of(args.window_s, args.windows, args.settle_windows))
             finally:
                 if jit:
                     profile.frame_pointers(False, context.pinning)

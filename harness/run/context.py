@@ -43,6 +43,26 @@ def crosscheck_settings():
     return sweep()["crosscheck"]
 
 
+@dataclass(frozen=True)
+class LevelWindows:
+    """A concurrency level's windows: `settle` unrecorded, then `count` recorded, each `seconds` long
+    (at least the workload's warm-up window); sweep.json's unless a run sets its own (Infosys's phase 2
+    is one window of a minute)."""
+    seconds: float
+    count: int
+    settle: int
+
+    @classmethod
+    def of(cls, seconds=None, count=None, settle=None):
+        settings_ = crosscheck_settings()["concurrency"]
+        return cls(settings_["window_s"] if seconds is None else seconds,
+                   settings_["windows"] if count is None else count,
+                   settings_["settle_windows"] if settle is None else settle)
+
+    def per_level_s(self, overhead_s):
+        return (self.settle + self.count) * (self.seconds + overhead_s)
+
+
 def default(name):
     """A field whose default is sweep.json's option `name`, read when a value is made."""
     return field(default_factory=lambda: defaults()[name])

@@ -25,6 +25,7 @@ from harness.report.series import aligned_tables, text_page
 from harness.results.chosen import Refused
 from harness.results.store import RESULTS, read_tsv, write_atomically
 from harness.run import concurrency, soap_phases
+from harness.run.context import LevelWindows
 from harness.run.options import listed, number
 from harness.run.progress import format_duration
 from stack import registry
@@ -115,10 +116,11 @@ def round_results(directory):
     return found
 
 
-def estimate_s(cells, levels):
-    settings = concurrency.sweep_settings()
-    per_level = (settings["settle_windows"] + settings["windows"]) * (settings["window_s"] + concurrency.LEVEL_OVERHEAD_S)
-    return cells * (CELL_WARMUP_GUESS_S + levels * per_level)
+def estimate_s(cells, levels, declaration, figure):
+    """The ETA's guess for a figure's sweep of `cells` at `levels` levels, in the windows it declares."""
+    args = parsed(paper_declaration.experiment_of(declaration, figure), figure)
+    windows = LevelWindows.of(args.window_s, args.windows, args.settle_windows)
+    return cells * (CELL_WARMUP_GUESS_S + levels * windows.per_level_s(concurrency.LEVEL_OVERHEAD_S))
 
 
 def plan(declaration, figures, rounds, directory):
@@ -145,7 +147,7 @@ def plan(declaration, figures, rounds, directory):
             todo = paper_figures.apps_to_run(apps, workloads, levels, done)
             if todo:
                 steps.append((number_, figure, todo))
-                guess += estimate_s(len(todo) * len(workloads), len(levels))
+                guess += estimate_s(len(todo) * len(workloads), len(levels), declaration, figure)
                 ran.append((figure, {(app, workload, level) for app in todo for workload in workloads for level in levels}))
     return steps, guess
 
