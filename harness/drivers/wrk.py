@@ -41,7 +41,8 @@ def figures(text):
               "seconds": duration_ms(total.group(2)) / 1000, "non2xx": int(non2xx.group(1)) if non2xx else 0,
               "errors": errors, "error_count": sum(errors.values())}
     distribution = text.partition("Latency Distribution")[2]
-    for percent, value in re.findall(r"^\s+(50|75|90|99)%\s+(\S+)$", distribution, re.MULTILINE):
+    # wrk pads a unit to two characters: "1.15s " ends in a space.
+    for percent, value in re.findall(r"^\s+(50|75|90|99)%\s+(\S+)\s*$", distribution, re.MULTILINE):
         result[f"p{percent}_ms"] = round(duration_ms(value), 3)
     return result
 

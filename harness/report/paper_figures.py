@@ -296,11 +296,19 @@ def closing_connections(points):
     return found
 
 
+def canary_text(readings):
+    """", the speed canary (ms) cpu0 before 3.5, ..." of a run's canary readings; "" without any."""
+    found = [f"{name.removeprefix('canary_').removesuffix('_ms').replace('_', ' ')} {ms:g}"
+             for name, ms in (readings or {}).items() if name.endswith("_ms")]
+    return f", the speed canary (ms) {', '.join(found)}" if found else ""
+
+
 def paper_markdown(declaration, host, sections, not_run):
     """<paper>.md: the machine, the paper's load, its list of what differs, each figure's section,
     the figures not run and why."""
     lines = [f"# {declaration['paper']} reproduced", "",
-             f"{host.get('cpu_model', '?')}, {host.get('cores', '?')} cores. {declaration['load'].get('about', '')} "
+             f"{host.get('cpu_model', '?')}, {host.get('cores', '?')} cores{canary_text(host.get('canary'))}. "
+             f"{declaration['load'].get('about', '')} "
              f"The paper's values: experiments/papers/{declaration['values']}, each with its line in "
              f"{declaration['text']}.", "", "What differs in every figure:", ""]
     lines += [f"- {item}" for item in declaration.get("differs", [])] + [""]

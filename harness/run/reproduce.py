@@ -200,8 +200,9 @@ def draw(declaration, values, figures, directory):
         pages.append(str(variables["output"]))
     name = declaration["paper"].lower().replace("'", "")
     markdown = directory / f"{name}.md"
-    described = sorted(directory.glob("round-*/fig-*/manifest.json")) + sorted(directory.glob("round-*/fig-*/soap-phases.json"))
-    host = json.loads(described[0].read_text())["host"] if described else {}
+    described = [json.loads(path.read_text()) for path in sorted(directory.glob("round-*/fig-*/soap-phases.json"))
+                 + sorted(directory.glob("round-*/fig-*/manifest.json"))]
+    host = {**described[0]["host"], "canary": described[0].get("canary")} if described else {}
     write_atomically(markdown, paper_figures.paper_markdown(declaration, host, sections, declaration.get("not_run", [])))
     pdf = None
     if pages:

@@ -27,6 +27,7 @@ from pathlib import Path
 from harness.hosts import inventory, servers
 from harness.hosts.servers import Pinning
 from harness.measure import processes
+from harness.measure.canary import CanaryMonitor
 from harness.measure.soap_phases import PHASES, PhaseLog, samples, summary
 from harness.report import html
 from harness.report.render import phases_page
@@ -198,11 +199,14 @@ def execute(args, browse=True):
     topology.enter(topology.current().namespace("client"))
     processes.pin_harness(pinning.client_cpus)
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    speed = CanaryMonitor(processes.cpu_list(pinning.server_cpus))  # the servers' CPUs' speed, before and after
+    speed.start()
     switched = switch_phases(names, True, pinning)
     try:
         rows, calls = run_all(apps, planned, args.count, warmup, args.jvm_warmup, lambda text: print(text, flush=True))
     finally:
         switch_phases(switched, False, pinning)  # those started with the phases on stay on
+    canary = speed.finish()
     folder = args.results / args.run
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "soap-phases.tsv").write_text(tsv_text(COLUMNS, rows))
@@ -210,7 +214,7 @@ def execute(args, browse=True):
     (folder / "soap-phases.json").write_text(json.dumps({
         "host": inventory.host(), "started": started, "count": args.count, "warmup_s": args.warmup,
         "warmup_calls": args.warmup_calls, "jvm_warmup_s": args.jvm_warmup, "apps": apps, "sizes": sizes,
-        "kinds": kinds}, indent=2) + "\n")
+        "kinds": kinds, "canary": canary}, indent=2) + "\n")
     if not browse:
         print(f"soap-phases: {len(rows)} rows in {folder / 'soap-phases.tsv'}, each call in soap-phases-calls.tsv")
     elif (folder / "manifest.json").exists():

@@ -1,6 +1,7 @@
 """`make reproduce PAPER=infosys FIGURES=2` on the running stack: phase 1 under the paper's procedure
 (three warm-up calls off the record, three recorded, 1,000-5,000 Employee records) on every SOAP
 engine, timed by each engine's own hooks, then the paper's figures drawn from that one run."""
+import json
 import re
 import subprocess
 import sys
@@ -26,5 +27,8 @@ def test_phase_1_of_infosys_times_every_engine_and_draws_figs_2_to_4(stack, tmp_
     pages = subprocess.run(["pdfinfo", str(tmp_path / "infosys" / "infosys.pdf")], capture_output=True, text=True,
                            check=True).stdout
     assert re.search(r"^Pages:\s+3$", pages, re.M)
+    # The speed canary read on the servers' CPUs before and after (left out when the machine was busy).
+    canary = json.loads((tmp_path / "infosys" / "round-1" / "fig-2" / "soap-phases.json").read_text())["canary"]
+    assert "canary_busy" in canary and all(ms > 0 for name, ms in canary.items() if name.endswith("_ms"))
     # The phases' hooks are off again: the servers run as the sweeps measure them.
     assert all((server.started_with() or {}).get("SOAP_PHASES") != "on" for server in lifecycle.lab_servers().values())

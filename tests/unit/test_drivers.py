@@ -104,6 +104,12 @@ def test_a_recorded_report_with_latency_gives_its_rate_count_and_percentiles():
     assert pooled["replies_per_s"] == 773.7 and pooled["p99_ms"] == 13.67
 
 
+def test_latencies_of_seconds_are_read_though_wrk_pads_their_unit():
+    axis = wrk_report("axis-employees-3000-seconds-latency.txt")  # Axis 1.4, 3,000 Employees, 10 connections
+    assert axis["replies_per_s"] == 6.07 and axis["requests"] == 364 and axis["seconds"] == 60.0
+    assert (axis["p50_ms"], axis["p75_ms"], axis["p90_ms"], axis["p99_ms"]) == (1150.0, 2260.0, 5080.0, 8420.0)
+
+
 def test_a_report_without_latency_has_no_percentiles_and_counts_non_2xx():
     missing = wrk_report("apache-404-no-latency.txt")
     assert missing["non2xx"] == missing["requests"] == 5694

@@ -102,3 +102,9 @@ def test_reproduce_draws_the_phase_figures_from_a_recorded_run(tmp_path):
     # Every block of a page's data holds a line: gnuplot's `index` skips one that holds none.
     data = (tmp_path / "recorded" / "plots" / "data" / "fig-4.tsv").read_text().rstrip("\n").split("\n\n\n")
     assert len(data) == 3 * 6 and all(block.strip() and not block.startswith("#") for block in data)
+
+
+def test_the_speed_canary_stands_beside_the_machine():
+    readings = {"canary_cpu0_before_ms": 3.51, "canary_cpu0_after_ms": 3.6, "canary_busy": 0}
+    assert paper_figures.canary_text(readings) == ", the speed canary (ms) cpu0 before 3.51, cpu0 after 3.6"
+    assert paper_figures.canary_text({"canary_busy": 2}) == "" and paper_figures.canary_text(None) == ""
