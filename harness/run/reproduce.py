@@ -38,7 +38,7 @@ TEXT_WIDTH = 150  # characters of a line on a text page (plots/text.gp's monospa
 # A soap-phases run, as seen here: its servers restarted with the hooks on and back, a call of up to
 # 5,000 records: the ETA's guesses.
 SERVERS_RESTART_GUESS_S, PHASE_CALL_GUESS_S = 40, 0.3
-X_LABELS = {"items": "structs or nodes in the message", "phases": "records in the message",
+X_LABELS = {"items": "structs or nodes in the message", "employees": "Employee records in the message",
             "connections": "concurrent connections (Apache Bench, kept alive)"}
 
 
@@ -192,7 +192,7 @@ def draw(declaration, values, figures, directory):
             text, series = paper_pages.lines_text(figure, values, points, ratios)
             data.write_text(text)
             variables.update(kind="lines", n=len(series), logx=int(figure["x"] == "connections"),
-                             xlabel=X_LABELS["phases" if figure.get("measure") else figure["x"]],
+                             xlabel=X_LABELS["employees" if {kind for _, kind in points} == {"employees"} else figure["x"]],
                              ylabel=paper_figures.value_label(figure)[0])
             for index, (title, colour, dash) in enumerate(series, start=1):
                 variables.update({f"title{index}": title, f"colour{index}": colour, f"dash{index}": dash})
