@@ -19,7 +19,7 @@ from pathlib import Path
 from harness import experiments
 from harness.cli import verb_parser
 from harness.judge.cpu_components import rules
-from harness.report import html, paper_declaration, paper_figures, paper_pages, paper_profiles
+from harness.report import html, paper_declaration, paper_figures, paper_markdown, paper_pages, paper_profiles
 from harness.report.gnuplot import gnuplot
 from harness.report.series import aligned_tables, text_page
 from harness.results.chosen import Refused
@@ -71,17 +71,10 @@ def figure_cells(declaration, figure):
 
 
 def parsed(experiment, figure, extra=()):
-    parser = concurrency_parser()
+    """The options of a figure's experiment, as its verb (concurrency-sweep or soap-phases) parses them."""
+    parser = verb_parser(experiment["verb"])[1]
     argv = experiments.argv_of(experiment, parser, f"figure {figure['id']}") + list(extra)
     return parser.parse_args(argv)
-
-
-def concurrency_parser():
-    return verb_parser(paper_declaration.LOAD_VERB)[1]
-
-
-def phases_parser():
-    return verb_parser(paper_declaration.PHASES_VERB)[1]
 
 
 def is_phases(declaration, figure):
@@ -89,9 +82,7 @@ def is_phases(declaration, figure):
 
 
 def phase_args(declaration, figure, extra=()):
-    parser = phases_parser()
-    argv = experiments.argv_of(paper_declaration.experiment_of(declaration, figure), parser, f"figure {figure['id']}")
-    return parser.parse_args(argv + list(extra))
+    return parsed(paper_declaration.experiment_of(declaration, figure), figure, extra)
 
 
 def round_calls(directory, folder):
@@ -179,7 +170,7 @@ def draw(declaration, values, figures, directory):
             continue
         ratios = paper_figures.ratio_series(figure, points)
         verdicts = paper_figures.verdict_rows(figure, values, points)
-        sections.append(paper_figures.figure_markdown(figure, values, points))
+        sections.append(paper_markdown.figure_markdown(figure, values, points))
         data, notes = plots / "data" / f"fig-{figure['id']}.tsv", plots / "data" / f"fig-{figure['id']}-notes.tsv"
         notes.write_text(paper_pages.notes_text(figure, declaration, verdicts, points))
         variables = {"output": plots / f"fig-{figure['id']}.pdf", "data": data, "notes": notes,
@@ -200,10 +191,10 @@ def draw(declaration, values, figures, directory):
         pages.append(str(variables["output"]))
     name = declaration["paper"].lower().replace("'", "")
     markdown = directory / f"{name}.md"
-    described = [json.loads(path.read_text()) for path in sorted(directory.glob("round-*/fig-*/soap-phases.json"))
-                 + sorted(directory.glob("round-*/fig-*/manifest.json"))]
-    host = {**described[0]["host"], "canary": described[0].get("canary")} if described else {}
-    write_atomically(markdown, paper_figures.paper_markdown(declaration, host, sections, declaration.get("not_run", [])))
+    described = sorted(directory.glob("round-*/fig-*/soap-phases.json")) + sorted(directory.glob("round-*/fig-*/manifest.json"))
+    first = json.loads(described[0].read_text()) if described else {}
+    host = {**first["host"], "canary": first.get("canary")} if first else {}
+    write_atomically(markdown, paper_markdown.paper_markdown(declaration, host, sections, declaration.get("not_run", [])))
     pdf = None
     if pages:
         pdf = directory / f"{name}.pdf"

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from harness.report import paper_declaration, paper_figures
+from harness.report import paper_declaration, paper_figures, paper_markdown
 from harness.results.chosen import Refused
 from harness.results.store import read_tsv
 from harness.run import reproduce
@@ -106,5 +106,5 @@ def test_reproduce_draws_the_phase_figures_from_a_recorded_run(tmp_path):
 
 def test_the_speed_canary_stands_beside_the_machine():
     readings = {"canary_cpu0_before_ms": 3.51, "canary_cpu0_after_ms": 3.6, "canary_busy": 0}
-    assert paper_figures.canary_text(readings) == ", the speed canary (ms) cpu0 before 3.51, cpu0 after 3.6"
-    assert paper_figures.canary_text({"canary_busy": 2}) == "" and paper_figures.canary_text(None) == ""
+    assert paper_markdown.canary_text(readings) == ", the speed canary (ms) cpu0 before 3.51, cpu0 after 3.6"
+    assert paper_markdown.canary_text({"canary_busy": 2}) == "" and paper_markdown.canary_text(None) == ""
