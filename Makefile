@@ -69,13 +69,13 @@ concurrency-sweep: up ## throughput and p50/p99 against 1-1,024 connections (clo
 	  $(if $(CONN),--conn $(CONN)) $(if $(LEVELS),--levels "$(LEVELS)") $(if $(DRIVER),--driver $(DRIVER)) \
 	  $(if $(WINDOW_S),--window-s $(WINDOW_S)) $(if $(WINDOWS),--windows $(WINDOWS)) $(if $(SETTLE_WINDOWS),--settle-windows $(SETTLE_WINDOWS)) $(if $(PROFILE),--profile) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
-sweep: ## run the sweep on running servers (SET= APPS= CONN=close|keepalive CALLS= ROUNDS=N|auto AUTO_CAP_MIN= SEED= ENGINES= WORKLOADS= SIZES= SIZE_WORKLOAD= MODE= DURATION= PRECISION= CLIENTS= RUN= QUICK=1, or STUDY=1 REFERENCE= LINEAR_RATES= for the 2006 study's method)
+sweep: ## run the sweep on running servers (SET= APPS= CONN=close|keepalive CALLS= ROUNDS=N|auto AUTO_CAP_MIN= SEED= ENGINES= WORKLOADS= SIZES= SIZE_WORKLOAD= MODE= DURATION= PRECISION= CLIENTS= RUN= QUICK=1, or STUDY=1 REFERENCE= LINEAR_RATES= for the 2006 study's method; RATES=1,2,3 steps these offered rates)
 	@$(PYTHON) -m harness sweep $(if $(MODE),--mode $(MODE)) $(if $(SET),--set "$(SET)") \
 	  $(if $(SIZE_SWEEP),--size-sweep) $(if $(SIZES),--sizes "$(SIZES)") $(if $(SIZE_WORKLOAD),--size-workload $(SIZE_WORKLOAD)) \
 	  $(if $(APPS),--apps "$(APPS)") $(if $(ENGINES),--engines "$(ENGINES)") \
 	  $(if $(WORKLOADS),--workloads "$(WORKLOADS)") $(if $(DURATION),--duration $(DURATION)) \
 	  $(if $(PRECISION),--precision $(PRECISION)) $(if $(RUN),--run $(RUN)) $(if $(QUICK),--quick) \
-	  $(if $(STUDY),--study) $(if $(REFERENCE),--reference "$(REFERENCE)") $(if $(LINEAR_RATES),--linear-rates $(LINEAR_RATES)) \
+	  $(if $(STUDY),--study) $(if $(REFERENCE),--reference "$(REFERENCE)") $(if $(LINEAR_RATES),--linear-rates $(LINEAR_RATES)) $(if $(RATES),--rates "$(RATES)") \
 	  $(if $(ROUNDS),--rounds $(ROUNDS)) $(if $(AUTO_CAP_MIN),--auto-cap-min $(AUTO_CAP_MIN)) $(if $(SEED),--seed $(SEED)) $(if $(CLIENTS),--clients $(CLIENTS)) \
 	  $(if $(CONN),--conn $(CONN)) $(if $(CALLS),--calls $(CALLS))
 
@@ -101,7 +101,7 @@ driver-agreement: build ## Debian's httperf against the lab's large-body build o
 	@test -n "$(RUN)" -a -n "$(CELLS)" || { echo "driver-agreement: name the run and its cells: make driver-agreement RUN=a CELLS=soap-gsoap/none/echo-10"; exit 2; }
 	@$(PYTHON) -m harness driver-agreement --run "$(RUN)" --cells "$(CELLS)" $(if $(FACTORS),--factors "$(FACTORS)") $(if $(REPEATS),--repeats $(REPEATS)) $(if $(DURATION),--duration $(DURATION)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
-reproduce: up ## a paper's figures under its own load, a page each beside the paper's values (PAPER=icws08|infosys FIGURES=3,4 ROUNDS=1 RUN= to resume) -> results/RUN/<paper>.pdf and .md; docs/method.md
+reproduce: up ## a paper's figures under its own load, a page each beside the paper's values (PAPER=icws08|infosys|lublin|study2006 FIGURES=3,4 ROUNDS=1 RUN= to resume) -> results/RUN/<paper>.pdf and .md; docs/method.md
 	@$(INFERNO)
 	@$(PYTHON) -m harness reproduce $(if $(PAPER),--paper $(PAPER)) $(if $(FIGURES),--figures "$(FIGURES)") \
 	  $(if $(ROUNDS),--rounds $(ROUNDS)) $(if $(DRAW_ONLY),--draw-only) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))

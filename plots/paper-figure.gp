@@ -4,7 +4,7 @@
 #   output, heading        the PDF page and its title
 #   kind                   "app" (a bar per app) or "lines" (against xlabel's x)
 #   data, notes            the data file (harness/report/paper_figures.py) and the notes' file
-#   xlabel, logx           the x axis of a "lines" figure; logx 1 draws it in powers of 2
+#   xlabel, logx           the x axis of a "lines" figure; logx B > 0 draws it on a log scale of base B
 #   ylabel                 the left panel's measure (default: throughput)
 #   reference              the reference app's title (the ratio panel's denominator)
 #   n, title<i>, colour<i>, dash<i>   a "lines" figure's series
@@ -41,7 +41,7 @@ if (kind eq "app") {
          data index 0 using ($1-0.2):8 with points pt 6 ps 2 lw 2 lc rgb "black" title "flagged (client, server cap, errors)"
 } else {
     set xlabel xlabel
-    if (logx) { set logscale x 2 }
+    if (logx) { set logscale x logx }
     plot for [i=1:n] data index (i-1) using 1:2:3:4 with yerrorlines lc rgb value("colour".i) dt value("dash".i) \
          pt 7 ps 0.5 lw 1.5 title value("title".i), \
          for [i=1:n] data index (i-1) using 1:5 with points pt 6 ps 1.4 lc rgb value("colour".i) notitle, \

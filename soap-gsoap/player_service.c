@@ -973,7 +973,10 @@ int main(int argc, char **argv)
     queue.size = threads;
     queue.items = calloc(queue.size, sizeof *queue.items);
 
-    soap = soap_new1(SOAP_C_UTFSTRING | SOAP_IO_KEEPALIVE | SOAP_XML_STRICT);
+    /* SOAP_XML_TREE: a document/literal service has no multi-reference (id/href) data, and with gSOAP's
+     * id-ref bookkeeping on, soap_update_pointers took 60 % of the server's CPU in echoInts of 5,000
+     * (perf, Intel Xeon, 2026-11-27; docs/soap-engines.md). */
+    soap = soap_new1(SOAP_C_UTFSTRING | SOAP_IO_KEEPALIVE | SOAP_XML_STRICT | SOAP_XML_TREE);
     soap->bind_flags = SO_REUSEADDR;
     soap->recv_maxlength = MAX_MESSAGE_BYTES;
     soap->maxlength = MAX_MESSAGE_BYTES;

@@ -4,18 +4,23 @@ no file is read here."""
 from harness.results.chosen import Refused
 
 
-X_KINDS = ("app", "items", "connections", "breakdown", "memory")
-FIGURE_FIELDS = {"id", "title", "x", "reference", "series", "options", "differs", "profiled_servers", "verb", "measure"}
+X_KINDS = ("app", "items", "connections", "breakdown", "memory", "rate")
+FIGURE_FIELDS = {"id", "title", "x", "reference", "series", "options", "differs", "profiled_servers", "verb", "measure",
+                 "kind"}
 PAPER_FIELDS = {"about", "paper", "text", "values", "breakdowns", "load", "differs", "figures", "not_run"}
 # A value row's measure and the x of the figures that draw it.
-MEASURES = {"replies/s": ("app",), "ratio": ("app", "items", "connections"), "MB": ("memory",),
-            "MB per process": ("memory",)}
+MEASURES = {"replies/s": ("app", "rate"), "ratio": ("app", "items", "connections"), "MB": ("memory",),
+            "MB per process": ("memory",), "items/s": ("items",), "ms": ("rate",)}
 LOAD_VERB = "concurrency-sweep"  # a figure's experiment: a closed-loop level (or ladder) per cell
 PHASES_VERB = "soap-phases"  # or one request at a time, each engine's phases timed by its own hooks
-VERBS = (LOAD_VERB, PHASES_VERB)
-# What a soap-phases figure draws against N: a column of soap-phases-calls.tsv, and its axis.
+SWEEP_VERB = "sweep"  # or open loop at the offered rates a figure lists (the 2006 study's per-rate tables)
+VERBS = (LOAD_VERB, PHASES_VERB, SWEEP_VERB)
+# What a soap-phases figure draws against N, and its axis: a column of soap-phases-calls.tsv, or the
+# items a phase handles a second (N over its time: Lublin's variables per second).
 PHASE_MEASURES = {"unmarshal_us": "un-marshalling time (ms)", "marshal_us": "marshalling time (ms)",
-                  "round_trip_us": "round-trip time (ms)", "logic_us": "business logic's time (ms)"}
+                  "round_trip_us": "round-trip time (ms)", "logic_us": "business logic's time (ms)",
+                  "unmarshal_rate": "deserialization rate (items/s)", "marshal_rate": "serialization rate (items/s)"}
+RATE_OF = {"unmarshal_rate": "unmarshal_us", "marshal_rate": "marshal_us"}
 
 
 def verb_of(declaration, figure):
@@ -57,10 +62,17 @@ def checked(declaration, source):
         if verb_of(declaration, figure) not in VERBS:
             refuse(f"{where}: verb: {figure['verb']!r} is none of {', '.join(VERBS)}")
         phases = verb_of(declaration, figure) == PHASES_VERB
+        if (verb_of(declaration, figure) == SWEEP_VERB) != (figure["x"] == "rate"):
+            refuse(f"{where}: a {SWEEP_VERB} figure, and only one, is drawn against the offered rate (x: rate)")
+        if figure["x"] == "rate" and not experiment_of(declaration, figure)["options"].get("rates"):
+            refuse(f"{where}: a figure against the offered rate lists its rates (options.rates)")
         if phases and (figure["x"] != "items" or figure.get("measure") not in PHASE_MEASURES):
             refuse(f"{where}: a {PHASES_VERB} figure is drawn against items, its measure one of {', '.join(PHASE_MEASURES)}")
-        if not phases and "measure" in figure:
-            refuse(f"{where}: measure: only a {PHASES_VERB} figure names one (the others draw replies/s)")
+        if not phases and ("measure" in figure or "kind" in figure):
+            refuse(f"{where}: measure, kind: only a {PHASES_VERB} figure names them (the others draw replies/s)")
+        kinds = experiment_of(declaration, figure)["options"].get("kinds")
+        if "kind" in figure and figure["kind"] not in (kinds or ()):
+            refuse(f"{where}: kind: {figure['kind']!r} is not among the kinds its experiment runs ({', '.join(kinds or ())})")
     return declaration
 
 
@@ -85,6 +97,10 @@ def checked_values(rows, declaration, source):
     return rows
 
 
+def figure_by_id(declaration, figure_id):
+    return next(figure for figure in declaration["figures"] if figure["id"] == figure_id)
+
+
 def chosen_figures(declaration, ids):
     """The declared figures named in `ids` (every one when empty), in the declaration's order."""
     known = [figure["id"] for figure in declaration["figures"]]
@@ -106,8 +122,9 @@ def experiment_of(declaration, figure, apps=None):
 
 
 def shared_folder(declaration, figure):
-    """A soap-phases figure's run folder: that of the first figure with the same experiment (one run
-    of the phases gives the un-marshalling, marshalling and round trip alike)."""
+    """A soap-phases or sweep figure's run folder: that of the first figure with the same experiment
+    (one run of the phases gives the un-marshalling, marshalling and round trip alike; one sweep
+    every cell it measures)."""
     same = [other["id"] for other in declaration["figures"]
             if experiment_of(declaration, other) == experiment_of(declaration, figure)]
     return f"fig-{same[0]}"

@@ -9,7 +9,7 @@ value at a point is the median over the rounds of the level's median window, its
 range; from one round the range of that round's windows, and the page says so."""
 import statistics
 
-from harness.report.paper_declaration import PHASE_MEASURES
+from harness.report.paper_declaration import PHASE_MEASURES, RATE_OF
 from stack import registry, workload_names
 
 
@@ -93,15 +93,26 @@ def figure_points(figure, apps, workloads, levels, measured):
     return {key: sorted(series, key=lambda pair: pair[0] or 0) for key, series in points.items()}
 
 
+def phase_value(measure, row):
+    """One call's figure: a phase's time in ms, or the items it handled a second (None if its clock
+    read 0)."""
+    if measure in RATE_OF:
+        spent_us = float(row[RATE_OF[measure]])
+        return int(row["n"]) * 1e6 / spent_us if spent_us > 0 else None
+    return float(row[measure]) / 1000
+
+
 def phase_points(figure, rounds_calls):
-    """{(app, kind): [(N, point)]} of a soap-phases figure, in ms, from [(round, soap-phases-calls.tsv's
-    rows)]: per round the mean of its recorded calls (the Infosys paper averaged its three), over the
-    rounds the median of those means, the interval the rounds' range, or from one round its calls'."""
+    """{(app, kind): [(N, point)]} of a soap-phases figure (of its kind alone when it names one) from
+    [(round, soap-phases-calls.tsv's rows)]: per round the mean of its recorded calls (the Infosys paper
+    averaged its three, Lublin ten), over the rounds the median of those means, the interval the
+    rounds' range, or from one round its calls'."""
     calls = {}
     for number, rows in rounds_calls:
         for row in rows:
-            calls.setdefault((row["app"], row["workload"], int(row["n"])), {}).setdefault(number, []).append(
-                float(row[figure["measure"]]) / 1000)
+            value = phase_value(figure["measure"], row)
+            if value is not None and figure.get("kind", row["workload"]) == row["workload"]:
+                calls.setdefault((row["app"], row["workload"], int(row["n"])), {}).setdefault(number, []).append(value)
     points = {}
     for (app, kind, n), by_round in calls.items():
         means = {number: statistics.fmean(values) for number, values in by_round.items()}
@@ -115,7 +126,7 @@ def phase_points(figure, rounds_calls):
 def value_label(figure):
     """(the figure's measure as its table heads it, the number format, what one round's interval spans)."""
     if figure.get("measure"):
-        return PHASE_MEASURES[figure["measure"]], ",.1f", "recorded calls"
+        return PHASE_MEASURES[figure["measure"]], ",.0f" if figure["measure"] in RATE_OF else ",.1f", "recorded calls"
     return "replies/s", ",.0f", "windows"
 
 

@@ -95,7 +95,11 @@ def notes_text(figure, declaration, verdicts, points):
     if closed:
         lines.append("Closed the connections ab asked to keep (HTTP/1.0): " + ", ".join(
             sorted({registry.app(app)["title"] for app, _, _ in closed})) + ".")
-    lines += [f"Differs: {item}" for item in figure.get("differs", [])]
-    lines += [f"Differs: {item}" for item in declaration.get("differs", [])]
+    return numbered_notes(lines, figure, declaration)
+
+
+def numbered_notes(lines, figure, declaration):
+    """The notes' file: `lines`, then what differs (the figure's, the paper's), wrapped and numbered."""
+    lines = [*lines, *(f"Differs: {item}" for item in [*figure.get("differs", []), *declaration.get("differs", [])])]
     wrapped = [row for line in lines for row in textwrap.wrap(line, NOTE_WIDTH, subsequent_indent="    ")]
     return "\n".join(f"{number}\t{text}" for number, text in enumerate(wrapped, start=1)) + "\n"

@@ -144,6 +144,7 @@ class Plan:
     linear_low: float = default("linear_low")
     linear_high: float = default("linear_high")
     linear_stop_after: int = default("linear_stop_after")
+    rates: tuple = default("rates")  # [] in sweep.json: the plan's own rates
     reference_run: str = default("reference_run")
     # {cell name: the reference run's figure}: what the linear rates bracketed, kept with the run.
     reference_figures: dict = field(default_factory=dict)

@@ -58,6 +58,11 @@ def rounds_count(text):
         raise argparse.ArgumentTypeError(f"{error}, or auto") from None
 
 
+def offered_rates(text):
+    """--rates: offered rates above 0, in req/s."""
+    return tuple(number(float, 0, low_included=False)(item) for item in listed(text))
+
+
 def linear_rates(text):
     """--linear-rates: 0 (the study's ramp) or a count of 2 or more."""
     count = number(int, 0)(text)
@@ -116,6 +121,7 @@ def add_arguments(arguments):
                            + ", ".join(f"{key}={value}" for key, value in sweep()["presets"]["quick"].items()))
     arguments.add_argument("--study", action="store_true", help=sweep()["presets_about"])
     arguments.add_argument("--linear-rates", type=linear_rates, default=None, help=sweep()["options_about"]["linear_rates"])
+    arguments.add_argument("--rates", type=offered_rates, default=None, help=sweep()["options_about"]["rates"])
     arguments.add_argument("--reference", default=None, help=sweep()["options_about"]["reference_run"])
     arguments.add_argument("--results", type=Path, default=RESULTS,
                            help="the results folder (default: results/)")
@@ -206,7 +212,7 @@ def from_args(args):
                                                  ("max_other_pct", args.max_other_pct),
                                                  ("max_steal_pct", args.max_steal_pct),
                                                  ("min_speed", args.min_speed),
-                                                 ("linear_rates", args.linear_rates),
+                                                 ("linear_rates", args.linear_rates), ("rates", args.rates),
                                                  ("reference_run", args.reference)) if value is not None})
     calls, most = values.get("calls", defaults()["calls"]), settings.int_knob("KEEPALIVE_REQUESTS")
     if calls > most:
@@ -229,7 +235,7 @@ def from_args(args):
                               else f"-{args.size_workload}")
     run_id = args.run or (datetime.now().strftime("%Y%m%d-%H%M%S") + (size_suffix if sizing else "")
                           + "".join(f"-{preset}" for preset in presets))
-    if context.plan.mode == "linear" and context.plan.linear_rates:
+    if context.plan.mode == "linear" and context.plan.linear_rates and not context.plan.rates:
         reference_run, figures = study.kept_or_found(args.results, run_id, context.selection.cells,
                                                      context.plan.reference_run)
         context = replace(context, plan=replace(context.plan, reference_run=reference_run, reference_figures=figures))

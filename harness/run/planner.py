@@ -49,6 +49,19 @@ class LinearPlan:
         return rate if rate <= self.maximum else None
 
 
+class ListedPlan:
+    """The offered rates given (RATES=), in order, stopping after K failing steps."""
+
+    def __init__(self, rates, stop_after_failures=2):
+        self.rates, self.stop_after_failures = tuple(rates), stop_after_failures
+
+    def next_rate(self, history):
+        failures = sum(1 for _, verdict in history if verdict in (FAIL, CLIENT_LIMITED))
+        if failures >= self.stop_after_failures or len(history) >= len(self.rates):
+            return None
+        return self.rates[len(history)]
+
+
 class AdaptivePlan:
     """Ramp geometrically until the first step that does not pass, then bisect between the highest
     pass and the lowest non-pass above it until they are within `precision`. Then no single step

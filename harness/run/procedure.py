@@ -5,7 +5,7 @@ from harness.judge.disturbance import redone_while_disturbed
 from harness.results.records import BASELINE, DISTURBED, PASS, UNREACHABLE, WRONG_ANSWER
 from harness.run import verify
 from harness.run.context import plan_factors, profile_for
-from harness.run.planner import AdaptivePlan, LinearPlan, expected_capacity, round_rate
+from harness.run.planner import AdaptivePlan, LinearPlan, ListedPlan, expected_capacity, round_rate
 from harness.run.probe import probe
 from harness.run.step import take_step
 from stack import registry
@@ -18,13 +18,15 @@ def expected_figure(estimate, earlier):
 
 
 def plan_for(plan, workload, estimate, earlier=(), reference=None):
-    """The cell's plan: linear, bracketing the `reference` run's figure for the cell when the plan
+    """The cell's plan: the rates given (RATES=), else linear, bracketing the `reference` run's figure for the cell when the plan
     asks for it (linear_rates), else the study's ramp from the profile's first rate; or adaptive,
     near what the earlier rounds found when there are any (`earlier`: their (figure, probe) pairs),
     else near the probe's `estimate`, else blind from the profile's start. With several rounds no
     step is repeated: the rounds are the repeats, and a figure is their median, so no single step
     decides it."""
     profile = profile_for(workload)
+    if plan.rates:
+        return ListedPlan(plan.rates, plan.linear_stop_after)
     if plan.mode == "linear" and plan.linear_rates and reference:
         return LinearPlan.bracketing(reference, plan.linear_rates, plan.linear_low, plan.linear_high,
                                      plan.linear_stop_after)

@@ -3,17 +3,15 @@ experiments/papers/ hold together, and two recorded rounds of ICWS'08's load (Ap
 connections, every SOAP engine, getQuote and echoStruct(10), Intel Xeon) become points, ratios and
 verdicts, and a PDF page per figure."""
 import json
-import re
-import shutil
-import subprocess
-import sys
 
 import pytest
 
 from harness.report import paper_declaration, paper_figures, paper_pages
+from harness.report.paper_declaration import figure_by_id
 from harness.results.chosen import Refused
-from harness.run import reproduce
+from harness.run import paper_runs
 from stack.settings import ROOT
+from tests.recorded_papers import drawn
 
 FIXTURES = ROOT / "tests" / "fixtures" / "reproduce"
 
@@ -24,46 +22,45 @@ def recorded_rounds():
 
 
 def icws08():
-    return reproduce.read_paper("icws08")
+    return paper_runs.read_paper("icws08")
 
 
-def figure(declaration, figure_id):
-    return next(each for each in declaration["figures"] if each["id"] == figure_id)
-
-
-@pytest.mark.parametrize("paper", reproduce.papers())
+@pytest.mark.parametrize("paper", paper_runs.papers())
 def test_every_declared_paper_and_its_values_pass_their_checks(paper):
-    declaration, values = reproduce.read_paper(paper)
+    declaration, values = paper_runs.read_paper(paper)
     assert values and all(row["line"].isdigit() for row in values)
     for each in declaration["figures"]:
-        if reproduce.is_phases(declaration, each):
-            args = reproduce.phase_args(declaration, each)
+        if paper_runs.is_phases(declaration, each):
+            args = paper_runs.figure_args(declaration, each)
             apps, workloads, levels = args.apps.split(","), args.kinds.split(","), args.sizes.split(",")
+        elif paper_runs.own_run(declaration, each):  # a sweep at the rates it lists
+            args = paper_runs.figure_args(declaration, each)
+            apps, workloads, levels = args.apps, args.workloads, args.rates
         else:
-            apps, workloads, levels = reproduce.figure_cells(declaration, each)
+            apps, workloads, levels = paper_runs.figure_cells(declaration, each)
         assert set(filter(None, each["series"].values())) <= set(apps), each["id"]
         assert each["reference"] in apps and workloads and levels
 
 
 def test_icws08_s_figures_run_under_ab_with_100_kept_alive_connections():
     declaration, _ = icws08()
-    args = reproduce.parsed(paper_declaration.experiment_of(declaration, figure(declaration, "3")), figure(declaration, "3"))
+    args = paper_runs.parsed(paper_declaration.experiment_of(declaration, figure_by_id(declaration, "3")), figure_by_id(declaration, "3"))
     assert (args.driver, args.conn, args.levels, args.app_set) == ("ab", "keepalive", ("100",), "soap")
-    fig7 = reproduce.parsed(paper_declaration.experiment_of(declaration, figure(declaration, "7")), figure(declaration, "7"))
+    fig7 = paper_runs.parsed(paper_declaration.experiment_of(declaration, figure_by_id(declaration, "7")), figure_by_id(declaration, "7"))
     assert fig7.levels == tuple(str(2 ** x) for x in range(1, 11))
 
 
 def test_a_figure_narrowed_to_some_apps_drops_its_set():
     declaration, _ = icws08()
-    narrowed = paper_declaration.experiment_of(declaration, figure(declaration, "3"), ["soap-gsoap"])
+    narrowed = paper_declaration.experiment_of(declaration, figure_by_id(declaration, "3"), ["soap-gsoap"])
     assert narrowed["options"]["apps"] == ["soap-gsoap"] and "set" not in narrowed["options"]
     assert narrowed["options"]["driver"] == "ab"
 
 
 @pytest.mark.parametrize("change, named", [
     (lambda d: d.update(colour="red"), "colour: no such field"),
-    (lambda d: d["figures"][0].update(x="rate"), "x: 'rate' is none of"),
-    (lambda d: d["load"].update(verb="sweep"), "load.verb"),
+    (lambda d: d["figures"][0].update(x="speed"), "x: 'speed' is none of"),
+    (lambda d: d["load"].update(verb="profile"), "load.verb"),
     (lambda d: d["figures"].append(dict(d["figures"][0])), "an id twice"),
     (lambda d: d["figures"][0].pop("reference"), "reference missing"),
 ])
@@ -93,8 +90,8 @@ def test_a_wrong_value_row_is_named(change, named):
 def test_two_recorded_rounds_give_the_median_and_the_rounds_range():
     declaration, _ = icws08()
     measured = paper_figures.measured_levels(recorded_rounds())
-    fig3 = figure(declaration, "3")
-    points = paper_figures.figure_points(fig3, *reproduce.figure_cells(declaration, fig3), measured)
+    fig3 = figure_by_id(declaration, "3")
+    points = paper_figures.figure_points(fig3, *paper_runs.figure_cells(declaration, fig3), measured)
     assert len(points) == 6
     (x, php), = points[("soap-php", "quote")]
     assert x is None and (php["low"], php["high"], php["rounds"]) == (3806.0, 6396.0, 2)
@@ -116,8 +113,8 @@ def test_one_round_takes_its_interval_from_the_windows():
 def test_ratios_are_over_the_reference_and_the_verdicts_say_whether_the_paper_s_direction_holds():
     declaration, values = icws08()
     measured = paper_figures.measured_levels(recorded_rounds())
-    fig3 = figure(declaration, "3")
-    points = paper_figures.figure_points(fig3, *reproduce.figure_cells(declaration, fig3), measured)
+    fig3 = figure_by_id(declaration, "3")
+    points = paper_figures.figure_points(fig3, *paper_runs.figure_cells(declaration, fig3), measured)
     ratios = paper_figures.ratio_series(fig3, points)
     assert ("soap-axis2", "quote") not in ratios
     (_, php), = ratios[("soap-php", "quote")]
@@ -157,8 +154,8 @@ def test_a_cell_another_figure_of_the_round_measured_is_not_run_again():
 def test_a_lines_figure_has_three_blocks_per_series_and_the_paper_s_span_once_per_app():
     declaration, values = icws08()
     measured = paper_figures.measured_levels(recorded_rounds())
-    fig4 = figure(declaration, "4")
-    points = paper_figures.figure_points(fig4, *reproduce.figure_cells(declaration, fig4), measured)
+    fig4 = figure_by_id(declaration, "4")
+    points = paper_figures.figure_points(fig4, *paper_runs.figure_cells(declaration, fig4), measured)
     assert set(points) == {(app, "echo") for app in fig4["series"].values()}
     # Against items, each app's echo-N make one line, N rising.
     level = measured[("soap-php", "echo-10", 100)]
@@ -173,16 +170,11 @@ def test_a_lines_figure_has_three_blocks_per_series_and_the_paper_s_span_once_pe
 
 
 def test_reproduce_draws_a_page_per_figure_from_recorded_rounds(tmp_path):
-    shutil.copytree(FIXTURES, tmp_path / "recorded")
-    done = subprocess.run([sys.executable, "-m", "harness", "reproduce", "--draw-only", "--figures", "3,4,7",
-                           "--run", "recorded", "--results", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    pdf, markdown = tmp_path / "recorded" / "icws08.pdf", (tmp_path / "recorded" / "icws08.md").read_text()
-    pages = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    pages, markdown = drawn("icws08", FIXTURES, tmp_path, ("--figures", "3,4,7"))
     # Every figure with points is drawn, whichever were asked for: Figs. 3-6 share the recorded cells
     # (getQuote and echo-10 at 100 connections); Fig. 7's ladder and Fig. 8's lists were not recorded.
     # The profiled round adds the breakdown (its bars and its text) and the footprint (its text).
-    assert re.search(r"^Pages:\s+7$", pages, re.M)
+    assert pages == 7
     assert "## Fig. 3: StockQuote" in markdown and "## Fig. 6" in markdown and "## Fig. 7" not in markdown
     assert "## Fig. 9-13" in markdown and "## Fig. 4.5.3" in markdown
     front = (tmp_path / "recorded" / "report" / "index.html").read_text()
@@ -197,8 +189,8 @@ def test_reproduce_draws_a_page_per_figure_from_recorded_rounds(tmp_path):
 def test_a_flagged_point_is_drawn_apart():
     declaration, values = icws08()
     measured = paper_figures.measured_levels(recorded_rounds())
-    fig3 = figure(declaration, "3")
-    points = paper_figures.figure_points(fig3, *reproduce.figure_cells(declaration, fig3), measured)
+    fig3 = figure_by_id(declaration, "3")
+    points = paper_figures.figure_points(fig3, *paper_runs.figure_cells(declaration, fig3), measured)
     rows = paper_pages.bars_text(fig3, values, points, paper_figures.ratio_series(fig3, points)).split("\n\n\n")[0]
     by_label = {row.split("\t")[6]: row.split("\t") for row in rows.splitlines()}
     assert by_label["Axis2 C"][7] == by_label["Axis2 C"][1]  # above gSOAP's 16 threads: flagged
@@ -208,8 +200,8 @@ def test_a_flagged_point_is_drawn_apart():
 def test_a_ratio_over_rounds_both_measured_is_paired_by_round():
     declaration, _ = icws08()
     measured = paper_figures.measured_levels(recorded_rounds())
-    fig3 = figure(declaration, "3")
-    points = paper_figures.figure_points(fig3, *reproduce.figure_cells(declaration, fig3), measured)
+    fig3 = figure_by_id(declaration, "3")
+    points = paper_figures.figure_points(fig3, *paper_runs.figure_cells(declaration, fig3), measured)
     php, axis2 = points[("soap-php", "quote")][0][1], points[("soap-axis2", "quote")][0][1]
     assert php["by_round"] == {1: 3806.0, 2: 6396.0}
     paired = [php["by_round"][number] / axis2["by_round"][number] for number in (1, 2)]

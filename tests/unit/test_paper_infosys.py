@@ -4,46 +4,41 @@ phase 1 (three warm-up calls and three recorded per size, 1,000-5,000 Employee r
 engine, Intel Xeon) becomes points (each the mean of its three calls), the paper's ratios beside
 ours, and a PDF page per figure."""
 import json
-import re
 import shutil
-import subprocess
-import sys
 
 import pytest
 
 from harness.report import paper_declaration, paper_figures, paper_markdown
+from harness.report.paper_declaration import figure_by_id
 from harness.results.chosen import Refused
 from harness.results.store import read_tsv
-from harness.run import reproduce
+from harness.run import paper_runs
 from stack.settings import ROOT
+from tests.recorded_papers import drawn
 
 RECORDED = ROOT / "tests" / "fixtures" / "reproduce-infosys"
 
 
 def infosys():
-    return reproduce.read_paper("infosys")
-
-
-def figure(declaration, figure_id):
-    return next(each for each in declaration["figures"] if each["id"] == figure_id)
+    return paper_runs.read_paper("infosys")
 
 
 def test_phase_1_runs_the_papers_procedure_and_its_figures_share_one_run():
     declaration, _ = infosys()
-    args = reproduce.phase_args(declaration, figure(declaration, "2"))
+    args = paper_runs.figure_args(declaration, figure_by_id(declaration, "2"))
     assert (args.kinds, args.sizes, args.count, args.warmup_calls, args.jvm_warmup) == (
         "employees", "1000,2000,3000,4000,5000", 3, 3, 0.0)
     folders = {each["id"]: paper_declaration.shared_folder(declaration, each)
-               for each in declaration["figures"] if reproduce.is_phases(declaration, each)}
+               for each in declaration["figures"] if paper_runs.is_phases(declaration, each)}
     assert folders == {"2": "fig-2", "3": "fig-2", "4": "fig-2", "4s": "fig-4s"}
-    steady = reproduce.phase_args(declaration, figure(declaration, "4s"))
+    steady = paper_runs.figure_args(declaration, figure_by_id(declaration, "4s"))
     assert (steady.count, steady.warmup_calls, steady.jvm_warmup) == (20, None, 60.0)
 
 
 def test_a_recorded_run_is_not_run_again(tmp_path):
     declaration, _ = infosys()
     shutil.copytree(RECORDED, tmp_path / "run")
-    steps, _ = reproduce.plan(declaration, declaration["figures"], 1, tmp_path / "run")
+    steps, _ = paper_runs.plan(declaration, declaration["figures"], 1, tmp_path / "run")
     assert [(each["id"], apps) for _, each, apps in steps] == [
         ("4s", None), ("phase-2", ["soap", "soap-php", "soap-php-lighttpd", "soap-cxf", "soap-axis2", "soap-gsoap"])]
 
@@ -51,8 +46,9 @@ def test_a_recorded_run_is_not_run_again(tmp_path):
 @pytest.mark.parametrize("change, named", [
     (lambda f: f.pop("measure"), "its measure one of"),
     (lambda f: f.update(x="app"), "drawn against items"),
-    (lambda f: f.update(verb="sweep"), "verb: 'sweep' is none of"),
-    (lambda f: f.update(verb="concurrency-sweep"), "only a soap-phases figure names one"),
+    (lambda f: f.update(verb="profile"), "verb: 'profile' is none of"),
+    (lambda f: f.update(verb="concurrency-sweep"), "only a soap-phases figure names them"),
+    (lambda f: f.update(kind="ints"), "kind: 'ints' is not among the kinds its experiment runs"),
 ])
 def test_a_wrong_phases_figure_is_named(change, named):
     declaration, _ = infosys()
@@ -65,7 +61,7 @@ def test_a_wrong_phases_figure_is_named(change, named):
 def recorded_points(figure_id):
     declaration, values = infosys()
     calls = read_tsv(RECORDED / "round-1" / "fig-2" / "soap-phases-calls.tsv")
-    return declaration, values, paper_figures.phase_points(figure(declaration, figure_id), [(1, calls)])
+    return declaration, values, paper_figures.phase_points(figure_by_id(declaration, figure_id), [(1, calls)])
 
 
 def test_a_point_is_the_mean_of_its_three_recorded_calls_its_interval_their_range():
@@ -81,7 +77,7 @@ def test_a_point_is_the_mean_of_its_three_recorded_calls_its_interval_their_rang
 
 def test_the_papers_ratios_are_set_beside_ours_or_named_as_not_here():
     declaration, values, points = recorded_points("4")
-    verdicts = {row["comparison"]: row for row in paper_figures.verdict_rows(figure(declaration, "4"), values, points)}
+    verdicts = {row["comparison"]: row for row in paper_figures.verdict_rows(figure_by_id(declaration, "4"), values, points)}
     assert verdicts["Axis 1.4 / Axis2 with JibX"]["verdict"] == "cannot be had here: no engine here is Axis2 with JibX"
     derived = verdicts["Axis 1.4 / XFire with JaxB"]
     assert derived["apps"] == "soap / soap-cxf" and derived["paper"] == "1.80×" and "over 5 points" in derived["ours"]
@@ -89,14 +85,8 @@ def test_the_papers_ratios_are_set_beside_ours_or_named_as_not_here():
 
 
 def test_reproduce_draws_the_phase_figures_from_a_recorded_run(tmp_path):
-    shutil.copytree(RECORDED, tmp_path / "recorded")
-    done = subprocess.run([sys.executable, "-m", "harness", "reproduce", "--paper", "infosys", "--draw-only",
-                           "--run", "recorded", "--results", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    pages = subprocess.run(["pdfinfo", str(tmp_path / "recorded" / "infosys.pdf")], capture_output=True, text=True,
-                           check=True).stdout
-    assert re.search(r"^Pages:\s+3$", pages, re.M), "Figs. 2, 3 and 4 from the one run; 4s and phase 2 not recorded"
-    markdown = (tmp_path / "recorded" / "infosys.md").read_text()
+    pages, markdown = drawn("infosys", RECORDED, tmp_path)
+    assert pages == 3, "Figs. 2, 3 and 4 from the one run; 4s and phase 2 not recorded"
     assert "| series | x | marshalling time (ms) |" in markdown and "## Fig. 4s" not in markdown
     assert "each interval is the range of that round's recorded calls" in markdown and "Intel" in markdown
     # Every block of a page's data holds a line: gnuplot's `index` skips one that holds none.

@@ -7,10 +7,11 @@ import json
 import pytest
 
 from harness.report import paper_declaration, paper_figures, paper_profiles
+from harness.report.paper_declaration import figure_by_id
 from harness.report.series import aligned_tables
 from harness.results.chosen import Refused
 from harness.results.store import read_tsv
-from harness.run import reproduce
+from harness.run import paper_runs
 from stack.settings import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "reproduce"
@@ -18,12 +19,8 @@ APPS = ["soap-php-lighttpd", "soap-php", "soap-gsoap", "soap-axis2"]
 
 
 def icws08():
-    declaration, values = reproduce.read_paper("icws08")
-    return declaration, values, read_tsv(reproduce.PAPERS / declaration["breakdowns"])
-
-
-def figure(declaration, figure_id):
-    return next(each for each in declaration["figures"] if each["id"] == figure_id)
+    declaration, values = paper_runs.read_paper("icws08")
+    return declaration, values, read_tsv(paper_runs.PAPERS / declaration["breakdowns"])
 
 
 def measured():
@@ -33,15 +30,15 @@ def measured():
 
 
 def levels_of(declaration, figure_id):
-    chosen = figure(declaration, figure_id)
-    return chosen, paper_profiles.app_levels(chosen, *reproduce.figure_cells(declaration, chosen), measured())
+    chosen = figure_by_id(declaration, figure_id)
+    return chosen, paper_profiles.app_levels(chosen, *paper_runs.figure_cells(declaration, chosen), measured())
 
 
 def test_a_profiled_level_serves_a_breakdown_and_any_level_with_memory_a_footprint():
     declaration, _, _ = icws08()
     found = measured()[("soap-php", "echo-10", 100)]
     assert len(found) == 2  # Fig. 3's recorded sweep (before memory was kept) and the profiled one
-    breakdown, memory, fig4 = (figure(declaration, name) for name in ("9-13", "4.5.3", "4"))
+    breakdown, memory, fig4 = (figure_by_id(declaration, name) for name in ("9-13", "4.5.3", "4"))
     assert ["profile" in level for level in paper_figures.round_levels(breakdown, found)] == [True]
     assert paper_figures.round_levels(memory, found) == paper_figures.round_levels(breakdown, found)
     # A figure of replies takes the round's first level: one a round, whatever else measured it.
@@ -50,8 +47,8 @@ def test_a_profiled_level_serves_a_breakdown_and_any_level_with_memory_a_footpri
 
 def test_a_breakdown_is_planned_apart_from_the_figures_that_measured_its_cells_without_perf(tmp_path):
     declaration, _, _ = icws08()
-    figures = [figure(declaration, name) for name in ("4", "9-13", "4.5.3")]
-    steps, _ = reproduce.plan(declaration, figures, 1, tmp_path)
+    figures = [figure_by_id(declaration, name) for name in ("4", "9-13", "4.5.3")]
+    steps, _ = paper_runs.plan(declaration, figures, 1, tmp_path)
     assert [(each["id"], sorted(apps)) for _, each, apps in steps] == [("4", sorted(APPS)), ("9-13", sorted(APPS))]
 
 
@@ -117,7 +114,7 @@ def test_the_footprint_has_a_row_per_server_of_each_configuration_and_the_paper_
 def test_a_breakdown_must_profile_and_nothing_else_may(change, named):
     declaration, _, _ = icws08()
     declaration = json.loads(json.dumps(declaration))
-    change(figure(declaration, "9-13"))
+    change(figure_by_id(declaration, "9-13"))
     with pytest.raises(Refused, match=named):
         paper_declaration.checked(declaration, "icws08.json")
 

@@ -41,6 +41,19 @@ def test_the_study_plan_runs_k_rates_across_the_reference_figure_and_stops_at_th
         "without a reference figure: the study's own ramp from its first rate"
 
 
+def test_listed_rates_replace_the_plan_in_order_and_stop_at_the_first_shortfall_under_the_study():
+    # The study's per-rate tables (its §6.2: 1, 2, 3 ... req/s): RATES= needs no reference run.
+    study = Plan(mode="linear", linear_rates=5, linear_stop_after=1, rates=(1, 2, 3, 4, 5, 6, 7))
+    assert rates(plan_for(study, "large", estimate=None)) == [1, 2, 3, 4, 5, 6, 7]
+    assert rates(plan_for(study, "large", estimate=None), capacity=4) == [1, 2, 3, 4, 5]
+    adaptive = Plan(rates=(20,))
+    assert rates(plan_for(adaptive, "single", estimate=900.0)) == [20], "whatever the mode, no probe-led ramp"
+    parser = options.parser("test")
+    assert parser.parse_args(["--rates", "1,2.5"]).rates == (1.0, 2.5)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--rates", "1,0"])
+
+
 def test_the_study_reads_the_reply_rate_alone_on_a_recorded_step():
     # full6, servlet, MyISAM single rows, 1,231 req/s offered: 245 client timeouts of 7,386 requests
     # (3.3 %) with a reply rate of 1,172.5 (95.2 %). The lab's rule fails it for the errors; the study

@@ -1,0 +1,80 @@
+"""The Lublin paper's tables (`make reproduce PAPER=lublin`): a rate of items a second from an engine's
+phase, a figure per table and type drawn from one shared run, and a recorded run (ten calls per type
+and size, 10 to 16,000 items, five SOAP engines, Intel Xeon) set beside the paper's ratios of gSOAP
+over Axis2/C, from 10 to 5,000 items only."""
+import json
+
+import pytest
+
+from harness.report import paper_declaration, paper_figures, paper_markdown
+from harness.report.paper_declaration import figure_by_id
+from harness.results.chosen import Refused
+from harness.results.store import read_tsv
+from harness.run import paper_runs, reproduce
+from stack.settings import ROOT
+from tests.recorded_papers import drawn
+
+RECORDED = ROOT / "tests" / "fixtures" / "reproduce-lublin"
+CALLS = RECORDED / "round-1" / "fig-1-int" / "soap-phases-calls.tsv"
+
+
+def lublin():
+    return paper_runs.read_paper("lublin")
+
+
+def test_a_rate_is_the_items_over_the_phases_time():
+    row = {"n": "1000", "unmarshal_us": "2500.0", "marshal_us": "0.0", "round_trip_us": "4000.0"}
+    assert paper_figures.phase_value("unmarshal_rate", row) == pytest.approx(400_000)
+    assert paper_figures.phase_value("marshal_rate", row) is None, "a clock that read 0 gives no rate"
+    assert paper_figures.phase_value("round_trip_us", row) == pytest.approx(4.0)
+
+
+def test_every_table_and_type_shares_one_run_of_ten_calls():
+    declaration, _ = lublin()
+    folders = {paper_declaration.shared_folder(declaration, each) for each in declaration["figures"]}
+    assert folders == {"fig-1-int"}
+    args = paper_runs.figure_args(declaration, figure_by_id(declaration, "3-struct"))
+    assert (args.kinds, args.sizes, args.count) == ("ints,doubles,strings,echo", "10,100,1000,5000,16000", 10)
+    steps, _ = paper_runs.plan(declaration, declaration["figures"], 1, RECORDED)
+    assert steps == [], "the recorded run is complete"
+
+
+def test_a_figure_draws_its_own_kind_alone():
+    declaration, _ = lublin()
+    calls = read_tsv(CALLS)
+    points = paper_figures.phase_points(figure_by_id(declaration, "1-double"), [(1, calls)])
+    assert {kind for _, kind in points} == {"doubles"} and len(points) == 5
+    n, gsoap = points[("soap-gsoap", "doubles")][2]
+    timed = [1000 * 1e6 / float(row["marshal_us"]) for row in calls
+             if (row["app"], row["workload"], row["n"]) == ("soap-gsoap", "doubles", "1000")]
+    assert n == 1000 and len(timed) == 10 and gsoap["value"] == pytest.approx(sum(timed) / 10)
+    assert reproduce.x_label(figure_by_id(declaration, "1-double"), points) == "doubles in the message"
+    assert reproduce.log_base(figure_by_id(declaration, "1-double"), points) == 10
+
+
+def test_the_papers_ratio_is_set_against_ours_from_10_to_5000_items():
+    declaration, values = lublin()
+    struct = figure_by_id(declaration, "3-struct")
+    points = paper_figures.phase_points(struct, [(1, read_tsv(CALLS))])
+    (row,) = paper_figures.verdict_rows(struct, values, points)
+    assert (row["comparison"], row["apps"], row["paper"]) == ("gSOAP / Axis (Axis2/C)", "soap-gsoap / soap-axis2", "6.44×")
+    assert "over 4 points" in row["ours"], "16,000 items lie past the sizes both of the paper's frameworks finished"
+    assert row["source"] == "derived: 1,577,937 / 244,914 (the table's difference: 544.28%) (line 163)"
+
+
+def test_a_kind_its_experiment_does_not_run_is_named():
+    declaration, _ = lublin()
+    declaration = json.loads(json.dumps(declaration))
+    declaration["figures"][0]["kind"] = "employees"
+    with pytest.raises(Refused, match="kind: 'employees' is not among the kinds its experiment runs"):
+        paper_declaration.checked(declaration, "lublin.json")
+
+
+def test_reproduce_draws_a_page_per_table_and_type(tmp_path):
+    pages, markdown = drawn("lublin", RECORDED, tmp_path)
+    assert pages == 8
+    assert "| series | x | serialization rate (items/s) |" in markdown
+    assert "The paper's rates: gSOAP 1,301,413 (line 129), Axis (Axis2/C) 1,163,028 (line 129) items/s." in markdown
+    assert "- 5, 6 (Packets per second and RAM with and without fragmentation (Tables 5 and 6))" in markdown
+    assert paper_markdown.canary_text(json.loads((RECORDED / "round-1" / "fig-1-int" / "soap-phases.json").read_text())
+                                      .get("canary")) in markdown.split("\n")[2]

@@ -1,0 +1,83 @@
+"""The 2006 study's per-rate tables (`make reproduce PAPER=study2006`): a sweep figure runs the study's
+method at the rates its table lists, and a recorded sweep (SOAP on the 16,000-row page at 1 and 2
+req/s, 180 s a step, Intel Xeon) becomes points, the paper's rows beside them, words on where each
+saturated, and a PDF page."""
+import json
+
+import pytest
+
+from harness.report import paper_declaration, paper_sweeps
+from harness.report.paper_declaration import figure_by_id
+from harness.results.chosen import Refused
+from harness.run import paper_runs
+from stack.settings import ROOT
+from tests.recorded_papers import drawn
+
+RECORDED = ROOT / "tests" / "fixtures" / "reproduce-study2006"
+
+
+def study():
+    return paper_runs.read_paper("study2006")
+
+
+def test_a_table_is_a_sweep_of_one_cell_under_the_studys_method_at_its_rates():
+    declaration, _ = study()
+    args = paper_runs.figure_args(declaration, figure_by_id(declaration, "6.2.1-myisam"))
+    assert (args.study, args.apps, args.engines, args.workloads) == (True, ("php",), ("myisam",), ("large",))
+    assert args.rates == (1, 2, 3, 4, 5, 6, 7)
+    assert paper_runs.own_run(declaration, figure_by_id(declaration, "6.2.4"))
+    _, guess = paper_runs.plan(declaration, [figure_by_id(declaration, "6.2.1-myisam")], 1, RECORDED)
+    assert guess >= 7 * 180, "seven 3-minute steps"
+
+
+def test_the_recorded_table_is_not_run_again():
+    declaration, _ = study()
+    steps, _ = paper_runs.plan(declaration, [figure_by_id(declaration, "6.2.4")], 1, RECORDED)
+    assert steps == []
+
+
+@pytest.mark.parametrize("change, named", [
+    (lambda f: f.update(x="app"), "drawn against the offered rate"),
+    (lambda f: f["options"].pop("rates"), "lists its rates"),
+    (lambda f: f.update(verb="concurrency-sweep"), "drawn against the offered rate"),
+])
+def test_a_wrong_sweep_figure_is_named(change, named):
+    declaration, _ = study()
+    declaration = json.loads(json.dumps(declaration))
+    change(declaration["figures"][0])
+    with pytest.raises(Refused, match=named):
+        paper_declaration.checked(declaration, "study2006.json")
+
+
+def test_the_study_read_its_saturation_at_the_first_rate_whose_reply_rate_fell_short():
+    # §6.2.1, PHP on MyISAM: 1, 2, 3, 4 reached, 3.8 at 5 (lines 249-289).
+    assert paper_sweeps.saturation_of([(1, 1), (2, 2), (3, 3), (4, 4), (5, 3.8), (6, 3.5), (7, 3.5)]) == (4, 5)
+    assert paper_sweeps.saturation_of([(1, 1), (2, 2)]) == (2, None)
+    assert paper_sweeps.saturation_of([(1, 0.83)]) == (None, 1)
+
+
+def recorded_points():
+    declaration, values = study()
+    return declaration, values, paper_sweeps.rate_points(paper_runs.round_steps(RECORDED, "fig-6.2.4"))
+
+
+def test_a_point_is_the_steps_reply_rate_and_response_time_beside_the_papers_row():
+    declaration, values, points = recorded_points()
+    ((key, series),) = points.items()
+    assert key == ("soap", "myisam") and [rate for rate, _ in series] == [1.0, 2.0], "the baseline step is not a row"
+    steps = [row for _, found in paper_runs.round_steps(RECORDED, "fig-6.2.4") for row in found["steps"] if row["role"] == ""]
+    first = series[0][1]
+    assert first["value"] == float(steps[0]["reply_rate"]) and first["response_ms"] == float(steps[0]["response_time_ms"])
+    assert (first["low"], first["high"]) == (float(steps[0]["reply_rate_min"]), float(steps[0]["reply_rate_max"]))
+    assert paper_sweeps.paper_rows(figure_by_id(declaration, "6.2.4"), values) == {
+        "soap": {1.0: {"replies/s": 1.0, "ms": 693.2}, 2.0: {"replies/s": 0.1, "ms": 19832.3}}}
+    (words,) = paper_sweeps.verdict(figure_by_id(declaration, "6.2.4"), values, points)
+    assert "fell short of the rate at 2 req/s (throughput 1)" in words and "ours passed every rate up to 2 req/s" in words
+
+
+def test_reproduce_draws_the_table_from_a_recorded_sweep(tmp_path):
+    pages, markdown = drawn("study2006", RECORDED, tmp_path)
+    assert pages == 1, "the one table recorded"
+    assert "| 2 | " in markdown and "| 0.1 | 19832.3 |" in markdown
+    assert "The paper's rows: text: §6.2.4's table (SOAP), lines 381–389 of its text." in markdown
+    assert "Intel" in markdown.split("\n")[2]
