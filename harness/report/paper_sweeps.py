@@ -21,9 +21,11 @@ def step_point(rows):
         row = rows[0][1]
         low, high = (float(row[key]) if row.get(key) else replies[rows[0][0]]
                      for key in ("reply_rate_min", "reply_rate_max"))
-    responses = [float(row["response_time_ms"]) for _, row in rows if row.get("response_time_ms")]
+    def median_of(column):
+        found = [float(row[column]) for _, row in rows if row.get(column)]
+        return statistics.median(found) if found else None
     return {"value": statistics.median(replies.values()), "low": low, "high": high, "rounds": len(rows),
-            "by_round": replies, "response_ms": statistics.median(responses) if responses else None,
+            "by_round": replies, "response_ms": median_of("response_time_ms"), "transfer_ms": median_of("transfer_time_ms"),
             "flags": sorted({row["verdict"] for _, row in rows if row["verdict"] != PASS}),
             "reasons": [row["reason"] for _, row in rows if row["verdict"] != PASS]}
 
@@ -58,19 +60,27 @@ def saturation_of(rates):
     return (max(reached) if reached else None), (short[0] if short else None)
 
 
+def paper_saturation(rates):
+    """Where the paper's [(rate, replies/s)] saturated, in words."""
+    held, fell = saturation_of(rates)
+    if not rates:
+        return "the paper gives no reply rate at these rates"
+    if fell is None:
+        return "the paper's reply rate reached every rate it gave"
+    return (f"the paper's reply rate fell short of the rate at {fell:g} req/s "
+            + (f"(throughput {held:g})" if held is not None else "already, its lowest (throughput below it)"))
+
+
 def verdict(figure, values, points):
     """In words: where the paper's table saturated, and where ours did at the same rates."""
     words = []
     theirs = paper_rows(figure, values)
     for (app, engine), series in points.items():
         paper = sorted((rate, row["replies/s"]) for rate, row in theirs.get(app, {}).items() if "replies/s" in row)
-        held, fell = saturation_of(paper)
-        failed = [rate for rate, point in series if point["flags"]]
-        ours = (f"ours passed every rate up to {series[-1][0]:g} req/s" if not failed
-                else f"ours first failed at {failed[0]:g} req/s ({series[[rate for rate, _ in series].index(failed[0])][1]['reasons'][0]})")
-        words.append(f"{registry.app(app)['title']} on {engine}: the paper's reply rate "
-                     + (f"fell short of the rate at {fell:g} req/s (throughput {held:g})" if fell else "reached every rate it gave")
-                     + f"; {ours}.")
+        failed = [(rate, point) for rate, point in series if point["flags"]]
+        ours = (f"ours first failed at {failed[0][0]:g} req/s ({failed[0][1]['reasons'][0]})" if failed
+                else f"ours passed every rate up to {series[-1][0]:g} req/s")
+        words.append(f"{registry.app(app)['title']} on {engine}: {paper_saturation(paper)}; {ours}.")
     return words
 
 
@@ -90,22 +100,26 @@ def rates_text(figure, values, points):
     return "\n\n\n".join(blocks) + "\n", series
 
 
+def ms(value):
+    return "" if value is None else f"{value:,.1f}"
+
+
 def rates_markdown(figure, values, points):
     """The figure's section of <paper>.md: at each rate ours beside the paper's, the verdict."""
     theirs = paper_rows(figure, values)
     lines = [f"## {figure['id']}: {figure['title']}", ""]
     for (app, engine), steps in points.items():
         lines += [f"{registry.app(app)['title']} on {engine}:", "",
-                  "| offered (req/s) | ours: replies/s | interval | ours: response (ms) | the paper: replies/s | "
-                  "the paper: response (ms) | verdict |", "|---:|---:|---|---:|---:|---:|---|"]
+                  "| offered (req/s) | ours: replies/s | interval | ours: response (ms) | ours: transfer (ms) | "
+                  "the paper: replies/s | the paper: response (ms) | our step |", "|---:|---:|---|---:|---:|---:|---:|---|"]
         paper = theirs.get(app, {})
         for rate in sorted({rate for rate, _ in steps} | set(paper)):
             each = dict(steps).get(rate)
             row = paper.get(rate, {})
-            ours = (f"{each['value']:,.1f} | {each['low']:,.1f}–{each['high']:,.1f} | "
-                    f"{'' if each['response_ms'] is None else format(each['response_ms'], ',.1f')}") if each else "not run | | "
-            lines.append(f"| {rate:g} | {ours} | {row.get('replies/s', ''):} | {row.get('ms', '')} | "
-                         f"{'; '.join(each['flags']) if each else ''} |")
+            ours = (f"{each['value']:,.1f} | {each['low']:,.1f}–{each['high']:,.1f} | {ms(each['response_ms'])} | "
+                    f"{ms(each['transfer_ms'])}") if each else "not run | | | "
+            lines.append(f"| {rate:g} | {ours} | {row.get('replies/s', '')} | {row.get('ms', '')} | "
+                         f"{('; '.join(each['flags']) or 'pass') if each else ''} |")
         lines.append("")
     rounds = {each["rounds"] for steps in points.values() for _, each in steps}
     lines += ["One round: each interval is the range of httperf's 5-s reply-rate samples within the step."
@@ -114,7 +128,8 @@ def rates_markdown(figure, values, points):
     rows = [row for row in values if row["figure"] == figure["id"]]
     if rows:
         numbers = sorted(int(row["line"]) for row in rows)
-        lines += [f"The paper's rows: {rows[0]['source']}, lines {numbers[0]}–{numbers[-1]} of its text.", ""]
+        span = f"line {numbers[0]}" if numbers[0] == numbers[-1] else f"lines {numbers[0]}–{numbers[-1]}"
+        lines += [f"The paper's rows: {rows[0]['source']}, {span} of its text.", ""]
     if figure.get("differs"):
         lines += ["What still differs, beside the paper's own list: " + " ".join(figure["differs"]), ""]
     return lines

@@ -130,8 +130,9 @@ class Runner:
         def from_the_plan(first):
             # A third of the step budget in a first round, two steps in a later one, a quarter of the
             # warm-up's cap: 57 s and 33 s a cell by default, a little above the 33-49 s and 21-53 s that
-            # gSOAP's and PHP's echo-1 and echo-10 took (run drivers-debian, AMD EPYC).
-            steps = plan.max_steps / 3 if first else 2
+            # gSOAP's and PHP's echo-1 and echo-10 took (run drivers-debian, AMD EPYC). Listed rates
+            # (RATES=) are that many steps.
+            steps = len(plan.rates) if plan.rates else plan.max_steps / 3 if first else 2
             return warmup.warmup_cap_s / 4 + steps * (plan.duration_s + STEP_OVERHEAD_S)
         seconds, known = planned_eta(left, earlier_cell_walls(self.files.directory.parent, self.run_id), from_the_plan)
         rounds_with_jvm = len({visit.round for visit in self.visits if registry.jit(visit.key.app)})

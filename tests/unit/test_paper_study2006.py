@@ -54,6 +54,9 @@ def test_the_study_read_its_saturation_at_the_first_rate_whose_reply_rate_fell_s
     assert paper_sweeps.saturation_of([(1, 1), (2, 2), (3, 3), (4, 4), (5, 3.8), (6, 3.5), (7, 3.5)]) == (4, 5)
     assert paper_sweeps.saturation_of([(1, 1), (2, 2)]) == (2, None)
     assert paper_sweeps.saturation_of([(1, 0.83)]) == (None, 1)
+    # §6.2.3, the pooled servlet: 150 of 180 replies at 1 req/s (line 367); §6.2.2 on InnoDB gives no row.
+    assert paper_sweeps.paper_saturation([(1, 0.83)]).endswith("at 1 req/s already, its lowest (throughput below it)")
+    assert paper_sweeps.paper_saturation([]) == "the paper gives no reply rate at these rates"
 
 
 def recorded_points():
@@ -78,6 +81,21 @@ def test_a_point_is_the_steps_reply_rate_and_response_time_beside_the_papers_row
 def test_reproduce_draws_the_table_from_a_recorded_sweep(tmp_path):
     pages, markdown = drawn("study2006", RECORDED, tmp_path)
     assert pages == 1, "the one table recorded"
-    assert "| 2 | " in markdown and "| 0.1 | 19832.3 |" in markdown
+    assert "| 0.1 | 19832.3 | pass |" in markdown
     assert "The paper's rows: text: §6.2.4's table (SOAP), lines 381–389 of its text." in markdown
     assert "Intel" in markdown.split("\n")[2]
+
+
+def test_a_step_that_did_not_pass_is_flagged_and_named_with_its_reason():
+    declaration, values = study()
+    steps = [{"role": "baseline", "offered_rate": "0.5", "reply_rate": "0.5", "response_time_ms": "600", "verdict": "pass",
+              "reason": ""},
+             {"role": "", "offered_rate": "1", "reply_rate": "1.0", "response_time_ms": "700", "verdict": "pass", "reason": ""},
+             {"role": "", "offered_rate": "2", "reply_rate": "1.4", "response_time_ms": "9000", "verdict": "fail",
+              "reason": "reply rate 1.4 < 95% of 2"}]
+    points = paper_sweeps.rate_points([(1, {"cell": {"app": "soap", "engine": "myisam"}, "steps": steps})])
+    (series,) = points.values()
+    assert [(rate, point["flags"]) for rate, point in series] == [(1.0, []), (2.0, ["fail"])]
+    assert series[1][1]["low"] == series[1][1]["high"] == 1.4, "no 5-s samples recorded: the step's own rate"
+    (words,) = paper_sweeps.verdict(figure_by_id(declaration, "6.2.4"), values, points)
+    assert words.endswith("ours first failed at 2 req/s (reply rate 1.4 < 95% of 2).")
