@@ -143,7 +143,8 @@ def plan(declaration, figures, rounds, directory):
         folders = set()  # the runs of their own in this round's plan so far
         for figure in figures:
             if own_run(declaration, figure):
-                folder, verb = paper_declaration.shared_folder(declaration, figure), paper_declaration.verb_of(declaration, figure)
+                folder = paper_declaration.shared_folder(declaration, figure)
+                verb = paper_declaration.verb_of(declaration, figure)
                 if folder not in folders and not finished(directory / f"round-{number}" / folder, verb):
                     steps.append((number, figure, None))
                     args = figure_args(declaration, figure)

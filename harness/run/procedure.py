@@ -18,10 +18,10 @@ def expected_figure(estimate, earlier):
 
 
 def plan_for(plan, workload, estimate, earlier=(), reference=None):
-    """The cell's plan: the rates given (RATES=), else linear, bracketing the `reference` run's figure for the cell when the plan
-    asks for it (linear_rates), else the study's ramp from the profile's first rate; or adaptive,
-    near what the earlier rounds found when there are any (`earlier`: their (figure, probe) pairs),
-    else near the probe's `estimate`, else blind from the profile's start. With several rounds no
+    """The cell's plan: the rates given (RATES=); else linear, bracketing the `reference` run's figure
+    for the cell when the plan asks for it (linear_rates), else the study's ramp from the profile's
+    first rate; or adaptive, near what the earlier rounds found when there are any (`earlier`: their
+    (figure, probe) pairs), else near the probe's `estimate`, else blind from the profile's start. With several rounds no
     step is repeated: the rounds are the repeats, and a figure is their median, so no single step
     decides it."""
     profile = profile_for(workload)

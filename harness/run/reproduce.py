@@ -171,7 +171,8 @@ def draw_profiles(declaration, figure, values, breakdowns, levels_by_app, plots)
 
 
 def add_arguments(parser):
-    parser.add_argument("--paper", default="icws08", help=f"the paper's declaration in experiments/papers/ ({', '.join(paper_runs.papers())})")
+    parser.add_argument("--paper", default="icws08",
+                        help=f"the paper's declaration in experiments/papers/ ({', '.join(paper_runs.papers())})")
     parser.add_argument("--figures", type=listed, default=(), help="only these figures (default: every one declared)")
     parser.add_argument("--rounds", type=number(int, 1), default=1, help="rounds of every figure (default 1: "
                         "an interval is then the range of the round's windows)")
