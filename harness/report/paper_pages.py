@@ -4,12 +4,14 @@ import textwrap
 
 from harness.report.paper_figures import closing_connections, interval_about, series_title, value_label
 from harness.report.view import PALETTE
-from stack import registry
+from stack import registry, workload_names
 
 # gnuplot's `index` skips a block with no data line (a comment alone), which shifted every later block:
 # an empty block holds a missing value.
 EMPTY_BLOCK = "NaN"
 NOTE_WIDTH = 170  # characters of a line of the page's notes (plots/paper-figure.gp sets their font)
+# A lines page's x axis, when it draws several kinds of message (or connections).
+X_LABELS = {"items": "structs or nodes in the message", "connections": "concurrent connections (Apache Bench, kept alive)"}
 
 
 def flagged(point):
@@ -103,3 +105,21 @@ def numbered_notes(lines, figure, declaration):
     lines = [*lines, *(f"Differs: {item}" for item in [*figure.get("differs", []), *declaration.get("differs", [])])]
     wrapped = [row for line in lines for row in textwrap.wrap(line, NOTE_WIDTH, subsequent_indent="    ")]
     return "\n".join(f"{number}\t{text}" for number, text in enumerate(wrapped, start=1)) + "\n"
+
+
+def log_base(figure, points):
+    """The x axis's log base: 2 for connections (2^1-2^10), 10 for items spanning over a hundredfold, else 0."""
+    if figure["x"] == "connections":
+        return 2
+    xs = [x for series in points.values() for x, _ in series if x]
+    return 10 if xs and max(xs) >= 100 * min(xs) else 0
+
+
+def x_label(figure, points):
+    """The x axis's words: of the one kind of message a figure draws ("Employee records in the message"),
+    else its x's."""
+    kinds = {kind for _, kind in points}
+    title = workload_names.workload_title(f"{kinds.pop()}-2", short=True) if len(kinds) == 1 else ""
+    if figure["x"] == "items" and title.startswith("2 "):  # "2 ints", not "list of 2"
+        return f"{title.removeprefix('2 ').replace('employees', 'Employee records')} in the message"
+    return X_LABELS[figure["x"]]

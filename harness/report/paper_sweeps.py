@@ -12,20 +12,24 @@ from harness.results.records import PASS
 from stack import registry
 
 
+def median_of(rows, column):
+    """The median of a column over [(round, steps.tsv row)], None where no row has it."""
+    found = [float(row[column]) for _, row in rows if row.get(column)]
+    return statistics.median(found) if found else None
+
+
 def step_point(rows):
     """Our value at one offered rate from its step in each round ([(round, steps.tsv row)])."""
     replies = {number: float(row["reply_rate"] or 0) for number, row in rows}
     if len(rows) > 1:
         low, high = min(replies.values()), max(replies.values())
     else:
-        row = rows[0][1]
-        low, high = (float(row[key]) if row.get(key) else replies[rows[0][0]]
-                     for key in ("reply_rate_min", "reply_rate_max"))
-    def median_of(column):
-        found = [float(row[column]) for _, row in rows if row.get(column)]
-        return statistics.median(found) if found else None
+        ((number, row),) = rows
+        low = float(row.get("reply_rate_min") or replies[number])
+        high = float(row.get("reply_rate_max") or replies[number])
     return {"value": statistics.median(replies.values()), "low": low, "high": high, "rounds": len(rows),
-            "by_round": replies, "response_ms": median_of("response_time_ms"), "transfer_ms": median_of("transfer_time_ms"),
+            "by_round": replies, "response_ms": median_of(rows, "response_time_ms"),
+            "transfer_ms": median_of(rows, "transfer_time_ms"),
             "flags": sorted({row["verdict"] for _, row in rows if row["verdict"] != PASS}),
             "reasons": [row["reason"] for _, row in rows if row["verdict"] != PASS]}
 

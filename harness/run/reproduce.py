@@ -28,30 +28,9 @@ from harness.run import concurrency, paper_runs, soap_phases, sweep
 from harness.run.options import listed, number
 from harness.run.paper_runs import PAPERS
 from harness.run.progress import format_duration
-from stack import registry, workload_names
+from stack import registry
 
 TEXT_WIDTH = 150  # characters of a line on a text page (plots/text.gp's monospaced body)
-X_LABELS = {"items": "structs or nodes in the message", "connections": "concurrent connections (Apache Bench, kept alive)"}
-
-
-def log_base(figure, points):
-    """The x axis's log base: 2 for connections (2^1-2^10), 10 for items spanning over a hundredfold, else 0."""
-    if figure["x"] == "connections":
-        return 2
-    xs = [x for series in points.values() for x, _ in series if x]
-    return 10 if xs and max(xs) >= 100 * min(xs) else 0
-
-
-def x_label(figure, points):
-    """The x axis's words: of the one kind of message a figure draws ("Employee records in the message"),
-    else its x's."""
-    kinds = {kind for _, kind in points}
-    title = workload_names.workload_title(f"{kinds.pop()}-2", short=True) if len(kinds) == 1 else ""
-    if figure["x"] == "items" and title.startswith("2 "):  # "2 ints", not "list of 2"
-        return f"{title.removeprefix('2 ').replace('employees', 'Employee records')} in the message"
-    return X_LABELS[figure["x"]]
-
-
 def draw(declaration, values, figures, directory):
     """A page per figure that has points (whichever figure's sweep measured them), <paper>.pdf of them
     and <paper>.md; their paths."""
@@ -97,8 +76,8 @@ def draw(declaration, values, figures, directory):
         else:
             text, series = paper_pages.lines_text(figure, values, points, ratios)
             data.write_text(text)
-            variables.update(kind="lines", n=len(series), logx=log_base(figure, points),
-                             xlabel=x_label(figure, points),
+            variables.update(kind="lines", n=len(series), logx=paper_pages.log_base(figure, points),
+                             xlabel=paper_pages.x_label(figure, points),
                              ylabel=paper_figures.value_label(figure)[0])
             for index, (title, colour, dash) in enumerate(series, start=1):
                 variables.update({f"title{index}": title, f"colour{index}": colour, f"dash{index}": dash})

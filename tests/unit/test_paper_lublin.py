@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from harness.report import paper_declaration, paper_figures, paper_markdown
+from harness.report import paper_declaration, paper_figures, paper_markdown, paper_pages
 from harness.report.paper_declaration import figure_by_id
 from harness.results.chosen import Refused
 from harness.results.store import read_tsv
-from harness.run import paper_runs, reproduce
+from harness.run import paper_runs
 from stack.settings import ROOT
 from tests.recorded_papers import drawn
 
@@ -48,8 +48,8 @@ def test_a_figure_draws_its_own_kind_alone():
     timed = [1000 * 1e6 / float(row["marshal_us"]) for row in calls
              if (row["app"], row["workload"], row["n"]) == ("soap-gsoap", "doubles", "1000")]
     assert n == 1000 and len(timed) == 10 and gsoap["value"] == pytest.approx(sum(timed) / 10)
-    assert reproduce.x_label(figure_by_id(declaration, "1-double"), points) == "doubles in the message"
-    assert reproduce.log_base(figure_by_id(declaration, "1-double"), points) == 10
+    assert paper_pages.x_label(figure_by_id(declaration, "1-double"), points) == "doubles in the message"
+    assert paper_pages.log_base(figure_by_id(declaration, "1-double"), points) == 10
 
 
 def test_the_papers_ratio_is_set_against_ours_from_10_to_5000_items():
