@@ -6,7 +6,7 @@
 #   data, notes            the data file (harness/report/paper_sweeps.py) and the notes' file
 #   n, title<i>, colour<i> the series
 # data: per series two blocks, ours (offered, replies/s, low, high, response ms, replies/s again when
-# the step did not pass) then the paper's rows (offered, replies/s, response ms).
+# the step did not pass) then the paper's rows (offered, replies/s, response ms, the top of a range the paper gives).
 
 set terminal pdfcairo enhanced color font "Sans,9" size 11in,8.5in
 set output output
@@ -39,7 +39,7 @@ set logscale y 10
 set yrange [*:*]
 plot for [i=1:n] data index (2*i-2) using 1:5 with linespoints lc rgb value("colour".i) pt 7 ps 0.5 lw 1.5 \
          title value("title".i)." (ours)", \
-     for [i=1:n] data index (2*i-1) using 1:3 with points pt 4 ps 1.4 lw 1.5 lc rgb value("colour".i) \
+     for [i=1:n] data index (2*i-1) using 1:3:3:4 with yerrorbars pt 4 ps 1.4 lw 1.5 lc rgb value("colour".i) \
          title value("title".i)." (the paper)"
 
 unset logscale y

@@ -47,13 +47,23 @@ def rate_points(rounds_steps):
 
 
 def paper_rows(figure, values):
-    """{app: {rate: {"replies/s": value, "ms": value}}} of the paper's table for the figure."""
+    """{app: {rate: {"replies/s": value, "ms": value, "ms_high": value}}} of the paper's table for the
+    figure; ms_high is the top of a response time the paper gives as a range, else the time again."""
     rows = {}
     for row in values:
         if row["figure"] == figure["id"] and row["measure"] in ("replies/s", "ms"):
-            app = figure["series"][row["series"]]
-            rows.setdefault(app, {}).setdefault(float(row["x_low"]), {})[row["measure"]] = float(row["low"])
+            found = rows.setdefault(figure["series"][row["series"]], {}).setdefault(float(row["x_low"]), {})
+            found[row["measure"]] = float(row["low"])
+            if row["measure"] == "ms":
+                found["ms_high"] = float(row["high"])
     return rows
+
+
+def paper_ms(row):
+    """The paper's response time at a rate in words: a value or a range."""
+    if "ms" not in row:
+        return ""
+    return f"{row['ms']:g}" if row["ms_high"] == row["ms"] else f"{row['ms']:g}–{row['ms_high']:g}"
 
 
 def saturation_of(rates):
@@ -90,7 +100,8 @@ def verdict(figure, values, points):
 
 def rates_text(figure, values, points):
     """plots/paper-rates.gp's data, two blocks per series: ours (rate, replies/s, low, high, response
-    ms, replies/s again when the step did not pass), then the paper's rows (rate, replies/s, ms); and
+    ms, replies/s again when the step did not pass), then the paper's rows (rate, replies/s, ms, the
+    top of its range); and
     the series' titles and colours."""
     theirs = paper_rows(figure, values)
     blocks, series = [], []
@@ -98,10 +109,20 @@ def rates_text(figure, values, points):
         blocks.append("\n".join(f"{rate:g}\t{each['value']:g}\t{each['low']:g}\t{each['high']:g}\t{nan(each['response_ms'])}\t"
                                 f"{nan(each['value'] if each['flags'] else None)}" for rate, each in steps))
         paper = theirs.get(app, {})
-        blocks.append("\n".join(f"{rate:g}\t{nan(row.get('replies/s'))}\t{nan(row.get('ms'))}"
+        blocks.append("\n".join(f"{rate:g}\t{nan(row.get('replies/s'))}\t{nan(row.get('ms'))}\t{nan(row.get('ms_high'))}"
                                 for rate, row in sorted(paper.items())) or "NaN")
         series.append((f"{registry.app(app)['title']} ({engine})", colour_hex(app)))
     return "\n\n\n".join(blocks) + "\n", series
+
+
+def sources(figure, values):
+    """[(a source of the figure's rows in the paper, its line or lines)], in the rows' order."""
+    lines = {}
+    for row in values:
+        if row["figure"] == figure["id"]:
+            lines.setdefault(row["source"], []).append(int(row["line"]))
+    return [(source, f"line {min(found)}" if min(found) == max(found) else f"lines {min(found)}–{max(found)}")
+            for source, found in lines.items()]
 
 
 def ms(value):
@@ -122,18 +143,18 @@ def rates_markdown(figure, values, points):
             row = paper.get(rate, {})
             ours = (f"{each['value']:,.1f} | {each['low']:,.1f}–{each['high']:,.1f} | {ms(each['response_ms'])} | "
                     f"{ms(each['transfer_ms'])}") if each else "not run | | | "
-            lines.append(f"| {rate:g} | {ours} | {row.get('replies/s', '')} | {row.get('ms', '')} | "
+            lines.append(f"| {rate:g} | {ours} | {row.get('replies/s', '')} | {paper_ms(row)} | "
                          f"{('; '.join(each['flags']) or 'pass') if each else ''} |")
         lines.append("")
     rounds = {each["rounds"] for steps in points.values() for _, each in steps}
     lines += ["One round: each interval is the range of httperf's 5-s reply-rate samples within the step."
               if rounds == {1} else "Each interval is the rounds' range.", ""]
     lines += [f"- {sentence}" for sentence in verdict(figure, values, points)] + [""]
-    rows = [row for row in values if row["figure"] == figure["id"]]
-    if rows:
-        numbers = sorted(int(row["line"]) for row in rows)
-        span = f"line {numbers[0]}" if numbers[0] == numbers[-1] else f"lines {numbers[0]}–{numbers[-1]}"
-        lines += [f"The paper's rows: {rows[0]['source']}, {span} of its text.", ""]
+    found = sources(figure, values)
+    if len(found) == 1:
+        lines += [f"The paper's rows: {found[0][0]}, {found[0][1]} of its text.", ""]
+    elif found:
+        lines += ["The paper's rows:", ""] + [f"- {source}, {span} of its text." for source, span in found] + [""]
     if figure.get("differs"):
         lines += ["What still differs, beside the paper's own list: " + " ".join(figure["differs"]), ""]
     return lines

@@ -88,6 +88,8 @@ def add_arguments(arguments):
                            help=f"default {defaults()['mode']} (STUDY=1: linear)")
     arguments.add_argument("--duration", type=number(float, 0, low_included=False), default=None,
                            help=sweep()["options_about"]["duration_s"])
+    arguments.add_argument("--step-timeout", type=number(float, 0, low_included=False), default=None,
+                           help=sweep()["options_about"]["step_timeout_s"])
     arguments.add_argument("--precision", type=number(float, 0, 1, low_included=False), default=None,
                            help=sweep()["options_about"]["precision"])
     arguments.add_argument("--rounds", type=rounds_count, default=None, help=sweep()["options_about"]["rounds"])
@@ -205,7 +207,8 @@ def from_args(args):
         values["rounds"] = defaults()["other_set_rounds"]
     elif "rounds" not in values:
         values["rounds"] = defaults()["default_set_rounds"]
-    values.update({key: value for key, value in (("duration_s", args.duration), ("precision", args.precision),
+    values.update({key: value for key, value in (("duration_s", args.duration), ("step_timeout_s", args.step_timeout),
+                                                 ("precision", args.precision),
                                                  ("rounds", args.rounds), ("clients", args.clients),
                                                  ("connection", args.conn), ("calls", args.calls),
                                                  ("auto_cap_min", args.auto_cap_min),

@@ -73,9 +73,34 @@ def test_a_point_is_the_steps_reply_rate_and_response_time_beside_the_papers_row
     assert first["value"] == float(steps[0]["reply_rate"]) and first["response_ms"] == float(steps[0]["response_time_ms"])
     assert (first["low"], first["high"]) == (float(steps[0]["reply_rate_min"]), float(steps[0]["reply_rate_max"]))
     assert paper_sweeps.paper_rows(figure_by_id(declaration, "6.2.4"), values) == {
-        "soap": {1.0: {"replies/s": 1.0, "ms": 693.2}, 2.0: {"replies/s": 0.1, "ms": 19832.3}}}
+        "soap": {1.0: {"replies/s": 1.0, "ms": 693.2, "ms_high": 693.2},
+                 2.0: {"replies/s": 0.1, "ms": 19832.3, "ms_high": 19832.3}}}
     (words,) = paper_sweeps.verdict(figure_by_id(declaration, "6.2.4"), values, points)
     assert "fell short of the rate at 2 req/s (throughput 1)" in words and "ours passed every rate up to 2 req/s" in words
+
+
+def test_a_single_row_time_the_paper_gives_at_no_rate_or_as_a_range_stands_at_20_req_s_with_its_source():
+    declaration, values = study()
+    figure = figure_by_id(declaration, "6.1-20-myisam")
+    args = paper_runs.figure_args(declaration, figure)
+    assert (args.study, args.workloads, args.rates) == (True, ("single",), (20,))
+    assert set(args.apps) == set(figure["series"].values()), "every app of the study on one page"
+    rows = paper_sweeps.paper_rows(figure, values)
+    assert rows["php"] == {20.0: {"ms": 10.3, "ms_high": 10.3}}
+    assert paper_sweeps.paper_ms(rows["soap"][20.0]) == "25–150"
+    sources = dict(paper_sweeps.sources(figure, values))
+    assert len(sources) == 4 and sources['text: §6.1.1, MyISAM "when the rate was 20 requests/s"'] == "line 153"
+
+
+def test_a_lesson_changes_one_knob_of_the_studys_method_on_one_cell():
+    declaration, _ = study()
+    three, five, short = (paper_runs.figure_args(declaration, figure_by_id(declaration, name))
+                          for name in ("lesson-3min", "lesson-5min", "lesson-timeout-5s"))
+    assert (three.duration, three.step_timeout) == (None, None), "the study's own 180 s and 60 s"
+    assert five.duration == 300 and short.step_timeout == 5
+    assert three.rates == five.rates == short.rates and three.apps == five.apps == short.apps == ("servlet",)
+    plan = paper_runs.options.from_args(short)[0].plan
+    assert (plan.step_timeout_s, plan.duration_s) == (5, 180)
 
 
 def test_reproduce_draws_the_table_from_a_recorded_sweep(tmp_path):
