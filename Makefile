@@ -94,8 +94,8 @@ spread-sources: ## where a cell's cost spread lives: its server restarted RESTAR
 interleave: ## two cells' servers' CPU per reply against each other at one moment: their steps alternated AB, BA... in PAIRS pairs (default 6) at SHARE (0.6) of the lower figure, beside the run's saturation ratio (RUN= CELLS=a,b) -> results/RUN-interleave-<when>/interleave.md; docs/method.md
 	@$(PYTHON) -m harness spread-sources --interleave $(or $(PAIRS),6) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)") $(if $(SHARE),--share $(SHARE))
 
-soap-phases: ## where a SOAP request's time goes per engine against N, one request at a time: un-marshal, logic, marshal, by each engine's own hooks, on running servers (APPS= SIZES=1,10,100,1000,5000 KINDS=rows,echo|employees COUNT=20 WARMUP_CALLS=3 JVM_WARMUP=60 RUN=; restarts the SOAP engines' servers with SOAP_PHASES=on and back) -> soap-phases.tsv/.md/.pdf in results/RUN; docs/soap-engines.md
-	@$(PYTHON) -m harness soap-phases $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(APPS),--apps "$(APPS)") $(if $(SIZES),--sizes "$(SIZES)") $(if $(KINDS),--kinds "$(KINDS)") $(if $(COUNT),--count $(COUNT)) $(if $(WARMUP_CALLS),--warmup-calls $(WARMUP_CALLS)) $(if $(JVM_WARMUP),--jvm-warmup $(JVM_WARMUP))
+soap-phases: ## where a SOAP request's time goes per engine against N, one request at a time: un-marshal, logic, marshal, by each engine's own hooks, on running servers (APPS= SIZES=1,10,100,1000,5000 KINDS=rows,echo|employees COUNT=20 WARMUP_CALLS=3 JVM_WARMUP=60 CLIENT=raw|zeep RUN=; restarts the SOAP engines' servers with SOAP_PHASES=on and back) -> soap-phases.tsv/.md/.pdf in results/RUN; docs/soap-engines.md
+	@$(PYTHON) -m harness soap-phases $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(APPS),--apps "$(APPS)") $(if $(SIZES),--sizes "$(SIZES)") $(if $(KINDS),--kinds "$(KINDS)") $(if $(COUNT),--count $(COUNT)) $(if $(WARMUP_CALLS),--warmup-calls $(WARMUP_CALLS)) $(if $(JVM_WARMUP),--jvm-warmup $(JVM_WARMUP)) $(if $(CLIENT),--client $(CLIENT))
 
 driver-agreement: build ## Debian's httperf against the lab's large-body build on cells both can drive (RUN= CELLS=app/engine/workload,... FACTORS=0.5,1.2 REPEATS=3 DURATION=s), on running servers -> results/RUN-drivers/agreement.tsv; docs/soap-engines.md
 	@test -n "$(RUN)" -a -n "$(CELLS)" || { echo "driver-agreement: name the run and its cells: make driver-agreement RUN=a CELLS=soap-gsoap/none/echo-10"; exit 2; }
@@ -103,6 +103,7 @@ driver-agreement: build ## Debian's httperf against the lab's large-body build o
 
 reproduce: up ## a paper's figures under its own load, a page each beside the paper's values (PAPER=icws08|infosys|lublin|study2006 FIGURES=3,4 ROUNDS=1 RUN= to resume) -> results/RUN/<paper>.pdf and .md; docs/method.md
 	@$(INFERNO)
+	@$(LAB) import --if-needed
 	@$(PYTHON) -m harness reproduce $(if $(PAPER),--paper $(PAPER)) $(if $(FIGURES),--figures "$(FIGURES)") \
 	  $(if $(ROUNDS),--rounds $(ROUNDS)) $(if $(DRAW_ONLY),--draw-only) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 

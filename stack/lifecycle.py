@@ -88,6 +88,7 @@ def up(only=(), pinned=False):
         raise LabError(f"up: {', '.join(server.name for server in running)} of another TOMCAT_LAYOUT still "
                        f"running; `make down` stops them first")
     notes = [topology.create(topology.current(), host_cpus())]
+    cgroup.limit_memory(settings.servers_memory_mb())
     write_app_config()
     names = chosen(only, settings.knob("LAB_ON_HOST"))
     return [note for note in notes if note] + [lab_servers()[name].start(server_cpus(name) if pinned else None)

@@ -136,6 +136,10 @@ DEFAULTS = {
     "POOL_SIZE": str((os.cpu_count() or 2) * 2 + 1),
     "POOL_TIMEOUT_MS": "5000",
     "INNODB_BUFFER_POOL": "256M",
+    # The servers' memory together, in MiB, a limit on their cgroup (stack/cgroup.py), page cache
+    # included; none: no limit. The 2006 study's server had 1 GB (its line 65) and "went down"
+    # under the 16,000-row page: SERVERS_MEMORY_MB=1024 imitates it (docs/results.md).
+    "SERVERS_MEMORY_MB": "none",
     # MariaDB's settings: current (the lab's, above) or era (MySQL 5.0's defaults where they still
     # exist, stack/conf/mariadb-era.cnf). The tables' keys at import: keyed, unkeyed or
     # innodb-unkeyed (stack/lab.py's SCHEMAS). Both test the 2006 study's InnoDB plateau.
@@ -183,6 +187,11 @@ def int_knob(name):
         return int(value)
     except ValueError:
         raise SystemExit(f"{name} must be an integer, got {value!r}") from None
+
+
+def servers_memory_mb():
+    """SERVERS_MEMORY_MB in MiB, or None for no limit."""
+    return None if knob("SERVERS_MEMORY_MB") == "none" else int_knob("SERVERS_MEMORY_MB")
 
 
 def knobs():

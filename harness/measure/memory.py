@@ -6,12 +6,12 @@ and the bytes its requests allocated.
 A JVM's allocation is no counter it keeps: over a step it is the heap's growth (its spaces' used
 bytes in the hsperfdata counters, harness/measure/jit.py, which the JVM samples every 50 ms) plus
 what the collections in the step freed (before minus after, from its GC log: `-Xlog:gc`, one line
-per pause, which Tomcat writes to var/log/<server>-gc.log). Pure parsing here; the two monitors
-at the end read /proc and the log."""
+per pause, which Tomcat writes to var/log/<server>-gc.log). Pure parsing here; the monitors at
+the end read /proc, the log and the servers' cgroup."""
 import re
 
 from harness.measure import jit
-from stack import lifecycle
+from stack import cgroup, lifecycle
 
 UNITS = {"B": 1, "K": 1024, "M": 1024 ** 2, "G": 1024 ** 3}
 MB = 1024 ** 2
@@ -116,3 +116,14 @@ class JvmHeapMonitor:
         every = gc_pauses(text)
         return {f"{self.server}_{figure}": value
                 for figure, value in heap_figures(counters, after, pauses, every[-1] if every else None).items()}
+
+
+class OomKillMonitor:
+    """servers_oom_kills: the processes the kernel's OOM killer killed in the servers' cgroup over the
+    step, which a memory limit on it (SERVERS_MEMORY_MB) can make; 0 without one."""
+
+    def start(self):
+        self.before = cgroup.oom_kills()
+
+    def finish(self):
+        return {"servers_oom_kills": cgroup.oom_kills() - self.before}

@@ -264,11 +264,13 @@ SERVER_MONITORS = {"mariadb-status": MariaDBMonitor, "pool": pool_monitor, "jvm"
 def host_monitors(host, cpus):
     """The monitors of one host's servers, watching `cpus` there (host None: every server, here):
     the speed canary on those CPUs (first: it reads before the others start and after they end),
-    every server's CPU and memory (peak RSS while it runs, PSS at its end), other work and the TCP
+    every server's CPU and memory (peak RSS while it runs, PSS at its end, the OOM killer's kills in
+    their cgroup), other work and the TCP
     counters, and what each server's declaration names. A load client host has no servers and no canary."""
     servers = registry.servers_on(host)
     speed = [CanaryMonitor(cpus)] if servers else []
-    return [*speed, ServerSampler(servers), memory.PssMonitor(servers), OtherWorkMonitor(cpus),
+    oom = [memory.OomKillMonitor()] if servers else []
+    return [*speed, ServerSampler(servers), memory.PssMonitor(servers), *oom, OtherWorkMonitor(cpus),
             network.NetworkMonitor(),
             *(SERVER_MONITORS[monitor](name) for name in servers for monitor in registry.server_monitors(name))]
 

@@ -15,6 +15,8 @@ LOAD_VERB = "concurrency-sweep"  # a figure's experiment: a closed-loop level (o
 PHASES_VERB = "soap-phases"  # or one request at a time, each engine's phases timed by its own hooks
 SWEEP_VERB = "sweep"  # or open loop at the offered rates a figure lists (the 2006 study's per-rate tables)
 VERBS = (LOAD_VERB, PHASES_VERB, SWEEP_VERB)
+# A sweep figure's x: the offered rate (a per-rate table), or an app (its cell's saturation, a bar).
+SWEEP_XS = ("rate", "app")
 # What a soap-phases figure draws against N, and its axis: a column of soap-phases-calls.tsv, or the
 # items a phase handles a second (N over its time: Lublin's variables per second).
 PHASE_MEASURES = {"unmarshal_us": "un-marshalling time (ms)", "marshal_us": "marshalling time (ms)",
@@ -62,8 +64,11 @@ def checked(declaration, source):
         if verb_of(declaration, figure) not in VERBS:
             refuse(f"{where}: verb: {figure['verb']!r} is none of {', '.join(VERBS)}")
         phases = verb_of(declaration, figure) == PHASES_VERB
-        if (verb_of(declaration, figure) == SWEEP_VERB) != (figure["x"] == "rate"):
-            refuse(f"{where}: a {SWEEP_VERB} figure, and only one, is drawn against the offered rate (x: rate)")
+        if verb_of(declaration, figure) == SWEEP_VERB and figure["x"] not in SWEEP_XS:
+            refuse(f"{where}: a {SWEEP_VERB} figure is drawn against the offered rate (x: rate) or as each cell's "
+                   "saturation, a bar per app (x: app)")
+        if figure["x"] == "rate" and verb_of(declaration, figure) != SWEEP_VERB:
+            refuse(f"{where}: only a {SWEEP_VERB} figure is drawn against the offered rate (x: rate)")
         if figure["x"] == "rate" and not experiment_of(declaration, figure)["options"].get("rates"):
             refuse(f"{where}: a figure against the offered rate lists its rates (options.rates)")
         if phases and (figure["x"] != "items" or figure.get("measure") not in PHASE_MEASURES):

@@ -9,7 +9,7 @@ value at a point is the median over the rounds of the level's median window, its
 range; from one round the range of that round's windows, and the page says so."""
 import statistics
 
-from harness.report.paper_declaration import PHASE_MEASURES, RATE_OF
+from harness.report.paper_declaration import PHASE_MEASURES, RATE_OF, SWEEP_VERB
 from stack import registry, workload_names
 
 
@@ -127,6 +127,8 @@ def value_label(figure):
     """(the figure's measure as its table heads it, the number format, what one round's interval spans)."""
     if figure.get("measure"):
         return PHASE_MEASURES[figure["measure"]], ",.0f" if figure["measure"] in RATE_OF else ",.1f", "recorded calls"
+    if figure.get("verb") == SWEEP_VERB:  # a saturation table: the 16,000-row page's are tens of replies/s
+        return "replies/s at saturation", ",.1f", "windows"
     return "replies/s", ",.0f", "windows"
 
 
@@ -166,6 +168,8 @@ def ratio_series(figure, points):
 def direction(low, high):
     if low is None or high is None:
         return None
+    if low == high == 1:  # a paper's tie (the 2006 study's 30 req/s for every app on InnoDB)
+        return "level"
     if low > 1:
         return "leads"
     return "trails" if high < 1 else "both"
@@ -195,7 +199,7 @@ def ratio_text(low, high):
     return f"{low:.2f}×" if round(low, 2) == round(high, 2) else f"{low:.2f}–{high:.2f}×"
 
 
-SIDES = {"leads": "above 1", "trails": "below 1", "both": "on both sides of 1"}
+SIDES = {"leads": "above 1", "trails": "below 1", "both": "on both sides of 1", "level": "at 1"}
 
 
 def verdict(paper_low, paper_high, ours):
@@ -209,6 +213,10 @@ def verdict(paper_low, paper_high, ours):
     size = statistics.median(values) / (paper_low * paper_high) ** 0.5
     reaches_one = mine != "both" and any(each.get("low") is not None and each.get("high") is not None
                                          and each["low"] <= 1 <= each["high"] for each in ours)
+    if theirs == "level":
+        if reaches_one:
+            return "holds: the paper's is a tie, and our interval reaches 1"
+        return f"does not hold: the paper's is a tie, ours {SIDES[mine]} ({statistics.median(values):.2f}×)"
     if reaches_one:
         holds = "holds" if theirs == mine else "does not hold"
         return (f"not shown: at the median the direction {holds} (the paper's {SIDES[theirs]}, ours {SIDES[mine]}), "
@@ -264,7 +272,9 @@ def series_title(figure, app, workload=None):
 
 
 def interval_about(points, within="windows"):
+    """What an interval spans, in words; `within`: what one round's spans, unless the points name it."""
     rounds = {point["rounds"] for series in points.values() for _, point in series}
+    within = next((point["within"] for series in points.values() for _, point in series if "within" in point), within)
     if rounds == {1}:
         return f"one round: each interval is the range of that round's {within}, not of rounds"
     return f"{'–'.join(map(str, sorted(rounds)))} rounds: each interval is the rounds' range"

@@ -4,11 +4,12 @@ study read it) set beside the paper's row at that rate; the data of plots/paper-
 figure's markdown. Pure: no file is read here.
 
 Our value at a rate is the median over the rounds of that step's reply rate, its interval the rounds'
-range; from one round the range of httperf's 5-s samples of the reply rate within the step."""
+range; from one round the range of httperf's 5-s samples of the reply rate within the step. A
+saturation table (x: app) draws each cell's saturation as the sweep located it."""
 import statistics
 
 from harness.report.paper_pages import colour_hex, nan
-from harness.results.records import PASS
+from harness.results.records import LOCATED, PASS
 from stack import registry
 
 
@@ -44,6 +45,35 @@ def rate_points(rounds_steps):
             if row["role"] == "":
                 steps.setdefault((cell["app"], cell["engine"]), {}).setdefault(float(row["offered_rate"]), []).append((number, row))
     return {key: [(rate, step_point(rows)) for rate, rows in sorted(by_rate.items())] for key, by_rate in steps.items()}
+
+
+SATURATION_BRACKET = "last rate reached and first that fell short"
+
+
+def saturation_points(rounds_summaries):
+    """{(app, workload): [(None, point)]} of a saturation table from its sweep's
+    [(round, saturation.tsv's rows)]: each cell's reply rate at saturation, the median over the rounds,
+    its interval the rounds' range; from one round its bracket, the last offered rate reached and the
+    first that fell short. A cell that passed every rate is flagged a lower bound, one that passed none
+    stands at 0."""
+    found = {}
+    for number, rows in rounds_summaries:
+        for row in rows:
+            if row["replica"] == "1":
+                found.setdefault((row["app"], row["workload"]), []).append((number, row))
+    points = {}
+    for key, rows in found.items():
+        replies = {number: float(row["saturation_rps"] or 0) for number, row in rows}
+        if len(rows) > 1:
+            low, high = min(replies.values()), max(replies.values())
+        else:
+            ((number, row),) = rows
+            low, high = replies[number], float(row["overload_offered"] or replies[number])
+        flags = sorted({row["status"] for _, row in rows if row["status"] != LOCATED})
+        points[key] = [(None, {"value": statistics.median(replies.values()), "low": low, "high": high,
+                               "rounds": len(rows), "by_round": replies, "flags": flags, "keepalive_share": None,
+                               "within": SATURATION_BRACKET})]
+    return points
 
 
 def paper_rows(figure, values):

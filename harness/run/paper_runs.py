@@ -5,7 +5,9 @@ what is left to run with its ETA.
 A concurrency-sweep figure measures its cells in round-<r>/fig-<id>/, skipping the cells another
 figure of the round measured. A soap-phases or sweep figure runs in the folder of the first figure
 with the same experiment (paper_declaration.shared_folder), once a round: one run of the phases gives
-every measure of them, one sweep every cell of it. A sweep resumes where it stopped."""
+every measure of them, one sweep every cell of it. A sweep under the study's linear rates brackets
+its cells' figures in a run of the default method that the round makes first, beside it. A sweep
+resumes where it stopped."""
 import json
 
 from harness import experiments
@@ -14,7 +16,8 @@ from harness.report import paper_declaration, paper_figures
 from harness.results.chosen import Refused
 from harness.results.store import read_tsv
 from harness.run import concurrency, options
-from harness.run.context import LevelWindows
+from harness.run.context import LevelWindows, sweep as sweep_settings
+from harness.run.study import STUDY_PRESET
 from stack import registry
 from stack.settings import ROOT
 
@@ -27,6 +30,9 @@ SERVERS_RESTART_GUESS_S, PHASE_CALL_GUESS_S = 40, 0.3
 # A sweep's cell before its steps (restart, warm-up, probe, a baseline step of half a step's length),
 # as seen here: the ETA's guess, beside its steps.
 SWEEP_CELL_GUESS_S = 60
+# A plan's step: the run of the default method whose figures a figure's study sweep brackets, in the
+# round's folder beside it (<folder>-reference).
+REFERENCE = "reference"
 
 
 def papers():
@@ -93,6 +99,11 @@ def round_steps(directory, folder):
             for path in sorted(directory.glob(f"round-*/{folder}/cells/*/cell.json"))]
 
 
+def round_summaries(directory, folder):
+    """[(round, saturation.tsv's rows)] of a sweep figure's folder in every round."""
+    return [(round_of(path, 1), read_tsv(path)) for path in sorted(directory.glob(f"round-*/{folder}/saturation.tsv"))]
+
+
 def round_results(directory):
     """[(round, concurrency.json's results)] of every figure's sweep under the run's folder."""
     return [(round_of(path, 1), json.loads(path.read_text()))
@@ -117,12 +128,42 @@ def phases_estimate_s(args):
             + warmup_s + sum(args.jvm_warmup for app in apps if registry.jit(app)))
 
 
+def bracketed(args):
+    """Whether a sweep's args run the study's linear rates around a reference run (no rates listed)."""
+    return bool(getattr(args, "study", False)) and not args.rates
+
+
 def sweep_estimate_s(args):
-    """The ETA's guess for a sweep at listed rates: each cell's steps at the plan's length, and its
-    warm-up."""
+    """The ETA's guess for a sweep: each cell's warm-up and its steps at the plan's length, at the
+    rates listed, at the study's linear rates around a reference (every rate, though a cell stops at
+    its first that fails; the reference may not be run yet), or the adaptive plan's whole budget."""
+    if bracketed(args):
+        study = sweep_settings()["presets"][STUDY_PRESET]
+        cells = len(args.apps) * len(args.engines) * len(args.workloads)
+        return cells * (SWEEP_CELL_GUESS_S + study["linear_rates"] * study["duration_s"])
     context = options.from_args(args)[0]
-    steps = len(context.plan.rates) * context.plan.duration_s
-    return len(context.selection.cells) * context.plan.rounds * (SWEEP_CELL_GUESS_S + steps)
+    steps = len(context.plan.rates) if context.plan.rates else context.plan.max_steps
+    return len(context.selection.cells) * context.plan.rounds * (SWEEP_CELL_GUESS_S + steps * context.plan.duration_s)
+
+
+def reference_args(declaration, figure, extra=()):
+    """The reference of a figure under the study's linear rates: its cells by the default method, one
+    round (it only places the bracket)."""
+    experiment = paper_declaration.experiment_of(declaration, figure)
+    options_of = {key: value for key, value in experiment["options"].items() if key != "study"}
+    return parsed({**experiment, "options": {**options_of, "rounds": 1}}, figure, extra)
+
+
+def reference_folder(folder):
+    return f"{folder}-{REFERENCE}"
+
+
+def bracket_args(declaration, figure, round_directory):
+    """What a figure's sweep is told of its reference: the path of the round's reference run, when
+    its rates bracket one."""
+    if not bracketed(figure_args(declaration, figure)):
+        return []
+    return ["--reference", str(round_directory / reference_folder(paper_declaration.shared_folder(declaration, figure)))]
 
 
 def estimate_s(cells, levels, declaration, figure):
@@ -133,9 +174,9 @@ def estimate_s(cells, levels, declaration, figure):
 
 
 def plan(declaration, figures, rounds, directory):
-    """[(round, figure, apps to run or None for a run of its own)] and the ETA's guess in seconds: each
-    round's figures, each with the apps whose cells no figure before it in that round (or a run
-    before, resumed) measured."""
+    """[(round, figure, apps to run, or None for a run of its own, or REFERENCE for the run its own
+    brackets)] and the ETA's guess in seconds: each round's figures, each with the apps whose cells no
+    figure before it in that round (or a run before, resumed) measured."""
     steps, guess = [], 0.0
     measured = paper_figures.measured_levels(round_results(directory))
     for number in range(1, rounds + 1):
@@ -145,9 +186,13 @@ def plan(declaration, figures, rounds, directory):
             if own_run(declaration, figure):
                 folder = paper_declaration.shared_folder(declaration, figure)
                 verb = paper_declaration.verb_of(declaration, figure)
+                args = figure_args(declaration, figure)
+                reference = directory / f"round-{number}" / reference_folder(folder)
+                if folder not in folders and bracketed(args) and not finished(reference, verb):
+                    steps.append((number, figure, REFERENCE))
+                    guess += sweep_estimate_s(reference_args(declaration, figure))
                 if folder not in folders and not finished(directory / f"round-{number}" / folder, verb):
                     steps.append((number, figure, None))
-                    args = figure_args(declaration, figure)
                     guess += phases_estimate_s(args) if is_phases(declaration, figure) else sweep_estimate_s(args)
                 folders.add(folder)
                 continue

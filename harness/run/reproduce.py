@@ -41,6 +41,7 @@ def draw(declaration, values, figures, directory):
     breakdowns = read_tsv(PAPERS / declaration["breakdowns"]) if "breakdowns" in declaration else []
     for figure in figures:
         folder = paper_declaration.shared_folder(declaration, figure)
+        figure = {**figure, "verb": paper_declaration.verb_of(declaration, figure)}
         if figure["x"] == "rate":
             drawn = draw_rates(declaration, figure, values, paper_runs.round_steps(directory, folder), plots)
             if drawn:
@@ -49,6 +50,8 @@ def draw(declaration, values, figures, directory):
             continue
         if paper_runs.is_phases(declaration, figure):
             points = paper_figures.phase_points(figure, paper_runs.round_calls(directory, folder))
+        elif paper_runs.own_run(declaration, figure):  # a sweep's saturation table
+            points = paper_sweeps.saturation_points(paper_runs.round_summaries(directory, folder))
         else:
             apps, workloads, levels = paper_runs.figure_cells(declaration, figure)
             points = None if figure["x"] in paper_profiles.KINDS else paper_figures.figure_points(
@@ -171,14 +174,22 @@ def execute(args):
           f"warm-ups; results in {directory}", flush=True)
     started = time.monotonic()
     for done, (round_number, figure, apps) in enumerate(steps):
-        print(f"== round {round_number}, Fig. {figure['id']} ({figure['title']}): {', '.join(apps or ['its engines'])}"
+        what = "its reference, by the default method" if apps == paper_runs.REFERENCE else ", ".join(apps or ["its engines"])
+        print(f"== round {round_number}, Fig. {figure['id']} ({figure['title']}): {what}"
               f" [{done + 1}/{len(steps)}, {format_duration(time.monotonic() - started)} so far]", flush=True)
-        where = ["--results", str(directory / f"round-{round_number}")]
+        where_round = directory / f"round-{round_number}"
+        where = ["--results", str(where_round)]
+        if apps == paper_runs.REFERENCE:  # the default method's figures that the study's rates bracket
+            folder = paper_runs.reference_folder(paper_declaration.shared_folder(declaration, figure))
+            if sweep.execute(paper_runs.reference_args(declaration, figure, ["--run", folder, *where])):
+                raise Refused(f"Fig. {figure['id']}'s reference sweep stopped (above): resume with RUN={run_id}", code=1)
+            continue
         if apps is None:  # a run of its own, shared by the figures of the same experiment
             own = ["--run", paper_declaration.shared_folder(declaration, figure), *where]
             if paper_runs.is_phases(declaration, figure):
                 soap_phases.execute(paper_runs.figure_args(declaration, figure, own), browse=False)
-            elif sweep.execute(paper_runs.figure_args(declaration, figure, own)):
+            elif sweep.execute(paper_runs.figure_args(
+                    declaration, figure, own + paper_runs.bracket_args(declaration, figure, where_round))):
                 raise Refused(f"Fig. {figure['id']}'s sweep stopped (above); its finished steps are kept: "
                               f"resume with RUN={run_id}", code=1)
             continue

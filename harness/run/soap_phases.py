@@ -8,7 +8,8 @@ id, from InnoDB) and echo-N (N structs sent and returned, no database); employee
 message. Each (app, workload) is warmed by WARMUP_S seconds of the same request (or, with
 --warmup-calls, by that many calls: the paper's three), then COUNT requests are sent one after
 another (a new connection each, as the sweep's), and the engine's records of them are summarised:
-each phase's median, 10th and 90th percentiles, and the round trip the client measured. Each call's
+each phase's median, 10th and 90th percentiles, and the round trip the client measured (the lab's
+raw envelope, or with --client zeep a stock client's call, its marshalling included). Each call's
 own figures are kept too (soap-phases-calls.tsv), from which the paper's averages are drawn. The servers run with SOAP_PHASES=on for it: those that did not
 are restarted with it, and restarted without it at the end, so that no sweep figure carries the hooks
 (servers already started with SOAP_PHASES=on stay as they were).
@@ -26,7 +27,7 @@ from pathlib import Path
 
 from harness.hosts import inventory, servers
 from harness.hosts.servers import Pinning
-from harness.measure import processes
+from harness.measure import processes, stock_client
 from harness.measure.canary import CanaryMonitor
 from harness.measure.soap_phases import PHASES, PhaseLog, samples, summary
 from harness.report import html
@@ -42,6 +43,7 @@ WARMUP_S = 5.0
 JVM_WARMUP_S = 60.0
 COUNT = 20
 RECORD_WAIT_S = 2.0
+RAW, STOCK = "raw", "zeep"  # who makes the calls (--client)
 
 
 def soap_apps():
@@ -92,19 +94,29 @@ class Warmup:
         return sent < self.calls if self.calls is not None else time.monotonic() < deadline
 
 
-def measure(app, workload, count, warmup):
-    """(the summary of `count` timed requests of one app's workload, after warming it up, and each
-    call's figures)."""
+def caller(app, workload, client):
+    """One call of an app's workload, returning its round trip in microseconds: the raw envelope sent
+    as bytes, or the stock client's call (harness/measure/stock_client.py)."""
     request = registry.request(app, workload, engine="innodb")
+    if client == RAW:
+        return lambda: send(request)
+    kind, count = workload_names.parse_workload(workload)[0], workload_names.item_count(workload)
+    return stock_client.caller(request, registry.app(app)["wsdl"], kind, count)
+
+
+def measure(app, workload, count, warmup, client=RAW):
+    """(the summary of `count` timed requests of one app's workload, after warming it up, and each
+    call's figures), every call made by `client`."""
+    call = caller(app, workload, client)
     server = lifecycle.lab_servers()[registry.server_of(app)]
     web_application = layout.context_of(registry.app(app))
     warming, deadline, sent = PhaseLog(server.soap_phases_log), time.monotonic() + warmup.seconds, 0
     while warmup.more(sent, deadline):
-        send(request)
+        call()
         sent += 1
     recorded(warming, web_application, sent)  # the warm-up's records in, before the timed ones begin
     log = PhaseLog(server.soap_phases_log)
-    round_trips = [send(request) for _ in range(count)]
+    round_trips = [call() for _ in range(count)]
     found = recorded(log, web_application, count)
     figures = summary(found)
     if figures.get("samples") != count:
@@ -137,7 +149,7 @@ def warm_jvm(app, planned, seconds):
         turn += 1
 
 
-def run_all(apps, planned, count, warmup, jvm_warmup_s, say):
+def run_all(apps, planned, count, warmup, jvm_warmup_s, say, client=RAW):
     """(a summary row per app and workload, a row per timed call)."""
     rows, calls, started, total = [], [], time.monotonic(), len(apps) * len(planned)
     for app in apps:
@@ -145,7 +157,7 @@ def run_all(apps, planned, count, warmup, jvm_warmup_s, say):
             warm_jvm(app, planned, jvm_warmup_s)
             say(f"soap-phases: {app}: its JVM warmed for {jvm_warmup_s:g} s")
         for workload, kind, size in planned:
-            figures, its_calls = measure(app, workload, count, warmup)
+            figures, its_calls = measure(app, workload, count, warmup, client)
             rows.append({"app": app, "workload": kind, "n": size, **figures})
             calls += [{"app": app, "workload": kind, "n": size, **call} for call in its_calls]
             elapsed = time.monotonic() - started
@@ -168,6 +180,9 @@ def add_arguments(parser):
                         help="warm each workload up by this many calls instead of --warmup's seconds (Infosys: 3)")
     parser.add_argument("--jvm-warmup", type=float, default=JVM_WARMUP_S,
                         help="seconds of warm-up of each JVM app over all its workloads first")
+    parser.add_argument("--client", choices=(RAW, STOCK), default=RAW,
+                        help="who makes the calls: raw, the lab's envelope sent as bytes; zeep, a stock client "
+                             f"marshalling Python values through the engine's WSDL (kinds {', '.join(stock_client.KINDS)})")
 
 
 def execute(args, browse=True):
@@ -187,6 +202,9 @@ def execute(args, browse=True):
     too_large = [f"{kind}-{size}" for kind in kinds for size in sizes if not 1 <= size <= workload_names.largest_count(kind)]
     if too_large:
         raise Refused(f"{', '.join(too_large)}: past the contract's cap, or below 1", code=2)
+    if args.client == STOCK and set(kinds) - set(stock_client.KINDS):
+        raise Refused(f"CLIENT={STOCK} sends the echoes {', '.join(stock_client.KINDS)}, not "
+                      f"{', '.join(sorted(set(kinds) - set(stock_client.KINDS)))}", code=2)
     if args.warmup_calls is not None and args.warmup_calls < 0:
         raise Refused("WARMUP_CALLS must be 0 or more", code=2)
     planned = workloads(sizes, kinds)
@@ -203,7 +221,8 @@ def execute(args, browse=True):
     speed.start()
     switched = switch_phases(names, True, pinning)
     try:
-        rows, calls = run_all(apps, planned, args.count, warmup, args.jvm_warmup, lambda text: print(text, flush=True))
+        rows, calls = run_all(apps, planned, args.count, warmup, args.jvm_warmup, lambda text: print(text, flush=True),
+                              args.client)
     finally:
         switch_phases(switched, False, pinning)  # those started with the phases on stay on
     canary = speed.finish()
@@ -214,7 +233,7 @@ def execute(args, browse=True):
     (folder / "soap-phases.json").write_text(json.dumps({
         "host": inventory.host(), "started": started, "count": args.count, "warmup_s": args.warmup,
         "warmup_calls": args.warmup_calls, "jvm_warmup_s": args.jvm_warmup, "apps": apps, "sizes": sizes,
-        "kinds": kinds, "canary": canary}, indent=2) + "\n")
+        "kinds": kinds, "client": args.client, "canary": canary}, indent=2) + "\n")
     if not browse:
         print(f"soap-phases: {len(rows)} rows in {folder / 'soap-phases.tsv'}, each call in soap-phases-calls.tsv")
     elif (folder / "manifest.json").exists():

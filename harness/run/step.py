@@ -11,7 +11,7 @@ from harness.measure import clients, load, ports
 from harness.results.records import CLIENT_LIMITED, DISTURBED, Step
 from harness.results.store import write_atomically
 from harness.run.context import profile_for
-from stack import remote
+from stack import remote, settings
 
 
 def parsed(output):
@@ -116,6 +116,9 @@ def take_step(cell, rate, context, speed_history, role="", duration_s=None):
     lagging = client_bound(runs, timeout_s, context.thresholds, calls) if figures else None
     if lagging:
         verdict, reason = CLIENT_LIMITED, lagging
+    if watch.figures.get("servers_oom_kills"):
+        reason += (f"; the kernel's OOM killer killed {watch.figures['servers_oom_kills']} process(es) in the "
+                   f"servers' cgroup (SERVERS_MEMORY_MB={settings.knob('SERVERS_MEMORY_MB')})")
     if context.plan.step_timeout_s and timeout_s < longest:  # the study's 60 s, where the budget allows
         reason += f"; timeout {timeout_s:g} s, not {longest:g}: rate x timeout kept within fd_budget"
     if figures and context.plan.keepalive:

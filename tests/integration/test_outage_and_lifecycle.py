@@ -1,9 +1,14 @@
 """Servers going away: the apps answer 503 while the database is down; down/up leave nothing behind;
-Apache sheds the workers an overload grew."""
+Apache sheds the workers an overload grew; a memory limit on the servers' cgroup kills what outgrows
+it, and the kill is counted."""
 import re
+import signal
 import subprocess
+import sys
 
-from stack import lifecycle, registry
+import pytest
+
+from stack import cgroup, lifecycle, registry
 
 from .conftest import send, soap_fault
 
@@ -61,3 +66,24 @@ def test_servers_without_workers_to_shed_say_so():
     assert lifecycle.lab_servers()["tomcat"].recycle() is None
     assert lifecycle.lab_servers()["mariadb"].recycle() is None
     assert lifecycle.lab_servers()["apache-fpm"].recycle() is None
+
+
+def test_a_memory_limit_on_the_servers_cgroup_kills_what_outgrows_it_and_counts_the_kill(monkeypatch):
+    """SERVERS_MEMORY_MB's mechanism, on a cgroup of its own beside the servers' (they keep theirs):
+    a process started in it that writes 256 MiB under a 32 MiB limit is killed by the kernel."""
+    monkeypatch.setattr(cgroup, "NAME", f"{cgroup.NAME}-memory-test")
+    try:
+        if not cgroup.ensure():
+            pytest.skip("cgroups cannot be written here: the lab runs without its cgroup")
+        try:
+            cgroup.limit_memory(32)
+        except SystemExit as error:
+            pytest.skip(str(error))
+        before = cgroup.oom_kills()
+        grown = subprocess.run(cgroup.entered([sys.executable, "-c", "page = b'x' * (256 << 20)"]), timeout=60)
+        assert grown.returncode == -signal.SIGKILL
+        assert cgroup.oom_kills() == before + 1
+        cgroup.limit_memory(None)
+        assert subprocess.run(cgroup.entered([sys.executable, "-c", "page = b'x' * (256 << 20)"]), timeout=60).returncode == 0
+    finally:
+        cgroup.remove()

@@ -32,3 +32,21 @@ def test_phase_1_of_infosys_times_every_engine_and_draws_figs_2_to_4(stack, tmp_
     assert "canary_busy" in canary and all(ms > 0 for name, ms in canary.items() if name.endswith("_ms"))
     # The phases' hooks are off again: the servers run as the sweeps measure them.
     assert all((server.started_with() or {}).get("SOAP_PHASES") != "on" for server in lifecycle.lab_servers().values())
+
+
+def test_a_stock_clients_round_trip_holds_the_marshalling_the_raw_envelopes_leave_out(stack, tmp_path):
+    """Fig. 4z's calls: zeep builds 1,000 Employee records into its request and reads them back; the
+    engine's hooks time the same phases as for the raw envelopes, and the client's round trip is the
+    longer by zeep's marshalling."""
+    round_trips = {}
+    for client in ("raw", "zeep"):
+        done = subprocess.run([sys.executable, "-m", "harness", "soap-phases", "--apps", "soap-gsoap", "--kinds", "employees",
+                               "--sizes", "1000", "--count", "3", "--warmup-calls", "2", "--jvm-warmup", "0",
+                               "--client", client, "--run", client, "--results", str(tmp_path)],
+                              cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+        assert json.loads((tmp_path / client / "soap-phases.json").read_text())["client"] == client
+        calls = read_tsv(tmp_path / client / "soap-phases-calls.tsv")
+        assert len(calls) == 3 and all(0 < float(row["unmarshal_us"]) < float(row["round_trip_us"]) for row in calls)
+        round_trips[client] = min(float(row["round_trip_us"]) for row in calls)
+    assert round_trips["zeep"] > round_trips["raw"], round_trips

@@ -43,9 +43,10 @@ def test_the_hosts_figures_combine_into_one_step_row():
 def test_each_host_watches_only_its_own_servers():
     names = {type(monitor).__name__: monitor for monitor in monitors.host_monitors("db", [0])}
     assert names["ServerSampler"].names == names["PssMonitor"].names == ["mariadb"]
-    assert set(names) == {"CanaryMonitor", "ServerSampler", "PssMonitor", "OtherWorkMonitor", "NetworkMonitor",
-                          "MariaDBMonitor"}
-    assert type(monitors.host_monitors("client1", [0])[0]).__name__ == "ServerSampler", "no servers there, no canary"
+    assert set(names) == {"CanaryMonitor", "ServerSampler", "PssMonitor", "OomKillMonitor", "OtherWorkMonitor",
+                          "NetworkMonitor", "MariaDBMonitor"}
+    client = [type(monitor).__name__ for monitor in monitors.host_monitors("client1", [0])]
+    assert client[0] == "ServerSampler" and "OomKillMonitor" not in client, "no servers there, no canary, no cgroup"
     web = {type(monitor).__name__: monitor for monitor in monitors.host_monitors("web", [0])}
     assert "mariadb" not in web["ServerSampler"].names and "MariaDBMonitor" not in web
     assert {"PoolLogMonitor", "ListenBacklogMonitor", "JvmMonitor", "JvmHeapMonitor"} <= set(web)

@@ -33,9 +33,9 @@ def test_every_declared_paper_and_its_values_pass_their_checks(paper):
         if paper_runs.is_phases(declaration, each):
             args = paper_runs.figure_args(declaration, each)
             apps, workloads, levels = args.apps.split(","), args.kinds.split(","), args.sizes.split(",")
-        elif paper_runs.own_run(declaration, each):  # a sweep at the rates it lists
+        elif paper_runs.own_run(declaration, each):  # a sweep at the rates it lists, or bracketing a reference
             args = paper_runs.figure_args(declaration, each)
-            apps, workloads, levels = args.apps, args.workloads, args.rates
+            apps, workloads, levels = args.apps, args.workloads, args.rates or paper_runs.bracketed(args)
         else:
             apps, workloads, levels = paper_runs.figure_cells(declaration, each)
         assert set(filter(None, each["series"].values())) <= set(apps), each["id"]

@@ -30,9 +30,12 @@ def test_phase_1_runs_the_papers_procedure_and_its_figures_share_one_run():
         "employees", "1000,2000,3000,4000,5000", 3, 3, 0.0)
     folders = {each["id"]: paper_declaration.shared_folder(declaration, each)
                for each in declaration["figures"] if paper_runs.is_phases(declaration, each)}
-    assert folders == {"2": "fig-2", "3": "fig-2", "4": "fig-2", "4s": "fig-4s"}
+    assert folders == {"2": "fig-2", "3": "fig-2", "4": "fig-2", "4z": "fig-4z", "4s": "fig-4s"}
     steady = paper_runs.figure_args(declaration, figure_by_id(declaration, "4s"))
     assert (steady.count, steady.warmup_calls, steady.jvm_warmup) == (20, None, 60.0)
+    stock = paper_runs.figure_args(declaration, figure_by_id(declaration, "4z"))
+    assert (stock.client, args.client) == ("zeep", "raw"), "Fig. 4z's calls are a stock client's, phase 1's raw"
+    assert (stock.count, stock.warmup_calls, stock.sizes) == (args.count, args.warmup_calls, args.sizes)
 
 
 def test_a_recorded_run_is_not_run_again(tmp_path):
@@ -40,7 +43,7 @@ def test_a_recorded_run_is_not_run_again(tmp_path):
     shutil.copytree(RECORDED, tmp_path / "run")
     steps, _ = paper_runs.plan(declaration, declaration["figures"], 1, tmp_path / "run")
     assert [(each["id"], apps) for _, each, apps in steps] == [
-        ("4s", None), ("phase-2", ["soap", "soap-php", "soap-php-lighttpd", "soap-cxf", "soap-axis2", "soap-gsoap"])]
+        ("4z", None), ("4s", None), ("phase-2", ["soap", "soap-php", "soap-php-lighttpd", "soap-cxf", "soap-axis2", "soap-gsoap"])]
 
 
 @pytest.mark.parametrize("change, named", [

@@ -1,12 +1,12 @@
-"""The 2006 study's per-rate tables (`make reproduce PAPER=study2006`): a sweep figure runs the study's
-method at the rates its table lists, and a recorded sweep (SOAP on the 16,000-row page at 1 and 2
-req/s, 180 s a step, Intel Xeon) becomes points, the paper's rows beside them, words on where each
-saturated, and a PDF page."""
+"""The 2006 study's tables (`make reproduce PAPER=study2006`): a sweep figure runs the study's method
+at the rates its table lists, or brackets a reference run's figures, and recorded sweeps (SOAP on the
+16,000-row page at 1 and 2 req/s, Intel Xeon; the four apps' single rows at 20 req/s, AMD EPYC; 180 s
+a step) become points, the paper's rows beside them, words on where each saturated, and PDF pages."""
 import json
 
 import pytest
 
-from harness.report import paper_declaration, paper_sweeps
+from harness.report import paper_declaration, paper_figures, paper_sweeps
 from harness.report.paper_declaration import figure_by_id
 from harness.results.chosen import Refused
 from harness.run import paper_runs
@@ -14,6 +14,8 @@ from stack.settings import ROOT
 from tests.recorded_papers import drawn
 
 RECORDED = ROOT / "tests" / "fixtures" / "reproduce-study2006"
+# A run of the single rows at 20 req/s on MyISAM and of the 3-minute lesson, AMD EPYC.
+EPYC_RUN = ROOT / "tests" / "fixtures" / "reproduce-study2006-epyc"
 
 
 def study():
@@ -37,14 +39,14 @@ def test_the_recorded_table_is_not_run_again():
 
 
 @pytest.mark.parametrize("change, named", [
-    (lambda f: f.update(x="app"), "drawn against the offered rate"),
+    (lambda f: f.update(x="items"), "drawn against the offered rate"),
     (lambda f: f["options"].pop("rates"), "lists its rates"),
     (lambda f: f.update(verb="concurrency-sweep"), "drawn against the offered rate"),
 ])
 def test_a_wrong_sweep_figure_is_named(change, named):
     declaration, _ = study()
     declaration = json.loads(json.dumps(declaration))
-    change(declaration["figures"][0])
+    change(figure_by_id(declaration, "6.2.1-myisam"))
     with pytest.raises(Refused, match=named):
         paper_declaration.checked(declaration, "study2006.json")
 
@@ -103,12 +105,52 @@ def test_a_lesson_changes_one_knob_of_the_studys_method_on_one_cell():
     assert (plan.step_timeout_s, plan.duration_s) == (5, 180)
 
 
+def test_a_saturation_table_runs_its_reference_by_the_default_method_first_then_brackets_it(tmp_path):
+    declaration, _ = study()
+    figure = figure_by_id(declaration, "6.1.5-myisam")
+    steps, guess = paper_runs.plan(declaration, [figure], 1, tmp_path)
+    assert [what for _, _, what in steps] == [paper_runs.REFERENCE, None], "the reference, then the study's sweep"
+    assert guess >= 4 * 5 * 180, "four cells, five 3-minute steps each at most"
+    reference = paper_runs.reference_args(declaration, figure)
+    assert (reference.study, reference.rounds, reference.apps) == (False, 1, tuple(figure["series"].values()))
+    assert paper_runs.bracket_args(declaration, figure, tmp_path) == [
+        "--reference", str(tmp_path / "fig-6.1.5-myisam-reference")]
+    assert paper_runs.bracket_args(declaration, figure_by_id(declaration, "6.2.4"), tmp_path) == [], "rates listed"
+
+
+def test_a_cell_that_passed_every_rate_is_a_lower_bound_on_a_saturation_table():
+    """The recorded single-row sweep at 20 req/s (AMD EPYC) read as a saturation table would be: every
+    app's bar at 20 replies/s, flagged as the plan's limit, not a saturation."""
+    points = paper_sweeps.saturation_points(paper_runs.round_summaries(EPYC_RUN, "fig-6.1-20-myisam"))
+    assert sorted(points) == [(app, "single") for app in ("php", "pooled-servlet", "servlet", "soap")]
+    for (_, point), in points.values():
+        assert (point["value"], point["low"], point["high"], point["flags"]) == (20.0, 20.0, 20.0, ["plan-limit"])
+    assert paper_figures.interval_about(points).endswith(paper_sweeps.SATURATION_BRACKET + ", not of rounds")
+
+
+def test_a_cell_whose_client_ran_out_first_is_flagged_not_read_as_the_servers_saturation():
+    """The recorded lesson: the servlet's 16,000 rows passed 38 req/s and, at 42, httperf ran out of
+    descriptors (the 60 s timeout cut to fit them) while the server fell behind: a lower bound."""
+    ((key, ((_, point),)),) = paper_sweeps.saturation_points(paper_runs.round_summaries(EPYC_RUN, "fig-lesson-3min")).items()
+    assert key == ("servlet", "large")
+    assert (point["value"], point["high"], point["flags"]) == (37.49, 37.49, ["client-bound"])
+
+
 def test_reproduce_draws_the_table_from_a_recorded_sweep(tmp_path):
     pages, markdown = drawn("study2006", RECORDED, tmp_path)
     assert pages == 1, "the one table recorded"
     assert "| 0.1 | 19832.3 | pass |" in markdown
     assert "The paper's rows: text: §6.2.4's table (SOAP), lines 381–389 of its text." in markdown
     assert "Intel" in markdown.split("\n")[2]
+
+
+def test_reproduce_draws_the_single_rows_at_20_req_s_each_papers_time_with_its_source_and_a_lesson(tmp_path):
+    pages, markdown = drawn("study2006", EPYC_RUN, tmp_path)
+    assert pages == 2, "the single rows at 20 req/s on MyISAM, the 3-minute lesson"
+    assert "ran out of descriptors" in markdown, "the lesson's step at 42 req/s, with its reason"
+    assert "| 20 | 20.0 | " in markdown and "| 25–150 | pass |" in markdown, "SOAP's range at 20 req/s"
+    assert '- text: §6.1.1, MyISAM "when the rate was 20 requests/s", line 153 of its text.' in markdown
+    assert "AMD EPYC" in markdown.split("\n")[2]
 
 
 def test_a_step_that_did_not_pass_is_flagged_and_named_with_its_reason():

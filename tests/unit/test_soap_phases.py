@@ -1,13 +1,18 @@
-"""The SOAP engines' phase records (harness/measure/soap_phases.py) on records the engines wrote, and
-the report's table (harness/report/soap_phases.py) on known answers."""
+"""The SOAP engines' phase records (harness/measure/soap_phases.py) on records the engines wrote, the
+report's table (harness/report/soap_phases.py) on known answers, and what a stock client is given."""
+import argparse
 import csv
 from pathlib import Path
 
 import pytest
 
+from harness.measure import stock_client
 from harness.measure.soap_phases import Sample, samples, summary
 from harness.report.soap_phases import COLUMNS, series, summary_lines
+from harness.results.chosen import Refused
 from harness.results.store import tsv_text
+from harness.run import soap_phases
+from stack import echoes
 
 RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "soap-phases"
 
@@ -59,3 +64,18 @@ def test_the_table_gives_each_engine_its_phases_by_n_and_points_to_infosys_like_
     assert series(rows, "echo")["soap"] == "10 0.4000 0.0100 0.3000\n1000 24.0000 0.0500 8.0000\n"
     assert summary_lines([], str) == []
 
+
+
+def test_a_stock_client_is_given_the_echos_values_a_record_as_its_fields():
+    employees = stock_client.arguments("employees", 2)
+    assert [list(each) for each in employees] == [list(echoes.EMPLOYEE_FIELDS)] * 2
+    assert [tuple(each.values()) for each in employees] == echoes.values("employees", 2), "the raw envelope's values"
+    assert stock_client.arguments("ints", 3) == echoes.values("ints", 3)
+    assert "list" not in stock_client.KINDS and "employees" in stock_client.KINDS
+
+
+def test_a_stock_client_is_refused_a_kind_it_does_not_send_before_any_server_is_touched():
+    parser = argparse.ArgumentParser()
+    soap_phases.add_arguments(parser)
+    with pytest.raises(Refused, match="CLIENT=zeep sends the echoes .* not rows"):
+        soap_phases.execute(parser.parse_args(["--client", "zeep", "--kinds", "rows,echo", "--apps", "soap"]))
