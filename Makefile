@@ -69,11 +69,11 @@ concurrency-sweep: up ## throughput and p50/p99 against 1-1,024 connections (clo
 	  $(if $(CONN),--conn $(CONN)) $(if $(LEVELS),--levels "$(LEVELS)") $(if $(DRIVER),--driver $(DRIVER)) \
 	  $(if $(WINDOW_S),--window-s $(WINDOW_S)) $(if $(WINDOWS),--windows $(WINDOWS)) $(if $(SETTLE_WINDOWS),--settle-windows $(SETTLE_WINDOWS)) $(if $(PROFILE),--profile) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
 
-sweep: ## run the sweep on running servers (SET= APPS= CONN=close|keepalive CALLS= ROUNDS=N|auto AUTO_CAP_MIN= SEED= ENGINES= WORKLOADS= SIZES= SIZE_WORKLOAD= MODE= DURATION= STEP_TIMEOUT= PRECISION= CLIENTS= RUN= QUICK=1, or STUDY=1 REFERENCE= LINEAR_RATES= for the 2006 study's method; RATES=1,2,3 steps these offered rates)
+sweep: ## run the sweep on running servers (SET= APPS= CONN=close|keepalive CALLS= ROUNDS=N|auto AUTO_CAP_MIN= SEED= ENGINES= WORKLOADS= SIZES= SIZE_WORKLOAD= MODE= DURATION= STEP_TIMEOUT= NO_WARMUP=1 PRECISION= CLIENTS= RUN= QUICK=1, or STUDY=1 REFERENCE= LINEAR_RATES= for the 2006 study's method; RATES=1,2,3 steps these offered rates)
 	@$(PYTHON) -m harness sweep $(if $(MODE),--mode $(MODE)) $(if $(SET),--set "$(SET)") \
 	  $(if $(SIZE_SWEEP),--size-sweep) $(if $(SIZES),--sizes "$(SIZES)") $(if $(SIZE_WORKLOAD),--size-workload $(SIZE_WORKLOAD)) \
 	  $(if $(APPS),--apps "$(APPS)") $(if $(ENGINES),--engines "$(ENGINES)") \
-	  $(if $(WORKLOADS),--workloads "$(WORKLOADS)") $(if $(DURATION),--duration $(DURATION)) $(if $(STEP_TIMEOUT),--step-timeout $(STEP_TIMEOUT)) \
+	  $(if $(WORKLOADS),--workloads "$(WORKLOADS)") $(if $(DURATION),--duration $(DURATION)) $(if $(STEP_TIMEOUT),--step-timeout $(STEP_TIMEOUT)) $(if $(NO_WARMUP),--no-warmup) \
 	  $(if $(PRECISION),--precision $(PRECISION)) $(if $(RUN),--run $(RUN)) $(if $(QUICK),--quick) \
 	  $(if $(STUDY),--study) $(if $(REFERENCE),--reference "$(REFERENCE)") $(if $(LINEAR_RATES),--linear-rates $(LINEAR_RATES)) $(if $(RATES),--rates "$(RATES)") \
 	  $(if $(ROUNDS),--rounds $(ROUNDS)) $(if $(AUTO_CAP_MIN),--auto-cap-min $(AUTO_CAP_MIN)) $(if $(SEED),--seed $(SEED)) $(if $(CLIENTS),--clients $(CLIENTS)) \

@@ -90,6 +90,10 @@ def add_arguments(arguments):
                            help=sweep()["options_about"]["duration_s"])
     arguments.add_argument("--step-timeout", type=number(float, 0, low_included=False), default=None,
                            help=sweep()["options_about"]["step_timeout_s"])
+    arguments.add_argument("--no-warmup", action="store_true",
+                           help="no warm-up before a cell's steps, nor of a JVM before a round (warmup_cap_s and "
+                                "jvm_warmup_cap_s 0), as the 2006 study's httperf runs began; the plan then starts "
+                                "blind unless its rates are listed")
     arguments.add_argument("--precision", type=number(float, 0, 1, low_included=False), default=None,
                            help=sweep()["options_about"]["precision"])
     arguments.add_argument("--rounds", type=rounds_count, default=None, help=sweep()["options_about"]["rounds"])
@@ -217,6 +221,8 @@ def from_args(args):
                                                  ("min_speed", args.min_speed),
                                                  ("linear_rates", args.linear_rates), ("rates", args.rates),
                                                  ("reference_run", args.reference)) if value is not None})
+    if args.no_warmup:
+        values.update(warmup_cap_s=0, jvm_warmup_cap_s=0)
     calls, most = values.get("calls", defaults()["calls"]), settings.int_knob("KEEPALIVE_REQUESTS")
     if calls > most:
         raise SystemExit(f"CALLS={calls} is more than the servers' KEEPALIVE_REQUESTS={most}: each connection "

@@ -121,6 +121,26 @@ def test_study_1_is_the_preset_with_its_timeout_thresholds_and_a_reference_run(t
     assert ramp.plan.reference_figures == {}, "the study's ramp from its first rate needs no reference"
 
 
+def test_a_reference_named_by_its_path_is_read_wherever_the_run_goes(tmp_path):
+    """As `make reproduce` names a saturation table's reference: the run beside the table's own, in
+    the round's folder, while the table's sweep writes under that folder."""
+    shutil.copytree(FIXTURE, tmp_path / "round-1" / "fig-table-reference")
+    context, _, _ = options.from_argv(["--study", "--apps", "servlet", "--engines", "myisam", "--workloads", "single",
+                                       "--reference", str(tmp_path / "round-1" / "fig-table-reference"),
+                                       "--results", str(tmp_path / "round-1")], "")
+    assert context.plan.reference_run == "fig-table-reference"
+    assert context.plan.reference_figures == {"servlet/myisam/single": 1099.9}
+
+
+def test_the_studys_lessons_are_knobs_of_its_method_a_timeout_and_no_warm_up(tmp_path):
+    context, _, _ = options.from_argv(["--study", "--rates", "1,2", "--step-timeout", "5", "--no-warmup",
+                                       "--results", str(tmp_path)], "")
+    assert (context.plan.step_timeout_s, context.plan.duration_s) == (5, 180)
+    assert (context.warmup.warmup_cap_s, context.warmup.jvm_warmup_cap_s) == (0, 0)
+    plain, _, _ = options.from_argv(["--study", "--rates", "1,2", "--results", str(tmp_path)], "")
+    assert plain.plan.step_timeout_s == 60 and plain.warmup.warmup_cap_s > 0 and plain.warmup.jvm_warmup_cap_s > 0
+
+
 @pytest.mark.parametrize("argv, said", [
     (["--study"], "STUDY=1 brackets each cell's figure from a run of the default method"),
     (["--study", "--reference", "nowhere"], "REFERENCE=nowhere: no such run"),
