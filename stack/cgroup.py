@@ -25,11 +25,16 @@ def memory_folder():
     return v1 / NAME if (v1 / "cgroup.procs").exists() else ROOT / NAME
 
 
+def folders():
+    """The cgroup's folders: the cpu and memory controllers' under v1, its one folder under v2."""
+    return list(dict.fromkeys((folder(), memory_folder())))
+
+
 def ensure():
     """The servers' cgroup folders (the cpu controller's, and the memory controller's under v1),
     created if need be; [] where cgroups cannot be written."""
     made = []
-    for path in dict.fromkeys((folder(), memory_folder())):
+    for path in folders():
         try:
             path.mkdir(exist_ok=True)
         except OSError:
@@ -107,7 +112,7 @@ def cpu_quota(share):
 
 def remove():
     """Remove the cgroup once no process is left in it (`make down`); a cgroup still in use stays."""
-    for path in dict.fromkeys((folder(), memory_folder())):
+    for path in folders():
         try:
             path.rmdir()
         except OSError:

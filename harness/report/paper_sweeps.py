@@ -19,16 +19,21 @@ def median_of(rows, column):
     return statistics.median(found) if found else None
 
 
+def over_rounds(by_round, one_round):
+    """(median, low, high) of a value per round ({round: value}): the rounds' range, or from one round
+    the (low, high) that `one_round(value)` gives."""
+    values = list(by_round.values())
+    low, high = (min(values), max(values)) if len(values) > 1 else one_round(values[0])
+    return statistics.median(values), low, high
+
+
 def step_point(rows):
     """Our value at one offered rate from its step in each round ([(round, steps.tsv row)])."""
     replies = {number: float(row["reply_rate"] or 0) for number, row in rows}
-    if len(rows) > 1:
-        low, high = min(replies.values()), max(replies.values())
-    else:
-        ((number, row),) = rows
-        low = float(row.get("reply_rate_min") or replies[number])
-        high = float(row.get("reply_rate_max") or replies[number])
-    return {"value": statistics.median(replies.values()), "low": low, "high": high, "rounds": len(rows),
+    last = rows[-1][1]
+    value, low, high = over_rounds(replies, lambda only: (float(last.get("reply_rate_min") or only),
+                                                          float(last.get("reply_rate_max") or only)))
+    return {"value": value, "low": low, "high": high, "rounds": len(rows),
             "by_round": replies, "response_ms": median_of(rows, "response_time_ms"),
             "transfer_ms": median_of(rows, "transfer_time_ms"),
             "flags": sorted({row["verdict"] for _, row in rows if row["verdict"] != PASS}),
@@ -64,13 +69,10 @@ def saturation_points(rounds_summaries):
     points = {}
     for key, rows in found.items():
         replies = {number: float(row["saturation_rps"] or 0) for number, row in rows}
-        if len(rows) > 1:
-            low, high = min(replies.values()), max(replies.values())
-        else:
-            ((number, row),) = rows
-            low, high = replies[number], float(row["overload_offered"] or replies[number])
+        last = rows[-1][1]
+        value, low, high = over_rounds(replies, lambda only: (only, float(last["overload_offered"] or only)))
         flags = sorted({row["status"] for _, row in rows if row["status"] != LOCATED})
-        points[key] = [(None, {"value": statistics.median(replies.values()), "low": low, "high": high,
+        points[key] = [(None, {"value": value, "low": low, "high": high,
                                "rounds": len(rows), "by_round": replies, "flags": flags, "keepalive_share": None,
                                "within": SATURATION_BRACKET})]
     return points

@@ -154,8 +154,9 @@ def reference_args(declaration, figure, extra=()):
     return parsed({**experiment, "options": {**options_of, "rounds": 1}}, figure, extra)
 
 
-def reference_folder(folder):
-    return f"{folder}-{REFERENCE}"
+def reference_folder(declaration, figure):
+    """The folder, in each round's, of the run a figure's study sweep brackets: beside its own."""
+    return f"{paper_declaration.shared_folder(declaration, figure)}-{REFERENCE}"
 
 
 def bracket_args(declaration, figure, round_directory):
@@ -163,7 +164,7 @@ def bracket_args(declaration, figure, round_directory):
     its rates bracket one."""
     if not bracketed(figure_args(declaration, figure)):
         return []
-    return ["--reference", str(round_directory / reference_folder(paper_declaration.shared_folder(declaration, figure)))]
+    return ["--reference", str(round_directory / reference_folder(declaration, figure))]
 
 
 def estimate_s(cells, levels, declaration, figure):
@@ -187,7 +188,7 @@ def plan(declaration, figures, rounds, directory):
                 folder = paper_declaration.shared_folder(declaration, figure)
                 verb = paper_declaration.verb_of(declaration, figure)
                 args = figure_args(declaration, figure)
-                reference = directory / f"round-{number}" / reference_folder(folder)
+                reference = directory / f"round-{number}" / reference_folder(declaration, figure)
                 if folder not in folders and bracketed(args) and not finished(reference, verb):
                     steps.append((number, figure, REFERENCE))
                     guess += sweep_estimate_s(reference_args(declaration, figure))

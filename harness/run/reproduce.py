@@ -180,7 +180,7 @@ def execute(args):
         where_round = directory / f"round-{round_number}"
         where = ["--results", str(where_round)]
         if apps == paper_runs.REFERENCE:  # the default method's figures that the study's rates bracket
-            folder = paper_runs.reference_folder(paper_declaration.shared_folder(declaration, figure))
+            folder = paper_runs.reference_folder(declaration, figure)
             if sweep.execute(paper_runs.reference_args(declaration, figure, ["--run", folder, *where])):
                 raise Refused(f"Fig. {figure['id']}'s reference sweep stopped (above): resume with RUN={run_id}", code=1)
             continue
