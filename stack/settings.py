@@ -137,7 +137,7 @@ DEFAULTS = {
     "POOL_TIMEOUT_MS": "5000",
     "INNODB_BUFFER_POOL": "256M",
     # The servers' memory together, in MiB, a limit on their cgroup (stack/cgroup.py), page cache
-    # included; none: no limit. The 2006 study's server had 1 GB (its line 65) and "went down"
+    # included; none: no limit. The 2006 study's server had 1 GB (its line 43) and "went down"
     # under the 16,000-row page: SERVERS_MEMORY_MB=1024 imitates it (docs/results.md).
     "SERVERS_MEMORY_MB": "none",
     # MariaDB's settings: current (the lab's, above) or era (MySQL 5.0's defaults where they still
