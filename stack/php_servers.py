@@ -3,6 +3,7 @@ front of that pool (Apache with the event MPM, Lighttpd). Like stack/servers.py,
 behaviour a declaration's `class` names in contract/targets.json."""
 import hashlib
 import os
+import re
 import shutil
 import signal
 import socket
@@ -10,7 +11,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from stack import settings
+from stack import registry, settings
 from stack.database_access import db_settings
 from stack.server import LabError, Server, cmdline, parent_of, read_pid, render
 from stack.settings import CONTRACT_ROOT, ROOT, RUN
@@ -70,6 +71,13 @@ DOCROOT = ROOT / "php"
 SOAP_PHP_ROOT = ROOT / "soap-php"
 
 
+def docroot_files(served):
+    """Pure: the pattern of the file names Apache serves from the pages' folder (php/), those of the
+    registry's apps on it (registry.served_files); the folder's other files are denied."""
+    names = sorted({file for folder, file in served.values() if folder == DOCROOT.name})
+    return f"^({'|'.join(re.escape(name) for name in names)})$"
+
+
 class Apache(PhpWorkersRecord, Server):
     """The mod_php instance (prefork). Its siblings differ in the runtime part of the config."""
     binary_marker = "apache2"
@@ -100,7 +108,7 @@ class Apache(PhpWorkersRecord, Server):
             "LISTEN_BACKLOG": settings.int_knob("APACHE_LISTEN_BACKLOG"),
             "KEEPALIVE_REQUESTS": settings.int_knob("KEEPALIVE_REQUESTS"),
             "KEEPALIVE_TIMEOUT_S": settings.int_knob("KEEPALIVE_TIMEOUT_S"),
-            "DOCROOT": docroot,
+            "DOCROOT": docroot, "DOCROOT_FILES": docroot_files(registry.served_files(self.name)),
             "DB_HOST": db["db.host"], "DB_PORT": db["db.port"], "DB_NAME": db["db.name"],
             "DB_USER": db["db.user"], "DB_PASSWORD": db["db.password"],
         }, self.config, mode=0o600)
@@ -201,6 +209,18 @@ class FpmApache(Apache):
         return {"FPM_SOCKET": PhpFpm.socket_of(self.declared["fastcgi"])}
 
 
+def lighttpd_routes(served, roots, socket):
+    """Pure: Lighttpd's lines for the files it serves ({URL path: (folder, file)}, registry.served_files)
+    from their folders' `roots`: an alias per path, the paths allowed (every other denied), and a
+    FastCGI entry for each path whose file is a PHP script of another name."""
+    return {
+        "ALIASES": ",\n".join(f'    "{url}" => "{roots[folder]}/{file}"' for url, (folder, file) in served.items()),
+        "ALLOWED": "|".join(re.escape(url) for url in served),
+        "FASTCGI": "".join(f'    "{url}" => (("socket" => "{socket}")),\n' for url, (_, file) in served.items()
+                           if file.endswith(".php") and not url.endswith(".php")),
+    }
+
+
 class Lighttpd(PhpWorkersRecord, Server):
     """Lighttpd in front of a PHP-FPM pool of its own (`fastcgi`): PHP's SOAP service, the server's two
     baselines and the two engine-less SOAP ones."""
@@ -215,14 +235,17 @@ class Lighttpd(PhpWorkersRecord, Server):
         db = db_settings()
         self.empty_root.mkdir(parents=True, exist_ok=True)
         user = settings.knob("APACHE_USER")
+        fpm_socket = PhpFpm.socket_of(self.declared["fastcgi"])
+        served = registry.served_files(self.name)
         render("lighttpd.conf.in", {
+            **lighttpd_routes(served, {folder: readable_folder(ROOT / folder) for folder, _ in served.values()}, fpm_socket),
             "ADDRESS": self.address, "PORT": self.port, "PIDFILE": self.pidfile, "EMPTY_ROOT": self.empty_root,
             "LISTEN_BACKLOG": settings.int_knob("APACHE_LISTEN_BACKLOG"),
             "KEEPALIVE_REQUESTS": settings.int_knob("KEEPALIVE_REQUESTS"),
             "KEEPALIVE_TIMEOUT_S": settings.int_knob("KEEPALIVE_TIMEOUT_S"),
             "USER_LINES": f'server.username = "{user}"\nserver.groupname = "{user}"' if os.geteuid() == 0 else "",
             "DOCROOT": readable_folder(DOCROOT), "SOAP_PHP_ROOT": readable_folder(SOAP_PHP_ROOT),
-            "CONTRACT_ROOT": readable_folder(CONTRACT_ROOT), "FPM_SOCKET": PhpFpm.socket_of(self.declared["fastcgi"]),
+            "CONTRACT_ROOT": readable_folder(CONTRACT_ROOT), "FPM_SOCKET": fpm_socket,
             "SOAP_PHASES_LOG": self.soap_phases_target(user),  # written by PHP-FPM's workers, which run as APACHE_USER
             "DB_HOST": db["db.host"], "DB_PORT": db["db.port"], "DB_NAME": db["db.name"],
             "DB_USER": db["db.user"], "DB_PASSWORD": db["db.password"],

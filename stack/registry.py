@@ -110,6 +110,24 @@ def workload_specs(app_name):
                        "body": envelope} for workload, envelope in shared["envelopes"].items()}
 
 
+def served_files(server_name):
+    """{URL path: (folder, file name)} of the pages and scripts the web server `server_name` serves
+    from the repository's folders: each of its apps' service or workload paths (their query aside),
+    the file named by the path's last part in the app's folder (a name without an extension is a PHP
+    script's: `.php` added). The web servers' configurations list exactly these."""
+    files = {}
+    for name in apps():
+        spec = app(name)
+        if spec["server"] != server_name:
+            continue
+        paths = [spec["service"]] if spec["kind"] == "soap" else [load["path"] for load in spec["workloads"].values()]
+        for path in paths:
+            url = path.split("?")[0]
+            last = url.rsplit("/", 1)[-1]
+            files[url] = (spec.get("folder", name), last if "." in last else f"{last}.php")
+    return files
+
+
 def soap_max_element_depth():
     """The deepest envelope every SOAP engine parses; deeper ones are malformed (contract/README.md)."""
     return targets.registry()["soap_requests"]["max_element_depth"]

@@ -7,8 +7,10 @@ kinds), error_count, p50_ms, p90_ms and p99_ms where it gives them, and keepaliv
 counts them; ValueError when the output holds no report. Running one is the edge's
 (harness/measure/load.py `run_window`), which adds the client's own CPU time.
 
-The open-loop bindings (`httperf`, the sweep's steps, and `oha`, the cross-check's second opinion)
-build their commands and read their outputs as the judge's figures (harness/judge/verdict.py)."""
+The open-loop bindings (`httperf`, the sweeps' driver, and `oha`, the cross-check's second opinion)
+have `NAME`, their command line for one step at an offered rate, and their output read as the
+judge's figures (harness/judge/verdict.py). Running one is the one step's (harness/run/step.py
+`take_step`, its `OPEN_LOOP`), which watches, judges and records every driver's steps alike."""
 from dataclasses import dataclass
 
 from harness.drivers import ab, wrk

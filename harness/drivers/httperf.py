@@ -6,6 +6,8 @@ from pathlib import Path
 
 from stack import settings
 
+NAME = "httperf"
+
 NUMBER = r"([-+]?\d+(?:\.\d+)?)"
 
 # (regex, names of the numbers it captures) - one entry per summary line httperf prints.

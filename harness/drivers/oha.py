@@ -3,6 +3,8 @@ read as the figures the sweep's judge reads from httperf (harness/judge/verdict.
 cross-check's open-loop runs are judged by exactly the sweep's rules. Pure."""
 import math
 
+NAME = "oha"
+
 # httperf's own reply rate is the mean of its samples of replies per 5 s window from the run's
 # start (replies still in flight at the end of the last whole window are not counted). The sweep
 # reads it only for runs with timeouts (harness/drivers/httperf.py reply_rate); oha's are read the same way.

@@ -6,7 +6,7 @@ stretch is judged from them (harness/judge/disturbance.py)."""
 import time
 
 from harness.hosts.channel import agent
-from harness.judge.disturbance import LOST, disturbance
+from harness.judge.disturbance import LOST, disturbance, redone_while_disturbed
 from harness.measure import monitors, network
 from harness.measure.processes import cpu_list
 from stack import remote
@@ -96,3 +96,22 @@ def quiet_check(context, seconds=2):
     with watching(context) as watch:
         time.sleep(seconds)
     return {"seconds": seconds, "disturbed": watch.disturbed(), "figures": watch.figures}
+
+
+class Watched:
+    """Runs a stretch of load (a closed-loop window) under the step monitors; one that other work
+    disturbed is redone, at most max_redos times (the last one is kept, flagged)."""
+
+    def __init__(self, context):
+        self.context = context
+        self.redone = 0
+
+    def __call__(self, run):
+        def attempt():
+            with watching(self.context) as watch:
+                result = run()
+            return result, watch.disturbed(), watch.figures
+        (result, shared, figures), redos = redone_while_disturbed(attempt, lambda taken: taken[1],
+                                                                  self.context.disturbance.max_redos)
+        self.redone += redos
+        return result, shared, figures

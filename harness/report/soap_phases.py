@@ -3,7 +3,8 @@ per workload of each engine's un-marshalling, logic and marshalling against N, a
 from harness.measure.soap_phases import PHASES
 
 COLUMNS = ["app", "workload", "n", "samples", *PHASES, "total_us", "round_trip_us",
-           *(f"{phase[:-3]}_{end}_us" for phase in (*PHASES, "total_us") for end in ("p10", "p90"))]
+           *(f"{phase[:-3]}_{end}_us" for phase in (*PHASES, "total_us") for end in ("p10", "p90")),
+           "redone", "disturbed"]
 
 WORKLOAD_TITLES = {"rows": "rows-N: the first N rows by id (a small request, a reply of N rows, InnoDB)",
                    "echo": "echo-N: echoStructs of N structs (N sent, the same N returned, no database)",
@@ -47,6 +48,11 @@ def summary_lines(rows, title):
         lines += [f"| {title(app)} | " + " | ".join(cell(by_n.get(count)) for count in counts) + " |"
                   for app, by_n in apps.items()]
         lines.append("")
+    disturbed = [row for row in rows if row.get("disturbed")]
+    if disturbed:
+        lines += ["Other work shared the lab's CPUs during these, still after their redos (their figures measured "
+                  "the machine too): " + "; ".join(f"{title(row['app'])} {row['workload']}-{row['n']} "
+                                                   f"({row['disturbed']})" for row in disturbed) + ".", ""]
     lines += ["The Infosys paper's own figures, under its procedure and with its Employee records, beside ours: "
               "`make reproduce PAPER=infosys`.", ""]
     return lines

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from harness.drivers import CLOSED_LOOP, Window, closed_loop, wrk
 from harness.hosts import servers
-from harness.hosts.watch import quiet_check
+from harness.hosts.watch import Watched, quiet_check
 from harness.judge import cpu_components
 from harness.judge.concurrency import Limits, knee, level_figures, level_flags, peak
 from harness.measure import load, processes, profiler
@@ -40,7 +40,6 @@ from harness.results.store import RESULTS, RunFiles, tsv_text, write_atomically
 from harness.run import jvm_warmup, probe, profile
 from harness.run.cell import Cell
 from harness.run.context import CONNECTIONS, LevelWindows, RunContext, crosscheck_settings, profile_for
-from harness.run.crosscheck import Watched
 from harness.run.options import chosen_apps, listed, number
 from harness.run.progress import format_duration
 from harness.run.run_manifest import write_manifest

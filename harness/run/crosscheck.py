@@ -6,36 +6,34 @@ the running servers. For every cell of the run, warmed up as the sweep warms it:
   after a sweep's failing step, more runs at the best level, whose median is the cell's closed-loop
   capacity. wrk waits for each reply before the next request,
   httperf does not, so sweep / wrk near 1 is agreement and a cell far below 1 is a figure to explain.
-- **oha, open loop** like httperf, at 0.9x and 1.1x the sweep's saturation rate, judged by the sweep's
-  own rules (harness/judge/verdict.py, the same timeout): the sweep's point is confirmed when the rate
-  below passes and the rate above fails.
+- **oha, open loop** like httperf, at 0.9x and 1.1x the sweep's saturation rate: the sweep's own step
+  (harness/run/step.py) by another driver, judged by the sweep's rules (the same timeout): the
+  sweep's point is confirmed when the rate below passes and the rate above fails.
 
 Every run is watched like a sweep step: one that other work disturbed is redone (bounded). Into
 the run's folder: crosscheck.tsv (per cell, both opinions beside the sweep's figure) and
-crosscheck.json (every run's figures); oha's reports under each cell's raw/."""
+crosscheck.json (every run's figures); under crosscheck/, a folder per cell as a sweep's: oha's steps
+(steps.tsv) and the drivers' raw outputs (raw/), and the canary's readings (canary.json)."""
 import json
 import os
-import resource
 import statistics
 from dataclasses import replace
 
 from harness.drivers import Window, oha
 from harness.hosts import servers
-from harness.hosts.watch import watching
+from harness.hosts.watch import Watched
 from harness.judge.disturbance import redone_while_disturbed
-from harness.judge.verdict import judge
 from harness.measure import load, processes
 from harness.results.records import CLIENT_LIMITED, DISTURBED, LOCATED, PASS
 from harness.results.rounds import cell_figures
 from harness.results.chosen import Refused, add_run_arguments, chosen_cells, chosen_run
+from harness.results.speed import SpeedHistory
 from harness.results.store import RunFiles, tsv_text, write_atomically
 from harness.run import probe
 from harness.run.cell import Cell
 from harness.run.context import RunContext, crosscheck_settings, profile_for
 from harness.run.session import from_the_client
-from stack import registry, settings
-
-OHA = settings.OPT / "oha" / "bin" / "oha"
+from harness.run.step import OHA, take_step
 COLUMNS = ["app", "engine", "workload", "status", "sweep_rps", "wrk_rps", "sweep_over_wrk", "wrk_connections",
            "wrk_runs", "oha_below_rate", "oha_below_verdict", "oha_below_p50_ms", "oha_below_p99_ms",
            "oha_above_rate", "oha_above_verdict", "oha_agrees", "redone_runs"]
@@ -62,25 +60,6 @@ def oha_agrees(below, above):
     if below in (CLIENT_LIMITED, DISTURBED, None) or above in (CLIENT_LIMITED, DISTURBED, None):
         return None
     return below == PASS and above != PASS
-
-
-class Watched:
-    """Runs a load generator under the step monitors; a run that other work disturbed is redone, at
-    most max_redos times (the last one is kept, flagged)."""
-
-    def __init__(self, context):
-        self.context = context
-        self.redone = 0
-
-    def __call__(self, run):
-        def attempt():
-            with watching(self.context) as watch:
-                result = run()
-            return result, watch.disturbed(), watch.figures
-        (result, shared, figures), redos = redone_while_disturbed(attempt, lambda taken: taken[1],
-                                                                  self.context.disturbance.max_redos)
-        self.redone += redos
-        return result, shared, figures
 
 
 def wrk_ladder(cell, watched, directory):
@@ -112,51 +91,31 @@ def wrk_ladder(cell, watched, directory):
             "median": round(statistics.median(runs), 2), "disturbed": disturbed}
 
 
-def oha_run(cell, rate, watched):
-    """One open-loop run at `rate`, the sweep's step length and timeout, judged by the sweep's rules."""
-    context = watched.context
-    profile = profile_for(cell.key.workload)
-    # As after a sweep's failing step: wrk's repeats at the ladder's best level (up to 64 connections)
-    # grew Apache's prefork pool again, and oha would otherwise measure that pool, not the server the
-    # sweep measured.
-    recycled = servers.server(cell.server).recycle()
-    timeout_s = load.step_timeout(rate, context.plan.timeout_for(profile), context.plan.fd_budget)
-    planned = context.plan.requests(rate)
-    most = resource.getrlimit(resource.RLIMIT_NOFILE)[0] - 100
-    cap = registry.connection_cap(cell.key.app)
-    if context.plan.keepalive and cap:
-        # Kept alive, a connection past the server's cap waits in its backlog until one of the others
-        # closes, 1,000 requests later: its requests time out unanswered (run ka-3: oha's 887
-        # connections to Tomcat's 200 at 0.9x the pooled servlet's figure, 53 % timeouts).
-        most = min(most, cap[0])
-    database = cell.directory / "raw" / "oha-requests.sqlite"
-    body_file = cell.directory / "raw" / "oha-body.txt"
-    write_atomically(body_file, cell.request.body)
-    command = oha.command(OHA, cell.request, rate, planned, timeout_s, most, database, body_file,
-                               context.plan.keepalive)
-    wall_limit = load.wall_limit(planned, rate, timeout_s)
-    (report, ends, text), shared, watch_figures = watched(
-        lambda: load.run_oha(command, wall_limit, context.pinning.client_cpus, database))
-    measured = oha.figures(report, rate, planned, ends) if report else None
-    raw = cell.directory / "raw" / f"oha-rate-{rate:g}.json"
-    write_atomically(raw, json.dumps({"command": text, "reply_rate_sampled": measured and measured["reply_rate"],
-                                      "report": report}, indent=1) + "\n")
-    verdict, reason = judge(measured, rate, timeout_s, planned, killed=report is None,
-                            thresholds=context.thresholds)
-    if shared:
-        verdict, reason = DISTURBED, f"{shared}; not judged (would have been: {verdict}, {reason})"
-    return {"rate": rate, "timeout_s": timeout_s, "requests": planned, "verdict": verdict, "reason": reason,
-            "recycled": recycled,
-            "figures": {**(measured or {}), **watch_figures}, "raw": str(raw.relative_to(cell.directory))}
+def oha_step(cell, factor, rate, watched, speed_history):
+    """One open-loop step by oha at `rate`, the sweep's own step (harness/run/step.py: its length,
+    timeout, rules, monitors), recorded in the cell's steps; one that other work disturbed is redone
+    (bounded), as a closed-loop window is."""
+    def attempt():
+        # As after a sweep's failing step: wrk's repeats at the ladder's best level (up to 64
+        # connections) grew Apache's prefork pool again, and oha would otherwise measure that pool,
+        # not the server the sweep measured.
+        recycled = servers.server(cell.server).recycle()
+        return recycled, take_step(cell, rate, watched.context, speed_history, role=f"oha x{factor:g}",
+                                   driver=oha.NAME)
+    (recycled, step), redos = redone_while_disturbed(attempt, lambda taken: taken[1].verdict == DISTURBED,
+                                                     watched.context.disturbance.max_redos)
+    watched.redone += redos
+    return {"rate": rate, "timeout_s": step.timeout_s, "requests": step.num_conns, "verdict": step.verdict,
+            "reason": step.reason, "recycled": recycled, "figures": step.figures, "raw": step.raw}
 
 
-def measure(cell, summary, context):
+def measure(cell, summary, context, speed_history):
     watched = Watched(context)
     result = {"warmup": probe.warm_up(cell, context)}
     result["wrk"] = wrk_ladder(cell, watched, cell.directory)
     if summary.status == LOCATED:
-        result["oha"] = [oha_run(cell, round(summary.saturation_offered * factor, 1), watched)
-                         for factor in crosscheck_settings()["oha_factors"]]
+        result["oha"] = [oha_step(cell, factor, round(summary.saturation_offered * factor, 1), watched,
+                                  speed_history) for factor in crosscheck_settings()["oha_factors"]]
     result["redone_runs"] = watched.redone
     return result
 
@@ -191,12 +150,13 @@ def measure_cells(run, context, only=None):
     comes: the rows."""
     processes.pin_harness(context.pinning.client_cpus)
     servers.pin_servers(context.pinning)
-    files, rows, measured = RunFiles(run.directory), [], {}
+    files, rows, measured = RunFiles(run.directory / "crosscheck"), [], {}
+    speed_history = SpeedHistory(files.canary)
     cells = [figures for key, figures in cell_figures(run).items() if only is None or str(key) in only]
     for index, figures in enumerate(cells, start=1):
         summary = sweep_figure(figures)
         cell = Cell(files, summary.key)
-        result = measure(cell, summary, context)
+        result = measure(cell, summary, context, speed_history)
         measured[summary.key.name] = result
         rows.append(row_of(summary, result))
         row = rows[-1]

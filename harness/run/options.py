@@ -71,6 +71,36 @@ def linear_rates(text):
     return count
 
 
+def positive(kind):
+    return number(kind, 0, low_included=False)
+
+
+# The options that each set one field of the run's context (context.py) by sweep.json's name for it,
+# their help that name's options_about: such a knob is its default and about in sweep.json, its
+# field, and its row here (and, for make, its KEY= in the Makefile).
+FIELD_OPTIONS = (
+    ("--duration", "duration_s", {"type": positive(float)}),
+    ("--step-timeout", "step_timeout_s", {"type": positive(float)}),
+    ("--precision", "precision", {"type": number(float, 0, 1, low_included=False)}),
+    ("--rounds", "rounds", {"type": rounds_count}),
+    ("--auto-cap-min", "auto_cap_min", {"type": positive(float)}),
+    ("--clients", "clients", {"type": number(int, 1)}),
+    ("--conn", "connection", {"choices": CONNECTIONS}),
+    ("--calls", "calls", {"type": number(int, 1)}),
+    ("--max-other-pct", "max_other_pct", {"type": number(float, 0)}),
+    ("--max-steal-pct", "max_steal_pct", {"type": number(float, 0)}),
+    ("--min-speed", "min_speed", {"type": number(float, 0, 1)}),
+    ("--linear-rates", "linear_rates", {"type": linear_rates}),
+    ("--rates", "rates", {"type": offered_rates}),
+    ("--reference", "reference_run", {}),
+)
+
+
+def field_values(args):
+    """{context field: value} of the field options given (FIELD_OPTIONS)."""
+    return {field: getattr(args, field) for _, field, _ in FIELD_OPTIONS if getattr(args, field) is not None}
+
+
 def parser(description):
     return add_arguments(OneLineErrors(description=description))
 
@@ -86,31 +116,12 @@ def add_arguments(arguments):
     arguments.add_argument("--workloads", type=listed, default=tuple(workload_names.workloads()))
     arguments.add_argument("--mode", choices=("adaptive", "linear"), default=None,
                            help=f"default {defaults()['mode']} (STUDY=1: linear)")
-    arguments.add_argument("--duration", type=number(float, 0, low_included=False), default=None,
-                           help=sweep()["options_about"]["duration_s"])
-    arguments.add_argument("--step-timeout", type=number(float, 0, low_included=False), default=None,
-                           help=sweep()["options_about"]["step_timeout_s"])
+    for flag, field, kind in FIELD_OPTIONS:
+        arguments.add_argument(flag, dest=field, default=None, help=sweep()["options_about"][field], **kind)
     arguments.add_argument("--no-warmup", action="store_true",
                            help="no warm-up before a cell's steps, nor of a JVM before a round (warmup_cap_s and "
                                 "jvm_warmup_cap_s 0), as the 2006 study's httperf runs began; the plan then starts "
                                 "blind unless its rates are listed")
-    arguments.add_argument("--precision", type=number(float, 0, 1, low_included=False), default=None,
-                           help=sweep()["options_about"]["precision"])
-    arguments.add_argument("--rounds", type=rounds_count, default=None, help=sweep()["options_about"]["rounds"])
-    arguments.add_argument("--auto-cap-min", type=number(float, 0, low_included=False), default=None,
-                           help=sweep()["options_about"]["auto_cap_min"])
-    arguments.add_argument("--clients", type=number(int, 1), default=None, help=sweep()["options_about"]["clients"])
-    arguments.add_argument("--conn", choices=CONNECTIONS, default=None, help=sweep()["options_about"]["connection"])
-    arguments.add_argument("--calls", type=number(int, 1), default=None, help=sweep()["options_about"]["calls"])
-    arguments.add_argument("--max-other-pct", type=number(float, 0), default=None,
-                           help=sweep()["options_about"]["max_other_pct"] + " (hosts that share one machine, as "
-                                "the ssh test's namespaces do, each see the others' servers as other work)")
-    arguments.add_argument("--max-steal-pct", type=number(float, 0), default=None,
-                           help=sweep()["options_about"]["max_steal_pct"] + " (tests whose subject is not "
-                                "disturbance set it high, as a stealing host must not stop their cells)")
-    arguments.add_argument("--min-speed", type=number(float, 0, 1), default=None,
-                           help=sweep()["options_about"]["min_speed"] + " (tests whose subject is not the machine's "
-                                "speed set it to 0)")
     arguments.add_argument("--seed", type=number(int, 0), default=None, help="the seed of the rounds' random order "
                            "(default: drawn at random and kept in the manifest; a resumed run keeps its own)")
     arguments.add_argument("--sizes", type=listed, default=None,
@@ -126,9 +137,6 @@ def add_arguments(arguments):
     arguments.add_argument("--quick", action="store_true", help="the quick preset of sweep.json: "
                            + ", ".join(f"{key}={value}" for key, value in sweep()["presets"]["quick"].items()))
     arguments.add_argument("--study", action="store_true", help=sweep()["presets_about"])
-    arguments.add_argument("--linear-rates", type=linear_rates, default=None, help=sweep()["options_about"]["linear_rates"])
-    arguments.add_argument("--rates", type=offered_rates, default=None, help=sweep()["options_about"]["rates"])
-    arguments.add_argument("--reference", default=None, help=sweep()["options_about"]["reference_run"])
     arguments.add_argument("--results", type=Path, default=RESULTS,
                            help="the results folder (default: results/)")
     return arguments
@@ -211,16 +219,7 @@ def from_args(args):
         values["rounds"] = defaults()["other_set_rounds"]
     elif "rounds" not in values:
         values["rounds"] = defaults()["default_set_rounds"]
-    values.update({key: value for key, value in (("duration_s", args.duration), ("step_timeout_s", args.step_timeout),
-                                                 ("precision", args.precision),
-                                                 ("rounds", args.rounds), ("clients", args.clients),
-                                                 ("connection", args.conn), ("calls", args.calls),
-                                                 ("auto_cap_min", args.auto_cap_min),
-                                                 ("max_other_pct", args.max_other_pct),
-                                                 ("max_steal_pct", args.max_steal_pct),
-                                                 ("min_speed", args.min_speed),
-                                                 ("linear_rates", args.linear_rates), ("rates", args.rates),
-                                                 ("reference_run", args.reference)) if value is not None})
+    values.update(field_values(args))
     if args.no_warmup:
         values.update(warmup_cap_s=0, jvm_warmup_cap_s=0)
     calls, most = values.get("calls", defaults()["calls"]), settings.int_knob("KEEPALIVE_REQUESTS")

@@ -10,7 +10,9 @@ message. Each (app, workload) is warmed by WARMUP_S seconds of the same request 
 another (a new connection each, as the sweep's), and the engine's records of them are summarised:
 each phase's median, 10th and 90th percentiles, and the round trip the client measured (the lab's
 raw envelope, or with --client zeep a stock client's call, its marshalling included). Each call's
-own figures are kept too (soap-phases-calls.tsv), from which the paper's averages are drawn. The servers run with SOAP_PHASES=on for it: those that did not
+own figures are kept too (soap-phases-calls.tsv), from which the paper's averages are drawn. Each
+(app, workload, N), its warm-up included, is watched like a sweep step: one that other work disturbed
+is redone (at most max_redos times), and one still disturbed is flagged (its row's `disturbed`). The servers run with SOAP_PHASES=on for it: those that did not
 are restarted with it, and restarted without it at the end, so that no sweep figure carries the hooks
 (servers already started with SOAP_PHASES=on stay as they were).
 
@@ -21,12 +23,12 @@ import json
 import os
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 from harness.hosts import inventory, servers
-from harness.hosts.servers import Pinning
+from harness.hosts.watch import Watched
 from harness.measure import processes, stock_client
 from harness.measure.canary import CanaryMonitor
 from harness.measure.soap_phases import PHASES, PhaseLog, samples, summary
@@ -36,6 +38,7 @@ from harness.report.soap_phases import COLUMNS, summary_lines
 from harness.report.view import PALETTE
 from harness.results.chosen import Refused
 from harness.results.store import RESULTS, tsv_text
+from harness.run.context import RunContext
 from stack import layout, lifecycle, registry, topology, workload_names
 
 DEFAULT_SIZES = (1, 10, 100, 1000, 5000)  # Infosys: 1,000-5,000 records
@@ -149,21 +152,26 @@ def warm_jvm(app, planned, seconds):
         turn += 1
 
 
-def run_all(apps, planned, count, warmup, jvm_warmup_s, say, client=RAW):
-    """(a summary row per app and workload, a row per timed call)."""
+def run_all(apps, planned, count, warmup, jvm_warmup_s, say, watched, client=RAW):
+    """(a summary row per app and workload, a row per timed call): each workload's calls `watched`
+    (hosts/watch.py Watched: redone while other work disturbed them)."""
     rows, calls, started, total = [], [], time.monotonic(), len(apps) * len(planned)
     for app in apps:
         if registry.jit(app) and jvm_warmup_s:
             warm_jvm(app, planned, jvm_warmup_s)
             say(f"soap-phases: {app}: its JVM warmed for {jvm_warmup_s:g} s")
         for workload, kind, size in planned:
-            figures, its_calls = measure(app, workload, count, warmup, client)
-            rows.append({"app": app, "workload": kind, "n": size, **figures})
+            redone = watched.redone
+            (figures, its_calls), shared, _ = watched(lambda: measure(app, workload, count, warmup, client))
+            rows.append({"app": app, "workload": kind, "n": size, **figures, "redone": watched.redone - redone,
+                         "disturbed": shared or ""})
             calls += [{"app": app, "workload": kind, "n": size, **call} for call in its_calls]
             elapsed = time.monotonic() - started
             say(f"soap-phases [{len(rows)}/{total}, ETA ~{elapsed / len(rows) * (total - len(rows)):.0f} s] {app} "
                 f"{workload}: un-marshal {figures['unmarshal_us']:,.0f} us, logic {figures['logic_us']:,.0f}, "
-                f"marshal {figures['marshal_us']:,.0f}; round trip {figures['round_trip_us']:,.0f} us")
+                f"marshal {figures['marshal_us']:,.0f}; round trip {figures['round_trip_us']:,.0f} us"
+                + (f" (redone {rows[-1]['redone']}x)" if rows[-1]["redone"] else "")
+                + (f"; DISTURBED: {shared}" if shared else ""))
     return rows, calls
 
 
@@ -209,7 +217,8 @@ def execute(args, browse=True):
         raise Refused("WARMUP_CALLS must be 0 or more", code=2)
     planned = workloads(sizes, kinds)
     warmup = Warmup(args.warmup, args.warmup_calls)
-    pinning = Pinning.from_knobs()
+    context = RunContext.of(apps)  # the step monitors' CPUs, topology and disturbance limits, as a sweep's
+    pinning = context.pinning
     names = list(dict.fromkeys(registry.server_of(app) for app in apps))
     down = [name for name in names if not lifecycle.lab_servers()[name].pid()]
     if down:
@@ -222,7 +231,7 @@ def execute(args, browse=True):
     switched = switch_phases(names, True, pinning)
     try:
         rows, calls = run_all(apps, planned, args.count, warmup, args.jvm_warmup, lambda text: print(text, flush=True),
-                              args.client)
+                              Watched(context), args.client)
     finally:
         switch_phases(switched, False, pinning)  # those started with the phases on stay on
     canary = speed.finish()
@@ -233,7 +242,9 @@ def execute(args, browse=True):
     (folder / "soap-phases.json").write_text(json.dumps({
         "host": inventory.host(), "started": started, "count": args.count, "warmup_s": args.warmup,
         "warmup_calls": args.warmup_calls, "jvm_warmup_s": args.jvm_warmup, "apps": apps, "sizes": sizes,
-        "kinds": kinds, "client": args.client, "canary": canary}, indent=2) + "\n")
+        "kinds": kinds, "client": args.client, "canary": canary,
+        "disturbance": {"max_redos": context.disturbance.max_redos, **asdict(context.disturbance.limits)}},
+        indent=2) + "\n")
     if not browse:
         print(f"soap-phases: {len(rows)} rows in {folder / 'soap-phases.tsv'}, each call in soap-phases-calls.tsv")
     elif (folder / "manifest.json").exists():

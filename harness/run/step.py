@@ -1,7 +1,13 @@
-"""One step: httperf (one run, or CLIENTS= runs together, here or on CLIENT_HOSTS) at one offered
-rate for one cell, watched by the step monitors, its raw output saved, its figures parsed and judged
-into a `Step` record."""
-from harness.drivers import httperf
+"""One step: an open-loop load driver at one offered rate for one cell, watched by the step monitors,
+its raw output saved, its figures parsed and judged into a `Step` record. The drivers (`OPEN_LOOP`):
+httperf, the sweeps' (one run, or CLIENTS= runs together, here or on CLIENT_HOSTS), and oha, the
+cross-check's second opinion (one run, here); each read as the same figures (harness/drivers), judged
+by the same rules."""
+import json
+import resource
+from dataclasses import dataclass
+
+from harness.drivers import httperf, oha
 from harness.drivers.httperf import IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
 from harness.hosts import load_clients
 from harness.hosts.watch import watching
@@ -11,7 +17,9 @@ from harness.measure import clients, load, ports
 from harness.results.records import CLIENT_LIMITED, DISTURBED, Step
 from harness.results.store import write_atomically
 from harness.run.context import profile_for
-from stack import remote, settings
+from stack import registry, remote, settings
+
+OHA = settings.OPT / "oha" / "bin" / "oha"
 
 
 def parsed(output):
@@ -60,6 +68,69 @@ def merged_client_runs(runs):
     return clients.merged([figures for *_, figures in runs], histogram), histogram
 
 
+def httperf_load(cell, rate, requests, timeout_s, raw, context, calls):
+    return run_load(cell, rate, requests, timeout_s, raw, context.plan.clients, context.pinning.client_cpus, calls)
+
+
+def httperf_figures(runs, requests, timeout_s, context, calls):
+    """httperf's figures of a step: its clients' summaries merged, with the latency percentiles read
+    from their merged lifetime histogram (kept alive, none: it times connections, each `calls`
+    requests long, and oha's times every request); None when a client printed no summary."""
+    figures, histogram = merged_client_runs(runs)
+    if figures and context.plan.keepalive:
+        figures["calls_per_connection"] = calls
+    elif figures:
+        spread = percentiles(histogram, failed_requests(figures, requests), timeout_s * 1000)
+        figures.update({f"p{round(quantile * 100)}_ms": value for quantile, value in spread.items()})
+    return figures
+
+
+def oha_load(cell, rate, requests, timeout_s, raw, context, calls=1):
+    """One oha run as a step's load, on this machine: its report saved under `raw` with its command
+    and its reply rate as httperf samples it. Enough connections that rate x timeout can be
+    outstanding, within the descriptor limit and, kept alive, the server's connection cap."""
+    most = resource.getrlimit(resource.RLIMIT_NOFILE)[0] - 100
+    cap = registry.connection_cap(cell.key.app)
+    if context.plan.keepalive and cap:
+        # Kept alive, a connection past the server's cap waits in its backlog until one of the others
+        # closes, 1,000 requests later: its requests time out unanswered (run ka-3: oha's 887
+        # connections to Tomcat's 200 at 0.9x the pooled servlet's figure, 53 % timeouts).
+        most = min(most, cap[0])
+    database = cell.directory / "raw" / "oha-requests.sqlite"
+    body_file = cell.directory / "raw" / "oha-body.txt"
+    write_atomically(body_file, cell.request.body)
+    command = oha.command(OHA, cell.request, rate, requests, timeout_s, most, database, body_file,
+                          context.plan.keepalive)
+    report, ends, text = load.run_oha(command, load.wall_limit(requests, rate, timeout_s),
+                                      context.pinning.client_cpus, database)
+    figures = oha.figures(report, rate, requests, ends) if report else None
+    write_atomically(cell.directory / raw, json.dumps({"command": text, "reply_rate_sampled": figures and
+                                                      figures["reply_rate"], "report": report}, indent=1) + "\n")
+    return [(rate, requests, "", report is None, figures)]
+
+
+def oha_figures(runs, *_):
+    return runs[0][4]
+
+
+@dataclass(frozen=True)
+class OpenLoop:
+    """How a step runs an open-loop driver: its load (`load(cell, rate, requests, timeout_s, raw,
+    context, calls)`: [(share's rate, its requests, output, killed, figures or None)], one per client)
+    and its figures from those runs; whether it sends `calls` requests per kept-alive connection
+    (httperf's sessions) or counts requests alone; its raw output's suffix."""
+    load: object
+    figures: object
+    sessions: bool
+    suffix: str
+
+
+OPEN_LOOP = {
+    httperf.NAME: OpenLoop(httperf_load, httperf_figures, sessions=True, suffix="txt"),
+    oha.NAME: OpenLoop(oha_load, oha_figures, sessions=False, suffix="json"),
+}
+
+
 def client_bound(runs, timeout_s, thresholds, calls=1):
     """The first of several clients that could not keep its own share (the step then measured a
     client, whatever the others saw): its reason, or None."""
@@ -98,19 +169,22 @@ def machine_speed(watch, speed_history, cell, min_speed):
     return figures, None if cell.state.slower_machine else slower
 
 
-def take_step(cell, rate, context, speed_history, role="", duration_s=None):
-    """One step of the cell at `rate` for `duration_s` (the plan's step length unless given), judged
-    and recorded; its canary readings judged against, and kept in, the run's `speed_history`."""
+def take_step(cell, rate, context, speed_history, role="", duration_s=None, driver=httperf.NAME):
+    """One step of the cell at `rate` for `duration_s` (the plan's step length unless given) by the
+    open-loop `driver`, judged and recorded; its canary readings judged against, and kept in, the
+    run's `speed_history`."""
     number = len(cell.steps) + 1
+    binding = OPEN_LOOP[driver]
     longest = context.plan.timeout_for(profile_for(cell.key.workload))
     timeout_s = load.step_timeout(rate, longest, context.plan.fd_budget)
-    num_conns, calls = context.plan.step_load(rate, duration_s)  # num_conns: the requests, as the 2006 study's
+    # num_conns: the requests, as the 2006 study's
+    num_conns, calls = (context.plan.step_load(rate, duration_s) if binding.sessions
+                        else (context.plan.requests(rate, duration_s), 1))
     port_wait = ports.wait_for_ports(num_conns // calls, loopback=ports.on_loopback(cell.request.host))
-    raw = f"raw/step-{number:02d}-rate-{rate:g}.txt"
+    raw = f"raw/step-{number:02d}-rate-{rate:g}.{binding.suffix}"
     with watching(context) as watch:
-        runs = run_load(cell, rate, num_conns, timeout_s, raw, context.plan.clients, context.pinning.client_cpus,
-                        calls)
-    figures, histogram = merged_client_runs(runs)
+        runs = binding.load(cell, rate, num_conns, timeout_s, raw, context, calls)
+    figures = binding.figures(runs, num_conns, timeout_s, context, calls)
     killed = any(killed for _, _, _, killed, _ in runs)
     verdict, reason = judge(figures, rate, timeout_s, num_conns, killed, context.thresholds, calls)
     lagging = client_bound(runs, timeout_s, context.thresholds, calls) if figures else None
@@ -121,14 +195,6 @@ def take_step(cell, rate, context, speed_history, role="", duration_s=None):
                    f"servers' cgroup (SERVERS_MEMORY_MB={settings.knob('SERVERS_MEMORY_MB')})")
     if context.plan.step_timeout_s and timeout_s < longest:  # the study's 60 s, where the budget allows
         reason += f"; timeout {timeout_s:g} s, not {longest:g}: rate x timeout kept within fd_budget"
-    if figures and context.plan.keepalive:
-        # httperf's lifetime histogram times connections, each `calls` requests long here: no
-        # request's percentile can be read from it (the cross-check's oha times every request).
-        figures["calls_per_connection"] = calls
-    elif figures:
-        failed = failed_requests(figures, num_conns)
-        spread = percentiles(histogram, failed, timeout_s * 1000)
-        figures.update({f"p{round(quantile * 100)}_ms": value for quantile, value in spread.items()})
     # A lost load client host leaves no summary to judge: the step is redone, like a disturbed one.
     lost, shared = load_clients.lost_hosts(output for _, _, output, _, _ in runs), watch.disturbed()
     speed_figures, slower = machine_speed(watch, speed_history, cell, context.disturbance.min_speed)

@@ -45,7 +45,7 @@ def test_rendered_server_xml_binds_the_web_hosts_address_and_disables_the_shutdo
 def test_render_can_restrict_the_file_to_its_owner(tmp_path):
     target = tmp_path / "secret.conf"
     values = {key: "x" for key in ("RUN", "ADDRESS", "PORT", "PIDFILE", "ERROR_LOG", "RUNTIME_DIR", "RUNTIME_CONF", "USER_LINES",
-                                   "LISTEN_BACKLOG", "KEEPALIVE_REQUESTS", "KEEPALIVE_TIMEOUT_S", "DOCROOT", "DB_HOST",
+                                   "LISTEN_BACKLOG", "KEEPALIVE_REQUESTS", "KEEPALIVE_TIMEOUT_S", "DOCROOT", "DOCROOT_FILES", "DB_HOST",
                                    "DB_PORT", "DB_NAME", "DB_USER", "DB_PASSWORD")}
     server.render("httpd.conf.in", values, target, mode=0o600)
     assert oct(target.stat().st_mode & 0o777) == "0o600"

@@ -98,8 +98,8 @@ def test_a_lesson_changes_one_knob_of_the_studys_method_on_one_cell():
     declaration, _ = study()
     three, five, short = (paper_runs.figure_args(declaration, figure_by_id(declaration, name))
                           for name in ("lesson-3min", "lesson-5min", "lesson-timeout-5s"))
-    assert (three.duration, three.step_timeout) == (None, None), "the study's own 180 s and 60 s"
-    assert five.duration == 300 and short.step_timeout == 5
+    assert (three.duration_s, three.step_timeout_s) == (None, None), "the study's own 180 s and 60 s"
+    assert five.duration_s == 300 and short.step_timeout_s == 5
     assert three.rates == five.rates == short.rates and three.apps == five.apps == short.apps == ("servlet",)
     plan = paper_runs.options.from_args(short)[0].plan
     assert (plan.step_timeout_s, plan.duration_s) == (5, 180)

@@ -63,6 +63,15 @@ def test_the_table_gives_each_engine_its_phases_by_n_and_points_to_infosys_like_
     assert not any("JiBX" in line for line in lines) and any("PAPER=infosys" in line for line in lines)
     assert series(rows, "echo")["soap"] == "10 0.4000 0.0100 0.3000\n1000 24.0000 0.0500 8.0000\n"
     assert summary_lines([], str) == []
+    assert not any("Other work" in line for line in lines)
+
+
+def test_a_workload_still_disturbed_after_its_redos_is_named_under_the_table():
+    rows = rows_of(("soap", "echo", 10, 400, 10, 300, 1000), ("soap-cxf", "echo", 10, 200, 10, 100, 900))
+    rows[1].update(redone="2", disturbed="other processes used 31.0 % of a CPU (> 10 %)")
+    note = [line for line in summary_lines(rows, str.upper) if line.startswith("Other work")]
+    assert note == ["Other work shared the lab's CPUs during these, still after their redos (their figures measured "
+                    "the machine too): SOAP-CXF echo-10 (other processes used 31.0 % of a CPU (> 10 %))."]
 
 
 
