@@ -99,8 +99,9 @@ def quiet_check(context, seconds=2):
 
 
 class Watched:
-    """Runs a stretch of load (a closed-loop window) under the step monitors; one that other work
-    disturbed is redone, at most max_redos times (the last one is kept, flagged)."""
+    """Runs a stretch of load (a closed-loop window, a SOAP engine's timed calls) under the step
+    monitors; one that other work disturbed is redone, at most max_redos times (the last one is kept,
+    flagged)."""
 
     def __init__(self, context):
         self.context = context

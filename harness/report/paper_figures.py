@@ -106,20 +106,25 @@ def phase_points(figure, rounds_calls):
     """{(app, kind): [(N, point)]} of a soap-phases figure (of its kind alone when it names one) from
     [(round, soap-phases-calls.tsv's rows)]: per round the mean of its recorded calls (the Infosys paper
     averaged its three, Lublin ten), over the rounds the median of those means, the interval the
-    rounds' range, or from one round its calls'."""
-    calls = {}
+    rounds' range, or from one round its calls'. A point whose calls other work disturbed, still after
+    their redos, is flagged "disturbed"."""
+    calls, disturbed = {}, set()
     for number, rows in rounds_calls:
         for row in rows:
             value = phase_value(figure["measure"], row)
             if value is not None and figure.get("kind", row["workload"]) == row["workload"]:
-                calls.setdefault((row["app"], row["workload"], int(row["n"])), {}).setdefault(number, []).append(value)
+                key = (row["app"], row["workload"], int(row["n"]))
+                calls.setdefault(key, {}).setdefault(number, []).append(value)
+                if row.get("disturbed"):
+                    disturbed.add(key)
     points = {}
     for (app, kind, n), by_round in calls.items():
         means = {number: statistics.fmean(values) for number, values in by_round.items()}
         spread = list(means.values()) if len(means) > 1 else next(iter(by_round.values()))
         points.setdefault((app, kind), []).append((n, {
             "value": statistics.median(means.values()), "low": min(spread), "high": max(spread), "rounds": len(means),
-            "by_round": means, "flags": [], "keepalive_share": None}))
+            "by_round": means, "flags": ["disturbed"] if (app, kind, n) in disturbed else [],
+            "keepalive_share": None}))
     return {key: sorted(series, key=lambda pair: pair[0]) for key, series in points.items()}
 
 

@@ -12,8 +12,9 @@ each phase's median, 10th and 90th percentiles, and the round trip the client me
 raw envelope, or with --client zeep a stock client's call, its marshalling included). Each call's
 own figures are kept too (soap-phases-calls.tsv), from which the paper's averages are drawn. Each
 (app, workload, N), its warm-up included, is watched like a sweep step: one that other work disturbed
-is redone (at most max_redos times), and one still disturbed is flagged (its row's `disturbed`). The servers run with SOAP_PHASES=on for it: those that did not
-are restarted with it, and restarted without it at the end, so that no sweep figure carries the hooks
+is redone (at most max_redos times), and one still disturbed is flagged (its rows' `disturbed`, a
+paper's point's flags). The servers run with SOAP_PHASES=on for it: those that did not are
+restarted with it, and restarted without it at the end, so that no sweep figure carries the hooks
 (servers already started with SOAP_PHASES=on stay as they were).
 
 Into results/RUN/ (RUN: a sweep's run, whose summary.md and report.pdf then show them, or a name of
@@ -55,7 +56,7 @@ def soap_apps():
 
 
 DEFAULT_KINDS = ("rows", "echo")
-CALL_COLUMNS = ["app", "workload", "n", "call", *PHASES, "round_trip_us"]
+CALL_COLUMNS = ["app", "workload", "n", "call", *PHASES, "round_trip_us", "disturbed"]
 
 
 def workloads(sizes, kinds=DEFAULT_KINDS):
@@ -165,7 +166,7 @@ def run_all(apps, planned, count, warmup, jvm_warmup_s, say, watched, client=RAW
             (figures, its_calls), shared, _ = watched(lambda: measure(app, workload, count, warmup, client))
             rows.append({"app": app, "workload": kind, "n": size, **figures, "redone": watched.redone - redone,
                          "disturbed": shared or ""})
-            calls += [{"app": app, "workload": kind, "n": size, **call} for call in its_calls]
+            calls += [{"app": app, "workload": kind, "n": size, **call, "disturbed": shared or ""} for call in its_calls]
             elapsed = time.monotonic() - started
             say(f"soap-phases [{len(rows)}/{total}, ETA ~{elapsed / len(rows) * (total - len(rows)):.0f} s] {app} "
                 f"{workload}: un-marshal {figures['unmarshal_us']:,.0f} us, logic {figures['logic_us']:,.0f}, "

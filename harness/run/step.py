@@ -5,6 +5,7 @@ cross-check's second opinion (one run, here); each read as the same figures (har
 by the same rules."""
 import json
 import resource
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from harness.drivers import httperf, oha
@@ -119,8 +120,8 @@ class OpenLoop:
     context, calls)`: [(share's rate, its requests, output, killed, figures or None)], one per client)
     and its figures from those runs; whether it sends `calls` requests per kept-alive connection
     (httperf's sessions) or counts requests alone; its raw output's suffix."""
-    load: object
-    figures: object
+    load: Callable
+    figures: Callable
     sessions: bool
     suffix: str
 

@@ -78,6 +78,19 @@ def test_a_point_is_the_mean_of_its_three_recorded_calls_its_interval_their_rang
     assert (gsoap["low"], gsoap["high"], gsoap["rounds"]) == (min(calls), max(calls), 1)
 
 
+def test_a_point_whose_calls_other_work_disturbed_is_flagged():
+    declaration, _ = infosys()
+    calls = read_tsv(RECORDED / "round-1" / "fig-2" / "soap-phases-calls.tsv")
+    assert not any(point["flags"] for series in recorded_points("4")[2].values() for _, point in series)
+    for row in calls:
+        if row["app"] == "soap-gsoap" and row["n"] == "5000":
+            row["disturbed"] = "other processes used 40.0 % of a CPU (> 5 %)"
+    points = paper_figures.phase_points(figure_by_id(declaration, "4"), [(1, calls)])
+    flagged = {(app, n) for (app, _), series in points.items() for n, point in series if point["flags"]}
+    assert flagged == {("soap-gsoap", 5000)}
+    assert dict(points[("soap-gsoap", "employees")])[5000]["flags"] == ["disturbed"]
+
+
 def test_the_papers_ratios_are_set_beside_ours_or_named_as_not_here():
     declaration, values, points = recorded_points("4")
     verdicts = {row["comparison"]: row for row in paper_figures.verdict_rows(figure_by_id(declaration, "4"), values, points)}
