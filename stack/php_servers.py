@@ -237,15 +237,18 @@ class Lighttpd(PhpWorkersRecord, Server):
         user = settings.knob("APACHE_USER")
         fpm_socket = PhpFpm.socket_of(self.declared["fastcgi"])
         served = registry.served_files(self.name)
+        # Each folder made readable once (as root, readable_folder copies it).
+        roots = {folder.name: readable_folder(folder) for folder in
+                 {DOCROOT, SOAP_PHP_ROOT, CONTRACT_ROOT, *(ROOT / folder for folder, _ in served.values())}}
         render("lighttpd.conf.in", {
-            **lighttpd_routes(served, {folder: readable_folder(ROOT / folder) for folder, _ in served.values()}, fpm_socket),
+            **lighttpd_routes(served, roots, fpm_socket),
             "ADDRESS": self.address, "PORT": self.port, "PIDFILE": self.pidfile, "EMPTY_ROOT": self.empty_root,
             "LISTEN_BACKLOG": settings.int_knob("APACHE_LISTEN_BACKLOG"),
             "KEEPALIVE_REQUESTS": settings.int_knob("KEEPALIVE_REQUESTS"),
             "KEEPALIVE_TIMEOUT_S": settings.int_knob("KEEPALIVE_TIMEOUT_S"),
             "USER_LINES": f'server.username = "{user}"\nserver.groupname = "{user}"' if os.geteuid() == 0 else "",
-            "DOCROOT": readable_folder(DOCROOT), "SOAP_PHP_ROOT": readable_folder(SOAP_PHP_ROOT),
-            "CONTRACT_ROOT": readable_folder(CONTRACT_ROOT), "FPM_SOCKET": fpm_socket,
+            "DOCROOT": roots[DOCROOT.name], "SOAP_PHP_ROOT": roots[SOAP_PHP_ROOT.name],
+            "CONTRACT_ROOT": roots[CONTRACT_ROOT.name], "FPM_SOCKET": fpm_socket,
             "SOAP_PHASES_LOG": self.soap_phases_target(user),  # written by PHP-FPM's workers, which run as APACHE_USER
             "DB_HOST": db["db.host"], "DB_PORT": db["db.port"], "DB_NAME": db["db.name"],
             "DB_USER": db["db.user"], "DB_PASSWORD": db["db.password"],
