@@ -1,13 +1,16 @@
-# The lab's front door. `make` alone lists the targets. Knobs are set on the command line and reach
-# the code through the environment, e.g. `make up APACHE_PORT=9080` or
-# `make saturation-sweep APPS=php WORKLOADS=single`; their defaults live in one place each:
-# stack/settings.py (servers), httperf-scripts/sweep.json (the sweep), contract/targets.json (apps).
+# The lab's front door. `make` alone lists the targets. Knobs are set on the command line, e.g.
+# `make up APACHE_PORT=9080` or `make saturation-sweep APPS=php WORKLOADS=single`; their defaults live in
+# one place each: stack/settings.py (servers), httperf-scripts/sweep.json (the sweep), contract/targets.json
+# (apps). The servers' knobs reach the code through the environment; a verb of the harness is handed every
+# knob as a KEY=value word and takes those it has an option for (APPS= is --apps, NO_WARMUP=1 --no-warmup).
 SHELL := /bin/bash
 PYTHON ?= python3
 # The harness and the stack are packages at the project root.
 export PYTHONPATH := $(CURDIR)$(if $(PYTHONPATH),:$(PYTHONPATH))
 
 LAB := $(PYTHON) -m stack.lab
+# The knobs given on make's command line (or a parent make's), as quoted KEY=value words
+KNOBS = $(foreach knob,$(sort $(.VARIABLES)),$(if $(filter command line,$(origin $(knob))),'$(knob)=$(subst ','\'',$($(knob)))'))
 # perf's folded stacks and flame graphs (crates.io), built once for whatever profiles
 INFERNO := bash stack/install-crate.sh inferno INFERNO_VERSION 1.71 inferno-flamegraph
 
@@ -64,62 +67,50 @@ size-sweep: up ## saturation and reply time against N per app: rows (1 to 16,000
 concurrency-sweep: up ## throughput and p50/p99 against 1-1,024 connections (closed loop) per app, connections closed and kept alive (SET=study APPS= ENGINES=innodb WORKLOADS=single CONN=both|close|keepalive LEVELS=1,2,4,... DRIVER=wrk|ab WINDOW_S= WINDOWS= SETTLE_WINDOWS= PROFILE=1 RUN=) -> concurrency.tsv and a PDF per workload; docs/method.md
 	@$(LAB) import --if-needed
 	@$(if $(PROFILE),$(INFERNO))
-	@$(PYTHON) -m harness concurrency-sweep $(if $(SET),--set "$(SET)") $(if $(APPS),--apps "$(APPS)") \
-	  $(if $(ENGINES),--engines "$(ENGINES)") $(if $(WORKLOADS),--workloads "$(WORKLOADS)") \
-	  $(if $(CONN),--conn $(CONN)) $(if $(LEVELS),--levels "$(LEVELS)") $(if $(DRIVER),--driver $(DRIVER)) \
-	  $(if $(WINDOW_S),--window-s $(WINDOW_S)) $(if $(WINDOWS),--windows $(WINDOWS)) $(if $(SETTLE_WINDOWS),--settle-windows $(SETTLE_WINDOWS)) $(if $(PROFILE),--profile) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
+	@$(PYTHON) -m harness concurrency-sweep $(KNOBS)
 
 sweep: ## run the sweep on running servers (SET= APPS= CONN=close|keepalive CALLS= ROUNDS=N|auto AUTO_CAP_MIN= SEED= ENGINES= WORKLOADS= SIZES= SIZE_WORKLOAD= MODE= DURATION= STEP_TIMEOUT= NO_WARMUP=1 PRECISION= CLIENTS= RUN= QUICK=1, or STUDY=1 REFERENCE= LINEAR_RATES= for the 2006 study's method; RATES=1,2,3 steps these offered rates)
-	@$(PYTHON) -m harness sweep $(if $(MODE),--mode $(MODE)) $(if $(SET),--set "$(SET)") \
-	  $(if $(SIZE_SWEEP),--size-sweep) $(if $(SIZES),--sizes "$(SIZES)") $(if $(SIZE_WORKLOAD),--size-workload $(SIZE_WORKLOAD)) \
-	  $(if $(APPS),--apps "$(APPS)") $(if $(ENGINES),--engines "$(ENGINES)") \
-	  $(if $(WORKLOADS),--workloads "$(WORKLOADS)") $(if $(DURATION),--duration $(DURATION)) $(if $(STEP_TIMEOUT),--step-timeout $(STEP_TIMEOUT)) $(if $(NO_WARMUP),--no-warmup) \
-	  $(if $(PRECISION),--precision $(PRECISION)) $(if $(RUN),--run $(RUN)) $(if $(QUICK),--quick) \
-	  $(if $(STUDY),--study) $(if $(REFERENCE),--reference "$(REFERENCE)") $(if $(LINEAR_RATES),--linear-rates $(LINEAR_RATES)) $(if $(RATES),--rates "$(RATES)") \
-	  $(if $(ROUNDS),--rounds $(ROUNDS)) $(if $(AUTO_CAP_MIN),--auto-cap-min $(AUTO_CAP_MIN)) $(if $(SEED),--seed $(SEED)) $(if $(CLIENTS),--clients $(CLIENTS)) \
-	  $(if $(CONN),--conn $(CONN)) $(if $(CALLS),--calls $(CALLS))
+	@$(PYTHON) -m harness sweep $(KNOBS)
 
 crosscheck: ## second opinions on a run (RUN=; default the latest; CELLS=app/engine/workload,... for some cells) on running servers: wrk and oha -> crosscheck.tsv; docs/method.md
 	@bash stack/install-crate.sh oha OHA_VERSION 1.88 oha
-	@$(PYTHON) -m harness crosscheck $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)")
+	@$(PYTHON) -m harness crosscheck $(KNOBS)
 
 profile: ## where the servers' CPU goes at each cell's saturation rate, on running servers (RUN=; default the latest; CELLS=app/engine/workload,... OVERHEAD=N pairs without and with perf): perf record, flame graphs, components -> profile/ in the run; docs/profiles.md
 	@$(INFERNO)
-	@$(PYTHON) -m harness profile $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)") $(if $(OVERHEAD),--overhead $(OVERHEAD))
+	@$(PYTHON) -m harness profile $(KNOBS)
 
 spread-sources: ## where a cell's cost spread lives: its server restarted RESTARTS times (default 5), STEPS fixed-rate steps (2) at SHARE (0.6) of its figure after each, the CPU per reply split between restarts and within one, with the price list; NO_RESTART=1 the control (RUN= CELLS=) -> results/RUN-spread-<when>/spread.md; docs/method.md
-	@$(PYTHON) -m harness spread-sources $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)") \
-	  $(if $(RESTARTS),--restarts $(RESTARTS)) $(if $(STEPS),--steps $(STEPS)) $(if $(SHARE),--share $(SHARE)) $(if $(NO_RESTART),--no-restart)
+	@$(PYTHON) -m harness spread-sources $(KNOBS)
 
 interleave: ## two cells' servers' CPU per reply against each other at one moment: their steps alternated AB, BA... in PAIRS pairs (default 6) at SHARE (0.6) of the lower figure, beside the run's saturation ratio (RUN= CELLS=a,b) -> results/RUN-interleave-<when>/interleave.md; docs/method.md
-	@$(PYTHON) -m harness spread-sources --interleave $(or $(PAIRS),6) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(CELLS),--cells "$(CELLS)") $(if $(SHARE),--share $(SHARE))
+	@$(PYTHON) -m harness spread-sources --interleave 6 $(KNOBS)
 
 soap-phases: ## where a SOAP request's time goes per engine against N, one request at a time: un-marshal, logic, marshal, by each engine's own hooks, on running servers (APPS= SIZES=1,10,100,1000,5000 KINDS=rows,echo|employees COUNT=20 WARMUP_CALLS=3 JVM_WARMUP=60 CLIENT=raw|zeep RUN=; restarts the SOAP engines' servers with SOAP_PHASES=on and back) -> soap-phases.tsv/.md/.pdf in results/RUN; docs/soap-engines.md
-	@$(PYTHON) -m harness soap-phases $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(APPS),--apps "$(APPS)") $(if $(SIZES),--sizes "$(SIZES)") $(if $(KINDS),--kinds "$(KINDS)") $(if $(COUNT),--count $(COUNT)) $(if $(WARMUP_CALLS),--warmup-calls $(WARMUP_CALLS)) $(if $(JVM_WARMUP),--jvm-warmup $(JVM_WARMUP)) $(if $(CLIENT),--client $(CLIENT))
+	@$(PYTHON) -m harness soap-phases $(KNOBS)
 
 driver-agreement: build ## Debian's httperf against the lab's large-body build on cells both can drive (RUN= CELLS=app/engine/workload,... FACTORS=0.5,1.2 REPEATS=3 DURATION=s), on running servers -> results/RUN-drivers/agreement.tsv; docs/soap-engines.md
 	@test -n "$(RUN)" -a -n "$(CELLS)" || { echo "driver-agreement: name the run and its cells: make driver-agreement RUN=a CELLS=soap-gsoap/none/echo-10"; exit 2; }
-	@$(PYTHON) -m harness driver-agreement --run "$(RUN)" --cells "$(CELLS)" $(if $(FACTORS),--factors "$(FACTORS)") $(if $(REPEATS),--repeats $(REPEATS)) $(if $(DURATION),--duration $(DURATION)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
+	@$(PYTHON) -m harness driver-agreement $(KNOBS)
 
 reproduce: up ## a paper's figures under its own load, a page each beside the paper's values (PAPER=icws08|infosys|lublin|study2006 FIGURES=3,4 ROUNDS=1 RUN= to resume) -> results/RUN/<paper>.pdf and .md; docs/method.md
 	@$(INFERNO)
 	@$(LAB) import --if-needed
-	@$(PYTHON) -m harness reproduce $(if $(PAPER),--paper $(PAPER)) $(if $(FIGURES),--figures "$(FIGURES)") \
-	  $(if $(ROUNDS),--rounds $(ROUNDS)) $(if $(DRAW_ONLY),--draw-only) $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
+	@$(PYTHON) -m harness reproduce $(KNOBS)
 
 experiment: up ## run the verb and options an experiment's file declares (FILE=experiments/icws08-load.json RUN=): experiments/, docs/architecture.md#experiments-as-files
 	@test -n "$(FILE)" || { echo "experiment: name its file: make experiment FILE=experiments/<name>.json (ls experiments)"; exit 2; }
 	@$(LAB) import --if-needed
-	@$(PYTHON) -m harness experiment "$(FILE)" $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
+	@$(PYTHON) -m harness experiment "$(FILE)" $(KNOBS)
 
-plots: ## PDFs, report.pdf and summary.md/.tsv of a run's saved results (RUN=; default the latest; BESIDE=run: its figures set beside, paired by round, e.g. the close run beside a CONN=keepalive one); docs/method.md#reading-the-plots
-	@$(PYTHON) -m harness plots $(if $(RUN),--run $(RUN)) $(if $(RESULTS_DIR),--results $(RESULTS_DIR)) $(if $(BESIDE),--beside $(BESIDE))
+plots: ## PDFs, report.pdf and summary.md/.tsv of a run's saved results (RUN=; default the latest; BESIDE=run: its figures set beside, paired by round, e.g. the close run beside a kept-alive one); docs/method.md#reading-the-plots
+	@$(PYTHON) -m harness plots $(KNOBS)
 
 report: plots ## the run's pages to browse, written by `make plots` (RUN= any run: a sweep, a concurrency sweep, a paper's, SOAP phases): results/RUN/report/index.html (a page per cell: its figure, steps, profile; the run's figures), results.json, and results/index.html of every run (pick two to set side by side); docs/report.md
 
 compare: ## two runs side by side, with their ratios and intervals; two concurrency sweeps level by level (RUN=a RUN2=b)
 	@test -n "$(RUN)" -a -n "$(RUN2)" || { echo "compare: name both runs: make compare RUN=a RUN2=b"; exit 2; }
-	@$(PYTHON) -m harness compare "$(RUN)" "$(RUN2)" $(if $(RESULTS_DIR),--results $(RESULTS_DIR))
+	@$(PYTHON) -m harness compare "$(RUN)" "$(RUN2)" $(KNOBS)
 
 test: build test-java ## Java unit tests, then Python unit, integration (hostile input, lockdown, a short sweep) and fault tests; docs/hardening.md
 	@$(PYTHON) -m pytest -q --durations=15 tests

@@ -1,9 +1,11 @@
 """`python -m harness VERB [options]`: the lab's one command line. The Makefile's targets call it.
 
 Each verb is a module with `add_arguments(parser)` and `execute(args)`, which returns its exit code (0 when
-it returns nothing). What stops a verb is said once, here, as `VERB: what`: a run that cannot be read, a
-stack that is not ready, a server that failed, or a command line the verb refuses. A verb's module is
-imported only when it is asked for."""
+it returns nothing). Besides its options a verb takes make's knobs as `KEY=value` words (APPS=php is
+--apps php), put after its options, so a knob wins over a target's own default (harness/experiments.py).
+What stops a verb is said once, here, as `VERB: what`: a run that cannot be read, a stack that is not
+ready, a server that failed, or a command line the verb refuses. A verb's module is imported only when it
+is asked for."""
 import argparse
 import importlib
 import shlex
@@ -50,6 +52,14 @@ def verb_parser(verb):
     return module, parser
 
 
+def with_knobs(verb, parser, words):
+    """The verb's command line for its words: its options, then the options make's knobs among them set."""
+    options, rest, notes = experiments.make_knobs(words, parser)
+    for note in notes:
+        print(f"{verb}: {note}", file=sys.stderr)
+    return rest + experiments.argv_of({"verb": verb, "options": options}, parser, "make")
+
+
 def declared(options):
     """(verb, its module, its parser, its command line) of `experiment FILE [overrides]`: the file's
     declaration, then the options given after it."""
@@ -58,7 +68,7 @@ def declared(options):
     path, overrides = options[0], options[1:]
     declaration = experiments.read(path, [verb for verb in VERBS if verb != "experiment"])
     module, parser = verb_parser(declaration["verb"])
-    argv = experiments.argv_of(declaration, parser, path) + overrides
+    argv = experiments.argv_of(declaration, parser, path) + with_knobs(declaration["verb"], parser, overrides)
     print(f"experiment {path}: python -m harness {declaration['verb']} {shlex.join(argv)}", flush=True)
     return declaration["verb"], module, parser, argv
 
@@ -70,7 +80,8 @@ def main(argv):
         if verb == "experiment":
             verb, module, parser, options = declared(chosen.options)
         else:
-            (module, parser), options = verb_parser(verb), chosen.options
+            module, parser = verb_parser(verb)
+            options = with_knobs(verb, parser, chosen.options)
         return module.execute(parser.parse_args(options)) or 0
     except Refused as refused:
         print(f"{verb}: {refused}", file=sys.stderr)

@@ -10,8 +10,14 @@ by the options' own names (`python -m harness VERB --help` lists them):
 
 Every field is checked against the verb's options before anything runs, and a wrong one is named. A
 list is written comma-separated, `true` turns a flag on, `false` or null leaves the option out. Options
-given after the file override the declaration's (`--run ID`)."""
+given after the file override the declaration's (`--run ID`).
+
+Make's knobs are a declaration too: the Makefile hands a verb every `KEY=value` given on its command line,
+and `make_knobs` reads the ones the verb has an option for (APPS= is --apps, NO_WARMUP=1 --no-warmup,
+RESULTS_DIR= the option whose metavar says so); the others belong to the stack or to other targets."""
+import difflib
 import json
+import re
 from pathlib import Path
 
 from harness.results.chosen import Refused
@@ -20,14 +26,51 @@ FIELDS = {"about", "verb", "options"}
 
 
 def option_names(parser):
-    """{option name as a declaration writes it (underscores or dashes): its flag} for a verb's parser."""
+    """{option name as a declaration writes it (underscores or dashes, or its metavar in lower case): its
+    flag} for a verb's parser."""
     names = {}
     for action in parser._actions:  # argparse keeps no public list of a parser's options
         flags = [flag for flag in action.option_strings if flag.startswith("--")]
         if flags and action.dest != "help":
-            for name in {action.dest, flags[0][2:], flags[0][2:].replace("-", "_")}:
+            aliases = {action.dest, flags[0][2:], flags[0][2:].replace("-", "_")}
+            if isinstance(action.metavar, str):
+                aliases.add(action.metavar.lower())
+            for name in aliases:
                 names[name] = (flags[0], action)
     return names
+
+
+KNOB_WORD = re.compile(r"([A-Z][A-Z0-9_]*)=(.*)", re.DOTALL)
+SWITCH_WORDS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
+
+
+def make_knobs(words, parser):
+    """Make's knobs among a verb's command-line words: (the declaration options they set, the other
+    words, notes). A KEY=value word whose KEY in lower case names one of the verb's options sets it; an
+    empty value leaves it out (as an unset knob); a switch takes 1 or 0 (true or false, yes or no, on or
+    off), else Refused. A KEY the verb has no option for is the stack's or another target's, and left
+    alone; a note names the option it looks like a slip for (ENGINE= for ENGINES=)."""
+    names = option_names(parser)
+    options, rest, notes = {}, [], []
+    for word in words:
+        knob = KNOB_WORD.fullmatch(word)
+        if not knob:
+            rest.append(word)
+            continue
+        key, value = knob.groups()
+        if key.lower() not in names:
+            alike = difflib.get_close_matches(key.lower(), names, n=1, cutoff=0.8)
+            if alike:
+                notes.append(f"{key}= is not one of its knobs, and left alone: {alike[0].upper()}=?")
+            continue
+        flag, action = names[key.lower()]
+        if action.nargs != 0:
+            options[key.lower()] = value or None
+        elif value.lower() in SWITCH_WORDS or not value:
+            options[key.lower()] = SWITCH_WORDS.get(value.lower(), False)
+        else:
+            raise Refused(f"{key}={value}: {flag} is a switch: 1 or 0", code=2)
+    return options, rest, notes
 
 
 def argv_of(declaration, parser, source):

@@ -11,6 +11,7 @@
  * apps read them. Logs go to stderr.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -626,13 +627,16 @@ struct body_guard {
 
 /* A request's phases as the Infosys paper timed them (the Java engines' lab.common.Phases): with
  * --phases-log, each served request whose operation ran appends "soap-gsoap, un-marshal, logic,
- * marshal" (tab-separated, microseconds) to the file. gSOAP's callbacks give the bounds: the HTTP
+ * marshal" in microseconds, then the bytes the heap in use grew by in each phase (gSOAP frees what a
+ * request allocated only once it is served), tab-separated, to the file. Requests come one at a time
+ * when phases are read, so the process's heap is the request's. gSOAP's callbacks give the bounds: the HTTP
  * headers parsed (fparse), the message received whole (fpreparefinalrecv, after the generated code
  * un-marshalled it), the reply's first send (fprepareinitsend, once the operation returned and gSOAP
  * walked the reply for shared data), the request served (fserveloop). Without the option none of
  * the callbacks but fparse and fserveloop is set, and those test a NULL file. */
 struct phase_clock {
     double received, logic_starts, logic_ends; /* seconds, CLOCK_MONOTONIC; 0: not yet */
+    long long received_b, logic_starts_b, logic_ends_b; /* the heap in use then, in bytes */
 };
 
 /* What a worker keeps for the request it serves: the body's guard first, so that soap->user is one. */
@@ -653,17 +657,28 @@ static double seconds_now(void)
     return now.tv_sec + now.tv_nsec / 1e9;
 }
 
+/* The heap in use, every arena's chunks and the large blocks mapped apart. */
+static long long heap_in_use(void)
+{
+    struct mallinfo2 heap = mallinfo2();
+    return (long long)(heap.uordblks + heap.hblkhd);
+}
+
 static int logic_starts(struct soap *soap)
 {
-    ((struct request *)soap->user)->phases.logic_starts = seconds_now();
+    struct phase_clock *clock = &((struct request *)soap->user)->phases;
+    clock->logic_starts = seconds_now();
+    clock->logic_starts_b = heap_in_use();
     return final_receive ? final_receive(soap) : SOAP_OK;
 }
 
 static int logic_ends(struct soap *soap)
 {
     struct phase_clock *clock = &((struct request *)soap->user)->phases;
-    if (clock->logic_starts && !clock->logic_ends) /* the count pass and the send both begin a send */
+    if (clock->logic_starts && !clock->logic_ends) { /* the count pass and the send both begin a send */
         clock->logic_ends = seconds_now();
+        clock->logic_ends_b = heap_in_use();
+    }
     return initial_send ? initial_send(soap) : SOAP_OK;
 }
 
@@ -671,9 +686,12 @@ static void record_phases(struct phase_clock *clock)
 {
     double sent = seconds_now();
     if (phases_log && clock->received && clock->logic_starts && clock->logic_ends) {
+        long long sent_b = heap_in_use();
         pthread_mutex_lock(&phases_lock);
-        fprintf(phases_log, "soap-gsoap\t%.1f\t%.1f\t%.1f\n", (clock->logic_starts - clock->received) * 1e6,
-                (clock->logic_ends - clock->logic_starts) * 1e6, (sent - clock->logic_ends) * 1e6);
+        fprintf(phases_log, "soap-gsoap\t%.1f\t%.1f\t%.1f\t%lld\t%lld\t%lld\n", (clock->logic_starts - clock->received) * 1e6,
+                (clock->logic_ends - clock->logic_starts) * 1e6, (sent - clock->logic_ends) * 1e6,
+                clock->logic_starts_b - clock->received_b, clock->logic_ends_b - clock->logic_starts_b,
+                sent_b - clock->logic_ends_b);
         fflush(phases_log);
         pthread_mutex_unlock(&phases_lock);
     }
@@ -787,8 +805,10 @@ static int guard_request(struct soap *soap)
     size_t length = strlen(SERVICE_PATH), buffered;
     if (parse_http(soap))
         return soap->error;
-    if (phases_log)
+    if (phases_log) {
         ((struct request *)soap->user)->phases.received = seconds_now();
+        ((struct request *)soap->user)->phases.received_b = heap_in_use();
+    }
     if (!strcmp(soap->path, CANNED_QUOTE_PATH) || !strcmp(soap->path, STATIC_QUOTE_PATH))
         return canned_quote(soap);
     if (strncmp(soap->path, SERVICE_PATH, length) || (soap->path[length] && soap->path[length] != '?'))

@@ -165,27 +165,44 @@ final class Echoes
  * The SOAP phases as the Infosys paper timed them (lab.common.Phases is the Java engines' side): when
  * the server gives the script LAB_SOAP_PHASES (a file; the knob SOAP_PHASES), a served envelope's
  * un-marshalling (from the script receiving the request to the operation's start), business logic
- * and marshalling (from its end to the reply flushed) are appended to it in microseconds. The
- * operation's bounds are marked by this proxy in front of PlayerService, which SoapServer calls
- * through __call; without the knob neither the proxy nor the clock exists.
+ * and marshalling (from its end to the reply flushed) are appended to it in microseconds, then the
+ * bytes each phase grew the request's heap by at its peak. The operation's bounds are marked by this
+ * proxy in front of PlayerService, which SoapServer calls through __call; without the knob neither
+ * the proxy nor the clock exists.
  */
 final class PhaseClock
 {
     public ?int $logicStarts = null;
     public ?int $logicEnds = null;
+    /** @var int[] each finished phase's peak growth of the heap, in bytes */
+    private array $grown = [];
+    private int $inUse;
 
     public function __construct(private readonly object $service, public readonly int $received)
     {
+        $this->phaseEnds();
     }
 
     public function __call(string $operation, array $arguments): mixed
     {
         $this->logicStarts = hrtime(true);
+        $this->phaseEnds();
         try {
             return $this->service->$operation(...$arguments);
         } finally {
             $this->logicEnds = hrtime(true);
+            $this->phaseEnds();
         }
+    }
+
+    /** The phase that ends now: how far its heap rose over what it began with; the next one begins. */
+    private function phaseEnds(): void
+    {
+        if (isset($this->inUse)) {
+            $this->grown[] = memory_get_peak_usage() - $this->inUse;
+        }
+        $this->inUse = memory_get_usage();
+        memory_reset_peak_usage();
     }
 
     public function record(string $file): void
@@ -194,8 +211,9 @@ final class PhaseClock
             return; // refused before its logic: no phases to tell
         }
         $sent = hrtime(true);
-        file_put_contents($file, sprintf("soap-php\t%.1f\t%.1f\t%.1f\n", ($this->logicStarts - $this->received) / 1e3,
-            ($this->logicEnds - $this->logicStarts) / 1e3, ($sent - $this->logicEnds) / 1e3), FILE_APPEND | LOCK_EX);
+        $this->phaseEnds();
+        file_put_contents($file, sprintf("soap-php\t%.1f\t%.1f\t%.1f\t%d\t%d\t%d\n", ($this->logicStarts - $this->received) / 1e3,
+            ($this->logicEnds - $this->logicStarts) / 1e3, ($sent - $this->logicEnds) / 1e3, ...$this->grown), FILE_APPEND | LOCK_EX);
     }
 }
 
@@ -310,7 +328,9 @@ if (in_array($_SERVER['REQUEST_METHOD'], ['GET', 'HEAD'], true)) {
         $server->setObject($phases);
     }
     $declared = (int) ($_SERVER['CONTENT_LENGTH'] ?? 0);
-    $envelope = $declared > MAX_BODY_BYTES ? '' : (string) file_get_contents('php://input', length: MAX_BODY_BYTES + 1);
+    // A length given to file_get_contents is allocated up front: read what the request declares, one
+    // byte past it, or (chunked, no length) up to the cap.
+    $envelope = $declared > MAX_BODY_BYTES ? '' : (string) file_get_contents('php://input', length: ($declared ?: MAX_BODY_BYTES) + 1);
     $reason = $declared > MAX_BODY_BYTES || strlen($envelope) > MAX_BODY_BYTES ? 'request body must be at most 16 MB' : refusal($envelope);
     if ($reason === null) {
         ob_start('as_client_fault');

@@ -8,13 +8,15 @@ most of it. Below that, the other resources that can cap a rate without a busy C
 waiting for the pool, connections dropped at a listen queue, MariaDB refusing connections. A cell
 that saturates with none of these is "unexplained": a figure to look into before believing it.
 Before all of them, on a shaped link (TOPOLOGY=netns LINK=), the link: the replies' bytes filled
-most of its rate."""
+most of its rate.
+
+A cell is judged by its run's own manifest (harness/results/manifest.py): the cores and the link its
+servers had, and the registry as the run declared it (the servers' titles, which one is the database,
+the pools), so an old run is judged by the servers it ran, not by today's."""
 from dataclasses import dataclass
 
 from harness.results.records import BASELINE, CLIENT_BOUND, FAIL, LOCATED, PLAN_LIMIT
 from harness.results.saturation import latest_verdicts
-from stack import registry
-from stack.registry import database_server, pool, server_of, server_title
 
 CLIENT, CPU, DATABASE, POOL, ACCEPT_QUEUE, LINK, UNEXPLAINED = (
     "client", "server CPU", "database", "pool wait", "accept queue", "link", "unexplained")
@@ -62,18 +64,19 @@ def telling_steps(summary, steps):
     return saturation[-1:] + overload[-1:]
 
 
-def bottleneck(summary, steps, server_cores, limits=BottleneckLimits(), link_bits_per_s=None):
-    """(name, why) for one cell; ("", "") when it has no saturation point to explain."""
+def bottleneck(summary, steps, run, limits=BottleneckLimits()):
+    """(name, why) for one cell of the run whose manifest is `run`; ("", "") when it has no saturation
+    point to explain."""
     if summary.status == CLIENT_BOUND:
         return CLIENT, "the load generator could not keep its schedule above the last passing rate"
     if summary.status not in (LOCATED, PLAN_LIMIT):
         return "", ""
     told = telling_steps(summary, steps)
-    name, why = diagnosis(told, server_cores, limits, link_bits_per_s, pool_of(summary.app))
-    return name, "; ".join([why] + [note for step in told for note in full_collections(step)])
+    name, why = diagnosis(told, summary.app, run, limits)
+    return name, "; ".join([why] + [note for step in told for note in full_collections(step, run.server_title)])
 
 
-def full_collections(step):
+def full_collections(step, title):
     """Pure: each JVM's full collections over a step, as notes: one longer than the step's timeout
     turns every request it holds up into a client timeout, a cliff rather than a queue."""
     notes = []
@@ -81,24 +84,15 @@ def full_collections(step):
         if figure.endswith("_gc_full_n") and count > 0:
             server = figure.removesuffix("_gc_full_n")
             seconds = step.figures.get(f"{server}_gc_full_s", 0.0)
-            notes.append(f"{server_title(server)} stopped {seconds:.2f} s for {count:.0f} full "
+            notes.append(f"{title(server)} stopped {seconds:.2f} s for {count:.0f} full "
                          f"collection(s) at {step.offered_rate:g} req/s offered (its timeout {step.timeout_s:g} s)")
     return notes
 
 
-def pool_of(app):
-    """What the pool the app's requests wait in is, in words: the `pool` its server declares, or that of
-    a server it needs (the Apache and Lighttpd in front of PHP-FPM hand requests to PHP-FPM's
-    workers); "a connection" when none declares one."""
-    name = server_of(app)
-    for server in [name, *registry.server(name).get("needs", ())]:
-        if pool(server):
-            return pool(server)["what"]
-    return "a connection"
-
-
-def diagnosis(told, server_cores, limits, link_bits_per_s=None, pool_what="a connection"):
-    """(name, why) from the telling steps' link, CPU, pool, database and listen-queue figures."""
+def diagnosis(told, app, run, limits=BottleneckLimits()):
+    """(name, why) from the telling steps' link, CPU, pool, database and listen-queue figures of one of
+    the app's cells in the run whose manifest is `run`."""
+    server_cores, link_bits_per_s = run.server_cores, run.link_bits_per_s
     for step in told:
         carried = link_pct(step, link_bits_per_s)
         if carried >= limits.full_link_pct:
@@ -109,15 +103,15 @@ def diagnosis(told, server_cores, limits, link_bits_per_s=None, pool_what="a con
         busy = cpu_pct(step, server_cores)
         if busy >= limits.busy_cpu_pct:
             shares = cpu_shares(step)
-            split = ", ".join(f"{server_title(name)} {seconds:.1f} s" for seconds, name in shares)
-            name = DATABASE if shares and shares[0][1] == database_server() else CPU
+            split = ", ".join(f"{run.server_title(name)} {seconds:.1f} s" for seconds, name in shares)
+            name = DATABASE if shares and shares[0][1] == run.database_server else CPU
             return name, f"servers' CPU {busy:.0f} % busy {where} ({split})"
     evidence = []
     for step in told:
         where = f"at {step.offered_rate:g} req/s offered, servers' CPU {cpu_pct(step, server_cores):.0f} % busy"
         if step.figures.get("pool_waiting_max", 0) > 0:
             evidence.append((POOL, f"up to {step.figures['pool_waiting_max']:.0f} requests waited for "
-                                   f"{pool_what} {where}"))
+                                   f"{run.pool_what(app)} {where}"))
         if step.figures.get("db_refused_max_connections", 0) > 0:
             evidence.append((DATABASE, f"MariaDB refused {step.figures['db_refused_max_connections']:.0f} "
                                        f"connections (max_connections) {where}"))

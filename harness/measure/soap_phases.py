@@ -1,14 +1,19 @@
 """The SOAP engines' phase records (SOAP_PHASES=on): each engine appends, per request whose operation
-ran, "web application, un-marshal, logic, marshal" in microseconds, tab-separated, to its server's
-var/log/<server>-soap-phases.tsv (lab.common.Phases for the Java engines, PhaseClock in
+ran, "web application, un-marshal, logic, marshal" in microseconds, then the bytes each phase took,
+tab-separated, to its server's var/log/<server>-soap-phases.tsv (lab.common.Phases for the Java engines, PhaseClock in
 soap-php/PlayerService.php, gSOAP's callbacks in soap-gsoap/player_service.c). The bounds are the
 Infosys paper's: un-marshalling from the engine receiving the request to its business logic starting,
-marshalling from the logic's end to the reply sent. Pure parsing and statistics; PhaseLog reads the
-file from where a batch began."""
+marshalling from the logic's end to the reply sent. The bytes are each engine's own count (MEMORY).
+Pure parsing and statistics; PhaseLog reads the file from where a batch began."""
 import statistics
 from dataclasses import dataclass
 
 PHASES = ("unmarshal_us", "logic_us", "marshal_us")
+# The bytes a phase took, as its engine counts them: the Java engines' the bytes the request's thread
+# allocated (lab.common.Phases), PHP's the heap's peak over what the phase began with (PhaseClock),
+# gSOAP's the growth of the heap in use, which it frees once the request is served (player_service.c).
+# Records written before the engines counted them have none.
+MEMORY = ("unmarshal_b", "logic_b", "marshal_b")
 
 
 @dataclass(frozen=True)
@@ -16,6 +21,9 @@ class Sample:
     unmarshal_us: float
     logic_us: float
     marshal_us: float
+    unmarshal_b: float | None = None
+    logic_b: float | None = None
+    marshal_b: float | None = None
 
     @property
     def total_us(self):
@@ -24,11 +32,11 @@ class Sample:
 
 def samples(text, web_application):
     """Pure: the samples of one web application (a shared Tomcat's record holds several) in a record's
-    text; a line cut short (the engine writing it now) is left out."""
+    text, with or without its bytes; a line cut short (the engine writing it now) is left out."""
     found = []
     for line in text.splitlines():
         fields = line.split("\t")
-        if len(fields) == 4 and fields[0] == web_application:
+        if len(fields) in (1 + len(PHASES), 1 + len(PHASES) + len(MEMORY)) and fields[0] == web_application:
             try:
                 found.append(Sample(*(float(field) for field in fields[1:])))
             except ValueError:
@@ -46,7 +54,7 @@ def quantile(values, share):
 
 def summary(found):
     """Pure: the median of each phase and of their sum, and the 10th and 90th percentiles of each, in
-    microseconds; {} for no samples."""
+    microseconds, and the median of each phase's bytes when every sample has them; {} for no samples."""
     if not found:
         return {}
     figures = {"samples": len(found)}
@@ -55,6 +63,10 @@ def summary(found):
         figures[phase] = round(statistics.median(values), 1)
         figures[f"{phase[:-3]}_p10_us"] = round(quantile(values, 0.1), 1)
         figures[f"{phase[:-3]}_p90_us"] = round(quantile(values, 0.9), 1)
+    for phase in MEMORY:
+        values = [getattr(sample, phase) for sample in found]
+        if None not in values:
+            figures[phase] = statistics.median(values)
     return figures
 
 

@@ -12,16 +12,16 @@ Two concurrency sweeps are set side by side level by level instead (harness/repo
 """
 import json
 import statistics
-from pathlib import Path
 
 from harness.judge.bottleneck import telling_steps
 from harness.report import concurrency, html
 from harness.report.gnuplot import comparison_figures
 from harness.report.costs import explanation_lines
 from harness.report.series import ratio_interval_text
+from harness.results.chosen import add_results_argument
 from harness.results.rounds import cell_figures
 from harness.results.stats import ratio_interval
-from harness.results.store import RESULTS, load_run, write_atomically
+from harness.results.store import load_run, write_atomically
 
 
 def overlap(first, second):
@@ -146,7 +146,7 @@ def comparison_markdown(run, other, rows, heading="#"):
 def add_arguments(parser):
     parser.add_argument("run")
     parser.add_argument("run2")
-    parser.add_argument("--results", type=Path, default=RESULTS)
+    add_results_argument(parser)
 
 
 def execute(args):

@@ -9,7 +9,7 @@ FIGURE_FIELDS = {"id", "title", "x", "reference", "series", "options", "differs"
                  "kind"}
 PAPER_FIELDS = {"about", "paper", "text", "values", "breakdowns", "load", "differs", "figures", "not_run"}
 # A value row's measure and the x of the figures that draw it.
-MEASURES = {"replies/s": ("app", "rate"), "ratio": ("app", "items", "connections"), "MB": ("memory",),
+MEASURES = {"replies/s": ("app", "rate"), "ratio": ("app", "items", "connections"), "MB": ("memory", "items"),
             "MB per process": ("memory",), "items/s": ("items",), "ms": ("rate",)}
 LOAD_VERB = "concurrency-sweep"  # a figure's experiment: a closed-loop level (or ladder) per cell
 PHASES_VERB = "soap-phases"  # or one request at a time, each engine's phases timed by its own hooks
@@ -17,12 +17,15 @@ SWEEP_VERB = "sweep"  # or open loop at the offered rates a figure lists (the 20
 VERBS = (LOAD_VERB, PHASES_VERB, SWEEP_VERB)
 # A sweep figure's x: the offered rate (a per-rate table), or an app (its cell's saturation, a bar).
 SWEEP_XS = ("rate", "app")
-# What a soap-phases figure draws against N, and its axis: a column of soap-phases-calls.tsv, or the
-# items a phase handles a second (N over its time: Lublin's variables per second).
+# What a soap-phases figure draws against N, and its axis: a column of soap-phases-calls.tsv, the
+# items a phase handles a second (N over its time: Lublin's variables per second), or the megabytes a
+# phase took (its bytes as its engine counts them, harness/measure/soap_phases.py: Lublin's RAM).
 PHASE_MEASURES = {"unmarshal_us": "un-marshalling time (ms)", "marshal_us": "marshalling time (ms)",
                   "round_trip_us": "round-trip time (ms)", "logic_us": "business logic's time (ms)",
-                  "unmarshal_rate": "deserialization rate (items/s)", "marshal_rate": "serialization rate (items/s)"}
+                  "unmarshal_rate": "deserialization rate (items/s)", "marshal_rate": "serialization rate (items/s)",
+                  "unmarshal_mb": "deserialization memory (MB)", "marshal_mb": "serialization memory (MB)"}
 RATE_OF = {"unmarshal_rate": "unmarshal_us", "marshal_rate": "marshal_us"}
+BYTES_OF = {"unmarshal_mb": "unmarshal_b", "marshal_mb": "marshal_b"}
 
 
 def verb_of(declaration, figure):

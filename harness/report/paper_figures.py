@@ -9,7 +9,7 @@ value at a point is the median over the rounds of the level's median window, its
 range; from one round the range of that round's windows, and the page says so."""
 import statistics
 
-from harness.report.paper_declaration import PHASE_MEASURES, RATE_OF, SWEEP_VERB
+from harness.report.paper_declaration import BYTES_OF, PHASE_MEASURES, RATE_OF, SWEEP_VERB
 from stack import registry, workload_names
 
 
@@ -94,11 +94,14 @@ def figure_points(figure, apps, workloads, levels, measured):
 
 
 def phase_value(measure, row):
-    """One call's figure: a phase's time in ms, or the items it handled a second (None if its clock
-    read 0)."""
+    """One call's figure: a phase's time in ms, the items it handled a second (None if its clock read
+    0), or the MB it took (None from an engine that did not count them)."""
     if measure in RATE_OF:
         spent_us = float(row[RATE_OF[measure]])
         return int(row["n"]) * 1e6 / spent_us if spent_us > 0 else None
+    if measure in BYTES_OF:
+        counted = row.get(BYTES_OF[measure])
+        return float(counted) / 1e6 if counted not in (None, "") else None
     return float(row[measure]) / 1000
 
 
@@ -131,7 +134,8 @@ def phase_points(figure, rounds_calls):
 def value_label(figure):
     """(the figure's measure as its table heads it, the number format, what one round's interval spans)."""
     if figure.get("measure"):
-        return PHASE_MEASURES[figure["measure"]], ",.0f" if figure["measure"] in RATE_OF else ",.1f", "recorded calls"
+        shown = ",.0f" if figure["measure"] in RATE_OF else ",.3f" if figure["measure"] in BYTES_OF else ",.1f"
+        return PHASE_MEASURES[figure["measure"]], shown, "recorded calls"
     if figure.get("verb") == SWEEP_VERB:  # a saturation table: the 16,000-row page's are tens of replies/s
         return "replies/s at saturation", ",.1f", "windows"
     return "replies/s", ",.0f", "windows"

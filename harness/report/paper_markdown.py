@@ -16,10 +16,11 @@ def figure_markdown(figure, values, points):
             lines.append(f"| {series_title(figure, app, workload if several else None)} | {'' if x is None else x} | "
                          f"{each['value']:{form}} | {each['low']:{form}}–{each['high']:{form}} | {share} | "
                          f"{'; '.join(each['flags'])} |")
-    for measure, about in (("replies/s", "The paper's bars"), ("items/s", "The paper's rates")):
+    for measure, about, shown in (("replies/s", "The paper's bars", ",.0f"), ("items/s", "The paper's rates", ",.0f"),
+                                  ("MB", "The paper's memory", ",.2f")):
         given = [row for row in values if row["figure"] == figure["id"] and row["measure"] == measure]
         if given:
-            lines += ["", f"{about}: " + ", ".join(f"{row['series']} {float(row['low']):,.0f} (line {row['line']})"
+            lines += ["", f"{about}: " + ", ".join(f"{row['series']} {float(row['low']):{shown}} (line {row['line']})"
                                                    for row in given) + f" {measure.replace('replies', 'requests')}."]
     verdicts = verdict_rows(figure, values, points)
     if verdicts:

@@ -1,10 +1,10 @@
 """The SOAP phases (`make soap-phases`, harness/run/soap_phases.py) as the report shows them: a table
 per workload of each engine's un-marshalling, logic and marshalling against N, and the plot's data. Pure."""
-from harness.measure.soap_phases import PHASES
+from harness.measure.soap_phases import MEMORY, PHASES
 
 COLUMNS = ["app", "workload", "n", "samples", *PHASES, "total_us", "round_trip_us",
            *(f"{phase[:-3]}_{end}_us" for phase in (*PHASES, "total_us") for end in ("p10", "p90")),
-           "redone", "disturbed"]
+           "redone", "disturbed", *MEMORY]
 
 WORKLOAD_TITLES = {"rows": "rows-N: the first N rows by id (a small request, a reply of N rows, InnoDB)",
                    "echo": "echo-N: echoStructs of N structs (N sent, the same N returned, no database)",

@@ -16,7 +16,7 @@ from harness.report.sizes import size_lines
 from harness.report.soap_phases import summary_lines as phase_lines
 from harness.report.trust import calibration_lines, disturbance_line, rounds_line, rounds_sentence, speed_line
 from harness.results.store import cell_text, read_tsv
-from stack.registry import NO_ENGINE, comparisons, engine_title
+from stack.registry import NO_ENGINE, comparisons, engine_title, servers
 from stack.settings import ROOT
 from stack.workload_names import QUOTE_WORKLOAD, workload_title
 
@@ -58,6 +58,8 @@ def summary_rows(view, study):
     throughput is the median over the rounds; the other figures are its representative round's."""
     duration = view.manifest.options.get("duration_s") or 1
     by_cell = {(key.workload, key.engine, key.app): figures for key, figures in view.cells.items()}
+    # A cell is judged by the servers its run declared; a run from before it declared them, by today's.
+    judged_by = view.manifest if view.manifest.declares_servers else view.manifest.with_servers(servers())
     rows = []
     for workload in view.present("workloads"):
         for engine in view.present("engines"):
@@ -68,8 +70,7 @@ def summary_rows(view, study):
                 row, median = figures.representative, medians[figures.key]
                 cpu = row.server_cpu_s_saturation
                 old = study.get((workload, engine, row.app), {})
-                limit, why = bottleneck(row, view.steps_of(row.key), view.manifest.server_cores,
-                                        link_bits_per_s=view.manifest.link_bits_per_s)
+                limit, why = bottleneck(row, view.steps_of(row.key), judged_by)
                 rows.append({
                     "workload": workload, "engine": engine, "app": row.app, "status": row.status,
                     "saturation_rps": "" if median is None else cell_text(round(median, 2)),

@@ -16,7 +16,13 @@ class Refused(Exception):
 def add_run_arguments(parser, what="the run id under results/ (default: the latest run)"):
     """--run and --results, as every verb that reads a run takes them."""
     parser.add_argument("--run", help=what)
-    parser.add_argument("--results", type=Path, default=RESULTS, help="the results folder (default: results/)")
+    add_results_argument(parser)
+
+
+def add_results_argument(parser):
+    """--results, make's RESULTS_DIR=: the folder of runs."""
+    parser.add_argument("--results", type=Path, default=RESULTS, metavar="RESULTS_DIR",
+                        help="the results folder (default: results/)")
 
 
 def chosen_run(args):

@@ -159,6 +159,25 @@ class Manifest:
     def server_title(self, server):
         return self.data["registry"].get("servers", {}).get(server, {}).get("title", server)
 
+    @property
+    def declares_servers(self):
+        """Whether the run's registry declared its servers whole (their hosts, titles and pools); the
+        runs from before it did recorded only their ports."""
+        return any("host" in declared for declared in self.data["registry"].get("servers", {}).values())
+
+    def with_servers(self, servers):
+        """This manifest with `servers` as its registry's servers' declarations."""
+        return Manifest({**self.data, "registry": {**self.data["registry"], "servers": servers}})
+
+    def pool_what(self, app):
+        """What the app's requests wait in, in words, as the run's registry declared it: the `pool` of its
+        server or of a server it needs (the Apache and Lighttpd in front of PHP-FPM hand requests to
+        PHP-FPM's workers); "a connection" when none declared one (every server of a run from before
+        the pools were declared)."""
+        declared = self.data["registry"].get("servers", {})
+        pools = [declared.get(server, {}).get("pool") for server in self.servers_of(app)]
+        return next((pool["what"] for pool in pools if pool), "a connection")
+
     def set_members(self, name):
         """A named set's apps as the run's registry listed them (empty when it had no such set)."""
         return list(self.data["registry"].get("sets", {}).get(name, []))

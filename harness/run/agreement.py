@@ -11,16 +11,15 @@ time is the figure (the reply rate is the offered one); above it, the reply rate
 could serve)."""
 import os
 import statistics
-from pathlib import Path
 
 from harness.hosts import servers
 from harness.measure import processes
-from harness.results.chosen import Refused
+from harness.results.chosen import Refused, add_results_argument
 from harness.results.records import FAIL, PASS, CellKey
 from harness.results.rounds import cell_figures
 from harness.results.speed import SpeedHistory
 from harness.results.stats import ratio_interval
-from harness.results.store import RESULTS, RunFiles, load_run, tsv_text, write_atomically
+from harness.results.store import RunFiles, load_run, tsv_text, write_atomically
 from harness.run import probe
 from harness.run.cell import Cell
 from harness.run.context import RunContext
@@ -97,7 +96,7 @@ def add_arguments(parser):
                         help="rates as multiples of each cell's saturation rate, comma-separated")
     parser.add_argument("--repeats", type=int, default=REPEATS, help="steps per driver and rate")
     parser.add_argument("--duration", type=float, help="seconds per step (default: the run's step length)")
-    parser.add_argument("--results", type=Path, default=RESULTS)
+    add_results_argument(parser)
 
 
 def execute(args):

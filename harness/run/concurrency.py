@@ -26,7 +26,6 @@ import json
 import resource
 import time
 from dataclasses import replace
-from pathlib import Path
 
 from harness.drivers import CLOSED_LOOP, Window, closed_loop, wrk
 from harness.hosts import servers
@@ -35,8 +34,8 @@ from harness.judge import cpu_components
 from harness.judge.concurrency import Limits, knee, level_figures, level_flags, peak
 from harness.measure import load, processes, profiler
 from harness.report import concurrency as figures_of
-from harness.results.chosen import Refused
-from harness.results.store import RESULTS, RunFiles, tsv_text, write_atomically
+from harness.results.chosen import Refused, add_results_argument
+from harness.results.store import RunFiles, tsv_text, write_atomically
 from harness.run import jvm_warmup, probe, profile
 from harness.run.cell import Cell
 from harness.run.context import CONNECTIONS, LevelWindows, RunContext, crosscheck_settings, profile_for
@@ -242,7 +241,7 @@ def add_arguments(parser):
     parser.add_argument("--windows", type=number(int, 1), default=None, help="recorded windows a level (sweep.json's)")
     parser.add_argument("--settle-windows", type=number(int, 0), default=None, help="unrecorded windows first (sweep.json's)")
     parser.add_argument("--run", default=None, help="run id (default: concurrency-<UTC time>)")
-    parser.add_argument("--results", type=Path, default=RESULTS)
+    add_results_argument(parser)
 
 
 def run_of(args):

@@ -5,11 +5,10 @@ import argparse
 import random
 from dataclasses import replace
 from datetime import datetime
-from pathlib import Path
 
 from harness.drivers import httperf
 from harness.judge.verdict import Thresholds
-from harness.results.store import RESULTS
+from harness.results.chosen import add_results_argument
 from harness.run import study
 from harness.run.context import CONNECTIONS, RunContext, defaults, size_sweep, sweep
 from stack import registry, settings, topology, workload_names
@@ -77,7 +76,7 @@ def positive(kind):
 
 # The options that each set one field of the run's context (context.py) by sweep.json's name for it,
 # their help that name's options_about: such a knob is its default and about in sweep.json, its
-# field, and its row here (and, for make, its KEY= in the Makefile).
+# field, and its row here (make takes it as its flag's KEY=, harness/experiments.py).
 FIELD_OPTIONS = (
     ("--duration", "duration_s", {"type": positive(float)}),
     ("--step-timeout", "step_timeout_s", {"type": positive(float)}),
@@ -137,8 +136,7 @@ def add_arguments(arguments):
     arguments.add_argument("--quick", action="store_true", help="the quick preset of sweep.json: "
                            + ", ".join(f"{key}={value}" for key, value in sweep()["presets"]["quick"].items()))
     arguments.add_argument("--study", action="store_true", help=sweep()["presets_about"])
-    arguments.add_argument("--results", type=Path, default=RESULTS,
-                           help="the results folder (default: results/)")
+    add_results_argument(arguments)
     return arguments
 
 

@@ -245,8 +245,8 @@ def profile_cells(run, context, chosen, overhead_pairs):
 def add_arguments(parser):
     add_run_arguments(parser)
     parser.add_argument("--cells", default=None, help="only these cells, app/engine/workload comma-separated")
-    parser.add_argument("--overhead", type=int, default=0, metavar="N",
-                        help="also N pairs of steps without and with perf per cell (default 0)")
+    parser.add_argument("--overhead", type=int, default=0,
+                        help="also this many pairs of steps without and with perf per cell (default 0)")
 
 
 def execute(args):

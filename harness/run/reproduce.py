@@ -16,14 +16,13 @@ import json
 import subprocess
 import textwrap
 import time
-from pathlib import Path
 
 from harness.judge.cpu_components import rules
 from harness.report import html, paper_declaration, paper_figures, paper_markdown, paper_pages, paper_profiles, paper_sweeps
 from harness.report.gnuplot import gnuplot
 from harness.report.series import aligned_tables, text_page
-from harness.results.chosen import Refused
-from harness.results.store import RESULTS, read_tsv, write_atomically
+from harness.results.chosen import Refused, add_results_argument
+from harness.results.store import read_tsv, write_atomically
 from harness.run import concurrency, paper_runs, soap_phases, sweep
 from harness.run.options import listed, number
 from harness.run.paper_runs import PAPERS
@@ -160,7 +159,7 @@ def add_arguments(parser):
                         "an interval is then the range of the round's windows)")
     parser.add_argument("--draw-only", action="store_true", help="draw the pages of the run's figures measured so far")
     parser.add_argument("--run", default=None, help="run id (default: <paper>-<UTC time>); an existing one resumes")
-    parser.add_argument("--results", type=Path, default=RESULTS)
+    add_results_argument(parser)
 
 
 def execute(args):

@@ -26,19 +26,18 @@ import statistics
 import time
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
-from pathlib import Path
 
 from harness.hosts import inventory, servers
 from harness.hosts.watch import Watched
 from harness.measure import processes, stock_client
 from harness.measure.canary import CanaryMonitor
-from harness.measure.soap_phases import PHASES, PhaseLog, samples, summary
+from harness.measure.soap_phases import MEMORY, PHASES, PhaseLog, samples, summary
 from harness.report import html
 from harness.report.render import phases_page
 from harness.report.soap_phases import COLUMNS, summary_lines
 from harness.report.view import PALETTE
-from harness.results.chosen import Refused
-from harness.results.store import RESULTS, tsv_text
+from harness.results.chosen import Refused, add_results_argument
+from harness.results.store import tsv_text
 from harness.run.context import RunContext
 from stack import layout, lifecycle, registry, topology, workload_names
 
@@ -56,7 +55,7 @@ def soap_apps():
 
 
 DEFAULT_KINDS = ("rows", "echo")
-CALL_COLUMNS = ["app", "workload", "n", "call", *PHASES, "round_trip_us", "disturbed"]
+CALL_COLUMNS = ["app", "workload", "n", "call", *PHASES, "round_trip_us", "disturbed", *MEMORY]
 
 
 def workloads(sizes, kinds=DEFAULT_KINDS):
@@ -127,7 +126,7 @@ def measure(app, workload, count, warmup, client=RAW):
         raise RuntimeError(f"{app} {workload}: {figures.get('samples', 0)} phase records for {count} requests "
                            f"in {server.soap_phases_log}")
     # One call at a time: the engine's records are in the order of the calls.
-    calls = [{**{phase: getattr(sample, phase) for phase in PHASES}, "call": number, "round_trip_us": round(trip, 1)}
+    calls = [{**{phase: getattr(sample, phase) for phase in (*PHASES, *MEMORY)}, "call": number, "round_trip_us": round(trip, 1)}
              for number, (sample, trip) in enumerate(zip(found, round_trips), start=1)]
     return {**figures, "round_trip_us": round(statistics.median(round_trips), 1)}, calls
 
@@ -178,7 +177,7 @@ def run_all(apps, planned, count, warmup, jvm_warmup_s, say, watched, client=RAW
 
 def add_arguments(parser):
     parser.add_argument("--run", default=datetime.now().strftime("phases-%Y%m%d-%H%M%S"))
-    parser.add_argument("--results", type=Path, default=RESULTS)
+    add_results_argument(parser)
     parser.add_argument("--apps", default=",".join(soap_apps()))
     parser.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)))
     parser.add_argument("--kinds", default=",".join(DEFAULT_KINDS),

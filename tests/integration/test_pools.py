@@ -5,10 +5,11 @@ bottleneck; the same pool at its usual size under light load is not."""
 import pytest
 
 from harness.drivers import Window
-from harness.judge.bottleneck import POOL, BottleneckLimits, diagnosis, pool_of
+from harness.judge.bottleneck import POOL, diagnosis
 from harness.measure import load, monitors
+from harness.results.manifest import Manifest
 from harness.results.records import FAIL, Step
-from stack import lifecycle, registry, settings
+from stack import lifecycle, registry, settings, targets
 
 
 def watched(server, app, connections, tmp_path):
@@ -46,6 +47,8 @@ def test_a_pool_of_one_is_seen_starved_and_named_as_the_bottleneck(restarted, tm
     figures = watched(server, app, 16, tmp_path)
     assert figures.get("pool_waiting_max", 0) > 1, figures
     step = Step(step=1, offered_rate=500, timeout_s=5, num_conns=1000, verdict=FAIL, reason="", raw="", figures=figures)
-    name, why = diagnosis([step], 1, BottleneckLimits(), pool_what=pool_of(app))
+    # Judged as a run on one server CPU records it: with the registry as it declares the servers now.
+    run = Manifest({"registry": targets.registry(), "pinning": {"server_cpus": "1"}})
+    name, why = diagnosis([step], app, run)
     assert name == POOL and why.startswith(f"up to {figures['pool_waiting_max']:.0f} requests waited for "
                                            f"{registry.pool(server)['what']}")

@@ -1,6 +1,9 @@
-"""Experiments as files (harness/experiments.py): every declaration in experiments/ is a command line its
+"""Experiments as files and make's knobs (harness/experiments.py): every declaration in experiments/ is a command line its
 verb accepts, and a wrong field is named before anything runs."""
 import json
+import re
+import shlex
+import subprocess
 
 import pytest
 
@@ -73,3 +76,63 @@ def test_the_command_line_runs_a_declared_experiment_with_overrides_after_it(tmp
     assert said.err.startswith("compare: ") and "holds no manifest.json" in said.err
     assert cli.main(["experiment", str(tmp_path / "missing.json")]) == 1
     assert "missing.json: cannot read it (No such file or directory)" in capsys.readouterr().err
+
+
+def test_makes_knobs_are_the_verbs_options_by_name_and_the_others_are_left_alone():
+    _, parser = cli.verb_parser("sweep")
+    words = ["--seed", "3", "APPS=php servlet", "NO_WARMUP=1", "QUICK=0", "DURATION=", "RESULTS_DIR=/tmp/runs",
+             "STEP_TIMEOUT=5", "TOPOLOGY=netns", "ENGINE=innodb"]
+    options, rest, notes = experiments.make_knobs(words, parser)
+    assert options == {"apps": "php servlet", "no_warmup": True, "quick": False, "duration": None,
+                       "results_dir": "/tmp/runs", "step_timeout": "5"}
+    assert rest == ["--seed", "3"]
+    assert notes == ["ENGINE= is not one of its knobs, and left alone: ENGINES=?"]
+    args = parser.parse_args(cli.with_knobs("sweep", parser, words))
+    assert (args.apps, args.no_warmup, args.quick, args.duration_s, args.step_timeout_s, args.seed) == \
+        (("php", "servlet"), True, False, None, 5.0, 3)
+    assert str(args.results) == "/tmp/runs"
+
+
+def test_a_switch_knob_takes_1_or_0_and_nothing_else():
+    _, parser = cli.verb_parser("sweep")
+    with pytest.raises(Refused, match=r"^QUICK=maybe: --quick is a switch: 1 or 0$") as refused:
+        experiments.make_knobs(["QUICK=maybe"], parser)
+    assert refused.value.code == 2
+
+
+def test_a_knob_wins_over_the_targets_own_default_written_before_it():
+    _, parser = cli.verb_parser("spread-sources")
+    args = parser.parse_args(cli.with_knobs("spread-sources", parser, ["--interleave", "6", "PAIRS=8", "CELLS=a,b"]))
+    assert (args.interleave, args.cells) == (8, "a,b")
+
+
+def harness_targets():
+    """(target, its help, the verb its recipe hands make's knobs to, the knobs its recipe reads itself)."""
+    targets = []
+    for block in re.split(r"\n(?=[a-z-]+:)", (ROOT / "Makefile").read_text()):
+        head, _, recipe = block.partition("\n")
+        call = re.search(r"-m harness ([a-z-]+) (.*)\$\(KNOBS\)", recipe)
+        if call:
+            targets.append((head.split(":")[0], head.partition("## ")[2], call[1], set(re.findall(r"\$\(([A-Z0-9_]+)\)", recipe))))
+    return targets
+
+
+def test_every_knob_a_targets_help_names_is_taken_by_its_verb():
+    targets = harness_targets()
+    assert {target for target, *_ in targets} >= {"sweep", "concurrency-sweep", "reproduce", "soap-phases", "plots"}
+    for target, about, verb, own in targets:
+        if verb == "experiment":  # its knobs are the declared verb's
+            continue
+        names = experiments.option_names(cli.verb_parser(verb)[1])
+        said = set(re.findall(r"\b([A-Z][A-Z0-9_]*)=", about)) - own - {"SOAP_PHASES"}  # the servers' switch it sets
+        assert {key for key in said if key.lower() not in names} == set(), target
+
+
+def test_make_hands_the_knobs_on_its_command_line_to_the_verb_quoted():
+    printed = subprocess.run(["make", "-n", "--no-print-directory", "sweep", "APPS=php servlet", "REFERENCE=it's",
+                              "NO_WARMUP=1"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    command = shlex.split(printed.strip().splitlines()[-1])
+    assert command[1:4] == ["-m", "harness", "sweep"]
+    _, parser = cli.verb_parser("sweep")
+    args = parser.parse_args(cli.with_knobs("sweep", parser, command[4:]))
+    assert (args.apps, args.reference_run, args.no_warmup) == (("php", "servlet"), "it's", True)

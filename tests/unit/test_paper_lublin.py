@@ -1,6 +1,6 @@
 """The Lublin paper's tables (`make reproduce PAPER=lublin`): a rate of items a second from an engine's
 phase, a figure per table and type drawn from one shared run, and a recorded run (ten calls per type
-and size, 10 to 16,000 items, five SOAP engines, Intel Xeon) set beside the paper's ratios of gSOAP
+and size, 10 to 16,000 items, five SOAP engines, AMD EPYC) set beside the paper's ratios of gSOAP
 over Axis2/C, from 10 to 5,000 items only."""
 import json
 
@@ -27,6 +27,12 @@ def test_a_rate_is_the_items_over_the_phases_time():
     assert paper_figures.phase_value("unmarshal_rate", row) == pytest.approx(400_000)
     assert paper_figures.phase_value("marshal_rate", row) is None, "a clock that read 0 gives no rate"
     assert paper_figures.phase_value("round_trip_us", row) == pytest.approx(4.0)
+
+
+def test_a_phases_ram_is_its_bytes_in_mb_when_its_engine_counted_them():
+    row = {"n": "1000", "unmarshal_b": "2500000", "marshal_b": ""}
+    assert paper_figures.phase_value("unmarshal_mb", row) == pytest.approx(2.5)
+    assert paper_figures.phase_value("marshal_mb", row) is None, "a call recorded before engines counted bytes"
 
 
 def test_every_table_and_type_shares_one_run_of_ten_calls():
@@ -72,9 +78,12 @@ def test_a_kind_its_experiment_does_not_run_is_named():
 
 def test_reproduce_draws_a_page_per_table_and_type(tmp_path):
     pages, markdown = drawn("lublin", RECORDED, tmp_path)
-    assert pages == 8
+    assert pages == 16
     assert "| series | x | serialization rate (items/s) |" in markdown
+    assert "| series | x | deserialization memory (MB) |" in markdown
+    assert "The paper's memory: gSOAP 0.40 (line 143), Axis (Axis2/C) 0.40 (line 143) MB." in markdown
     assert "The paper's rates: gSOAP 1,301,413 (line 129), Axis (Axis2/C) 1,163,028 (line 129) items/s." in markdown
     assert "- 5, 6 (Packets per second and RAM with and without fragmentation (Tables 5 and 6))" in markdown
+    assert "(RAM per operation and type (Tables 2 and 4))" not in markdown, "Tables 2 and 4 are drawn now"
     assert paper_markdown.canary_text(json.loads((RECORDED / "round-1" / "fig-1-int" / "soap-phases.json").read_text())
                                       .get("canary")) in markdown.split("\n")[2]

@@ -11,6 +11,7 @@ import pytest
 from harness.hosts import inventory
 from harness.judge import bottleneck
 from harness.measure import monitors
+from harness.results.manifest import Manifest
 from harness.results.records import Step
 from stack import database_access, lifecycle, registry, remote, servers, settings, targets
 from stack.settings import ROOT
@@ -59,7 +60,8 @@ def test_a_remote_host_is_shipped_what_it_declares(fake_server):
 def test_the_bottleneck_names_it_by_its_title(fake_server):
     step = Step(step=1, offered_rate=40, timeout_s=2, num_conns=80, verdict="fail", reason="", raw="",
                 figures={"fake_gc_full_n": 1, "fake_gc_full_s": 0.5})
-    assert bottleneck.full_collections(step) == [
+    run = Manifest({"registry": targets.registry()})  # as a run's manifest records the registry
+    assert bottleneck.full_collections(step, run.server_title) == [
         "Fake server stopped 0.50 s for 1 full collection(s) at 40 req/s offered (its timeout 2 s)"]
 
 

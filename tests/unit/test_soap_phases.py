@@ -36,6 +36,17 @@ def test_a_shared_tomcats_record_is_split_by_web_application_and_a_cut_line_left
     assert samples(text, "soap-axis2") == []
 
 
+def test_a_record_with_each_phases_bytes_reads_them_and_the_summary_gives_their_medians():
+    text = ("soap\t10.0\t20.0\t30.0\t1000\t0\t5000\nsoap\t11.0\t21.0\t31.0\t3000\t8\t7000\n"
+            "soap\t12.0\t22.0\t32.0\t2000\t16\t6000\nsoap\t13.0\t23.0\t33.0\t4000\n")  # the last one cut short
+    found = samples(text, "soap")
+    assert found[0] == Sample(10.0, 20.0, 30.0, 1000.0, 0.0, 5000.0) and len(found) == 3
+    figures = summary(found)
+    assert (figures["unmarshal_b"], figures["logic_b"], figures["marshal_b"]) == (2000.0, 8.0, 6000.0)
+    # A record from before the engines counted bytes has none, and its summary no medians of them.
+    assert "unmarshal_b" not in summary(samples("soap\t1.0\t2.0\t3.0\n", "soap"))
+
+
 def test_the_summary_gives_each_phases_median_and_spread():
     found = [Sample(float(value), 2.0 * value, 1.0) for value in range(1, 12)]  # 1..11
     figures = summary(found)

@@ -1,7 +1,9 @@
 package lab.common;
 
+import com.sun.management.ThreadMXBean;
 import java.io.IOException;
 import java.io.Writer;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -18,8 +20,9 @@ import java.util.logging.Logger;
  * supplier).
  *
  * <p>Off unless the JVM is given {@code -Dlab.soapPhases=FILE} (the lab's knob SOAP_PHASES): then a
- * request that reached its logic appends "web application, un-marshal, logic, marshal" (tab-separated,
- * microseconds) to FILE. Off, every mark is one test of a constant.
+ * request that reached its logic appends "web application, un-marshal, logic, marshal" in microseconds,
+ * then the bytes the request's thread allocated in each of the three phases, tab-separated, to FILE.
+ * Off, every mark is one test of a constant.
  */
 public final class Phases {
     private static final Logger LOG = Logger.getLogger(Phases.class.getName());
@@ -29,13 +32,21 @@ public final class Phases {
     private static final int RECEIVED = 0;
     private static final int LOGIC_STARTS = 1;
     private static final int LOGIC_ENDS = 2;
+    /** Where a mark's allocated bytes sit in the clock, after its three times. */
+    private static final int BYTES = 3;
+    private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
     private static final ThreadLocal<long[]> CLOCK = new ThreadLocal<>();
 
     private Phases() {
     }
 
     static void received() {
-        CLOCK.set(new long[] {System.nanoTime(), 0, 0});
+        CLOCK.set(new long[] {System.nanoTime(), 0, 0, allocated(), 0, 0});
+    }
+
+    /** The bytes this thread has allocated since it started (HotSpot counts them per thread). */
+    private static long allocated() {
+        return THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
     }
 
     /** The business logic starts (its arguments un-marshalled). */
@@ -52,6 +63,7 @@ public final class Phases {
         long[] clock = ON ? CLOCK.get() : null;
         if (clock != null) {
             clock[at] = System.nanoTime();
+            clock[BYTES + at] = allocated();
         }
     }
 
@@ -59,12 +71,14 @@ public final class Phases {
     static void sent(String webApplication) {
         long[] clock = CLOCK.get();
         long now = System.nanoTime();
+        long bytes = allocated();
         if (clock == null || clock[LOGIC_STARTS] == 0 || clock[LOGIC_ENDS] == 0) {
             return; // refused before its logic (a fault, a WSDL): no phases to tell
         }
-        record(String.format(Locale.ROOT, "%s\t%.1f\t%.1f\t%.1f%n", webApplication,
+        record(String.format(Locale.ROOT, "%s\t%.1f\t%.1f\t%.1f\t%d\t%d\t%d%n", webApplication,
             (clock[LOGIC_STARTS] - clock[RECEIVED]) / 1e3, (clock[LOGIC_ENDS] - clock[LOGIC_STARTS]) / 1e3,
-            (now - clock[LOGIC_ENDS]) / 1e3));
+            (now - clock[LOGIC_ENDS]) / 1e3, clock[BYTES + LOGIC_STARTS] - clock[BYTES + RECEIVED],
+            clock[BYTES + LOGIC_ENDS] - clock[BYTES + LOGIC_STARTS], bytes - clock[BYTES + LOGIC_ENDS]));
     }
 
     static void forget() {
