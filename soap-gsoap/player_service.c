@@ -11,7 +11,6 @@
  * apps read them. Logs go to stderr.
  */
 #include <errno.h>
-#include <malloc.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -627,16 +626,18 @@ struct body_guard {
 
 /* A request's phases as the Infosys paper timed them (the Java engines' lab.common.Phases): with
  * --phases-log, each served request whose operation ran appends "soap-gsoap, un-marshal, logic,
- * marshal" in microseconds, then the bytes the heap in use grew by in each phase (gSOAP frees what a
- * request allocated only once it is served), tab-separated, to the file. Requests come one at a time
- * when phases are read, so the process's heap is the request's. gSOAP's callbacks give the bounds: the HTTP
+ * marshal" in microseconds, then the bytes gSOAP allocated for the request's data in each phase,
+ * tab-separated, to the file. Those bytes are the blocks soap_malloc chains on the connection's alist
+ * (each holds its size after the link; gSOAP frees them once the connection is served): a mark keeps
+ * the chain's head, and the chain is walked once the reply has gone, so the walk times no phase.
+ * Blocks gSOAP takes and gives back within a phase (its growing arrays' stacks) are not counted. gSOAP's callbacks give the bounds: the HTTP
  * headers parsed (fparse), the message received whole (fpreparefinalrecv, after the generated code
  * un-marshalled it), the reply's first send (fprepareinitsend, once the operation returned and gSOAP
  * walked the reply for shared data), the request served (fserveloop). Without the option none of
  * the callbacks but fparse and fserveloop is set, and those test a NULL file. */
 struct phase_clock {
     double received, logic_starts, logic_ends; /* seconds, CLOCK_MONOTONIC; 0: not yet */
-    long long received_b, logic_starts_b, logic_ends_b; /* the heap in use then, in bytes */
+    void *received_at, *logic_starts_at, *logic_ends_at; /* the connection's alist then */
 };
 
 /* What a worker keeps for the request it serves: the body's guard first, so that soap->user is one. */
@@ -657,18 +658,20 @@ static double seconds_now(void)
     return now.tv_sec + now.tv_nsec / 1e9;
 }
 
-/* The heap in use, every arena's chunks and the large blocks mapped apart. */
-static long long heap_in_use(void)
+/* The bytes of the blocks soap_malloc chained on from `older` to `newer` (its alist then and later). */
+static size_t allocated_between(void *newer, void *older)
 {
-    struct mallinfo2 heap = mallinfo2();
-    return (long long)(heap.uordblks + heap.hblkhd);
+    size_t bytes = 0;
+    for (char *block = newer; block && block != older; block = *(char **)block)
+        bytes += *(size_t *)(block + sizeof(void *));
+    return bytes;
 }
 
 static int logic_starts(struct soap *soap)
 {
     struct phase_clock *clock = &((struct request *)soap->user)->phases;
     clock->logic_starts = seconds_now();
-    clock->logic_starts_b = heap_in_use();
+    clock->logic_starts_at = soap->alist;
     return final_receive ? final_receive(soap) : SOAP_OK;
 }
 
@@ -677,21 +680,21 @@ static int logic_ends(struct soap *soap)
     struct phase_clock *clock = &((struct request *)soap->user)->phases;
     if (clock->logic_starts && !clock->logic_ends) { /* the count pass and the send both begin a send */
         clock->logic_ends = seconds_now();
-        clock->logic_ends_b = heap_in_use();
+        clock->logic_ends_at = soap->alist;
     }
     return initial_send ? initial_send(soap) : SOAP_OK;
 }
 
-static void record_phases(struct phase_clock *clock)
+static void record_phases(struct soap *soap, struct phase_clock *clock)
 {
     double sent = seconds_now();
     if (phases_log && clock->received && clock->logic_starts && clock->logic_ends) {
-        long long sent_b = heap_in_use();
         pthread_mutex_lock(&phases_lock);
-        fprintf(phases_log, "soap-gsoap\t%.1f\t%.1f\t%.1f\t%lld\t%lld\t%lld\n", (clock->logic_starts - clock->received) * 1e6,
+        fprintf(phases_log, "soap-gsoap\t%.1f\t%.1f\t%.1f\t%zu\t%zu\t%zu\n", (clock->logic_starts - clock->received) * 1e6,
                 (clock->logic_ends - clock->logic_starts) * 1e6, (sent - clock->logic_ends) * 1e6,
-                clock->logic_starts_b - clock->received_b, clock->logic_ends_b - clock->logic_starts_b,
-                sent_b - clock->logic_ends_b);
+                allocated_between(clock->logic_starts_at, clock->received_at),
+                allocated_between(clock->logic_ends_at, clock->logic_starts_at),
+                allocated_between(soap->alist, clock->logic_ends_at));
         fflush(phases_log);
         pthread_mutex_unlock(&phases_lock);
     }
@@ -807,7 +810,7 @@ static int guard_request(struct soap *soap)
         return soap->error;
     if (phases_log) {
         ((struct request *)soap->user)->phases.received = seconds_now();
-        ((struct request *)soap->user)->phases.received_b = heap_in_use();
+        ((struct request *)soap->user)->phases.received_at = soap->alist;
     }
     if (!strcmp(soap->path, CANNED_QUOTE_PATH) || !strcmp(soap->path, STATIC_QUOTE_PATH))
         return canned_quote(soap);
@@ -834,7 +837,7 @@ static int end_request(struct soap *soap)
 {
     struct request *request = soap->user;
     request->guard.active = 0;
-    record_phases(&request->phases);
+    record_phases(soap, &request->phases);
     return SOAP_OK;
 }
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 PHASES = ("unmarshal_us", "logic_us", "marshal_us")
 # The bytes a phase took, as its engine counts them: the Java engines' the bytes the request's thread
 # allocated (lab.common.Phases), PHP's the heap's peak over what the phase began with (PhaseClock),
-# gSOAP's the growth of the heap in use, which it frees once the request is served (player_service.c).
+# gSOAP's the blocks it allocated for the request's data, its soap_malloc chain (player_service.c).
 # Records written before the engines counted them have none.
 MEMORY = ("unmarshal_b", "logic_b", "marshal_b")
 
