@@ -6,7 +6,6 @@ import statistics
 
 from harness.judge.cpu_components import OTHER, rules, shares
 from harness.results.store import read_tsv
-from stack import registry
 from stack.settings import ROOT
 from stack.workload_names import workload_title
 
@@ -35,23 +34,24 @@ def percent(share):
     return f"{share * 100:.0f} %"
 
 
-def top_text(result, table=None, count=3):
+def top_text(result, title, table=None, count=3):
     """The servers and components that took most of the profile, in words: "Tomcat 64 %, MariaDB
-    21 %: JIT compiler 27 %, database server 21 %, web server 16 %"."""
+    21 %: JIT compiler 27 %, database server 21 %, web server 16 %"; title: a server's name as the
+    run's registry gives it."""
     table = table or rules()
     breakdown = result["breakdown"]
     total = breakdown["seconds"]
     if not total:
         return "no samples"
     by_server = sorted(((sum(parts.values()), server) for server, parts in breakdown["servers"].items()), reverse=True)
-    servers = ", ".join(f"{registry.server_title(server) if server != 'softirq' else 'softirq'} "
+    servers = ", ".join(f"{title(server) if server != 'softirq' else 'softirq'} "
                         f"{percent(seconds / total)}" for seconds, server in by_server[:2] if seconds / total >= 0.05)
     parts = ", ".join(f"{table.title(name)} {percent(share)}"
                       for name, share in list(shares(breakdown).items())[:count])
     return f"{servers}: {parts}"
 
 
-def row(key, result, table=None):
+def row(key, result, title, table=None):
     """A profile.tsv row: the cell, its step, the totals and each component's share in %."""
     table = table or rules()
     breakdown = result["breakdown"]
@@ -61,7 +61,7 @@ def row(key, result, table=None):
             "profiled_cpu_s": breakdown["seconds"], "profiled_over_measured": result["profiled_over_measured"],
             "samples": breakdown["samples"],
             **{name: round(found.get(name, 0.0) * 100, 1) for name in table.components},
-            "top": top_text(result, table)}
+            "top": top_text(result, title, table)}
 
 
 def trouble(result):
@@ -77,11 +77,11 @@ def trouble(result):
     return "; ".join(problems) or None
 
 
-def bottleneck_parts(profiles, cell):
+def bottleneck_parts(profiles, cell, title):
     """The bottleneck column's addition for a cell ("app/engine/workload") with a profile: its top
     components; "" without."""
     result = profiles.get(cell)
-    return top_text(result) if result and "breakdown" in result else ""
+    return top_text(result, title) if result and "breakdown" in result else ""
 
 
 def overhead_rows(overheads):

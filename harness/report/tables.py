@@ -58,8 +58,7 @@ def summary_rows(view, study):
     throughput is the median over the rounds; the other figures are its representative round's."""
     duration = view.manifest.options.get("duration_s") or 1
     by_cell = {(key.workload, key.engine, key.app): figures for key, figures in view.cells.items()}
-    # A cell is judged by the servers its run declared; a run from before it declared them, by today's.
-    judged_by = view.manifest if view.manifest.declares_servers else view.manifest.with_servers(servers())
+    judged_by = declared_by(view.manifest)
     rows = []
     for workload in view.present("workloads"):
         for engine in view.present("engines"):
@@ -161,7 +160,7 @@ def summary_markdown(view, rows):
                              f"{row['study_2006_response_ms_low'] or '-'} | {reply_parts_text(row, 'low')} | "
                              f"{reply_parts_text(row, 'saturation')} | {spread_text(row)} | {row['overload_offered'] or '-'} | "
                              f"{row['server_cpu_pct_saturation']} | {row['server_rss_mb_saturation']} | "
-                             f"{bottleneck_text(row, view.run.profiles)} |")
+                             f"{bottleneck_text(row, view.run.profiles, declared_by(view.manifest).server_title)} |")
             lines.append("")
     return "\n".join(lines + size_lines(view, rows) + paper_lines(view, rows)
                      + [line for set_name, declared in comparisons().items()
@@ -209,10 +208,17 @@ def rounds_with_interval(row):
             f"at {float(row['median_confidence']):.0%}")
 
 
-def bottleneck_text(row, profiles=None):
-    """What ran out first and why; with the run's CPU profile (`make profile`), what took the CPU."""
+def declared_by(manifest):
+    """The run's manifest as its cells are judged and its servers named: with the servers the run
+    declared, or, for a run from before it recorded their declarations, with today's."""
+    return manifest if manifest.declares_servers else manifest.with_servers(servers())
+
+
+def bottleneck_text(row, profiles=None, title=str):
+    """What ran out first and why; with the run's CPU profile (`make profile`), what took the CPU, its
+    servers named by `title`."""
     text = f"{row['bottleneck']}: {row['bottleneck_why']}" if row["bottleneck"] else "-"
-    parts = bottleneck_parts(profiles or {}, f"{row['app']}/{row['engine']}/{row['workload']}")
+    parts = bottleneck_parts(profiles or {}, f"{row['app']}/{row['engine']}/{row['workload']}", title)
     return f"{text}; profile: {parts}" if parts else text
 
 

@@ -212,7 +212,7 @@ def profile_cells(run, context, chosen, overhead_pairs):
     earlier = json.loads(saved.read_text()) if saved.exists() else {}
     results = {name: result for name, result in earlier.get("cells", {}).items()
                if name not in {str(key) for key in chosen}}
-    rows = [profiles.row(CellKey(*name.split("/")), result)
+    rows = [profiles.row(CellKey(*name.split("/")), result, registry.server_title)
             for name, result in results.items() if "breakdown" in result]
     record = {"host": inventory.host(), "perf": profiler.version(), "frequency_hz": profiler.FREQUENCY_HZ,
               "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -230,7 +230,7 @@ def profile_cells(run, context, chosen, overhead_pairs):
         results[str(key)] = result
         if overhead_pairs:
             result["overhead"] = profiler_.overhead(cell, rate, overhead_pairs)
-        rows.append(profiles.row(key, result))
+        rows.append(profiles.row(key, result, registry.server_title))
         print(f"profile {index}/{len(chosen)} {key} at {rate:g} req/s: {rows[-1]['top']} "
               f"(profiled / measured CPU {result['profiled_over_measured']})", flush=True)
         write_atomically(files.profile / "profile.json", json.dumps(record, indent=1) + "\n")

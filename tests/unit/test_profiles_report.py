@@ -4,6 +4,7 @@ ours and the stacked bars' data. Pure."""
 from harness.report import profiles
 from harness.report.tables import bottleneck_text
 from harness.results.records import CellKey
+from stack import registry
 
 
 def result(components, servers, measured=10.0, rate=1000.0, overhead=None):
@@ -28,12 +29,12 @@ def title(app):
 
 
 def test_the_top_components_are_named_with_the_servers_that_took_most():
-    assert profiles.top_text(TOMCAT) == ("Tomcat 80 %, mariadbd 20 %: web server 32 %, GC 21 %, "
+    assert profiles.top_text(TOMCAT, registry.server_title) == ("Tomcat 80 %, mariadbd 20 %: web server 32 %, GC 21 %, "
                                          "database server 20 %")
 
 
 def test_a_row_has_every_components_share_in_percent():
-    row = profiles.row(CellKey("pooled-servlet", "innodb", "single"), TOMCAT)
+    row = profiles.row(CellKey("pooled-servlet", "innodb", "single"), TOMCAT, registry.server_title)
     assert (row["app"], row["gc"], row["web-server"], row["other"], row["xml"]) == (
         "pooled-servlet", 21.0, 32.0, 0.0, 0.0)
     assert row["profiled_over_measured"] == 1.0 and row["profiled_cpu_s"] == 10.0
@@ -51,7 +52,7 @@ def test_the_bottleneck_column_adds_the_profiles_top_components():
     row = {"app": "pooled-servlet", "engine": "innodb", "workload": "single", "bottleneck": "servers' CPU",
            "bottleneck_why": "CPU 98 %"}
     assert bottleneck_text(row) == "servers' CPU: CPU 98 %"
-    assert bottleneck_text(row, {"pooled-servlet/innodb/single": TOMCAT}) == (
+    assert bottleneck_text(row, {"pooled-servlet/innodb/single": TOMCAT}, registry.server_title) == (
         "servers' CPU: CPU 98 %; profile: Tomcat 80 %, mariadbd 20 %: web server 32 %, GC 21 %, database server 20 %")
 
 
