@@ -122,6 +122,7 @@ def connections_text(options):
 
 def summary_markdown(view, rows):
     manifest, options = view.manifest, view.manifest.options
+    server_title = declared_by(manifest).server_title
     lines = [f"# Saturation summary, run {manifest.run_id}", "",
              f"{manifest.started or '?'} to {manifest.finished or 'unfinished'}; "
              f"{manifest.host['cores']} cores, {manifest.host['memory_gib']} GiB; "
@@ -160,7 +161,7 @@ def summary_markdown(view, rows):
                              f"{row['study_2006_response_ms_low'] or '-'} | {reply_parts_text(row, 'low')} | "
                              f"{reply_parts_text(row, 'saturation')} | {spread_text(row)} | {row['overload_offered'] or '-'} | "
                              f"{row['server_cpu_pct_saturation']} | {row['server_rss_mb_saturation']} | "
-                             f"{bottleneck_text(row, view.run.profiles, declared_by(view.manifest).server_title)} |")
+                             f"{bottleneck_text(row, view.run.profiles, server_title)} |")
             lines.append("")
     return "\n".join(lines + size_lines(view, rows) + paper_lines(view, rows)
                      + [line for set_name, declared in comparisons().items()
