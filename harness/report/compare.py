@@ -19,6 +19,7 @@ from harness.report.gnuplot import comparison_figures
 from harness.report.costs import explanation_lines
 from harness.report.series import ratio_interval_text
 from harness.results.chosen import add_results_argument
+from harness.results.manifest import Manifest
 from harness.results.rounds import cell_figures
 from harness.results.stats import ratio_interval
 from harness.results.store import load_run, write_atomically
@@ -165,7 +166,8 @@ def execute(args):
 
 def compare_concurrency(results_dir, first, second):
     """Two concurrency sweeps level by level (harness/report/concurrency.py), written and drawn together."""
-    runs = [(run_id, json.loads((results_dir / run_id / "concurrency.json").read_text())) for run_id in (first, second)]
+    runs = [(run_id, json.loads((results_dir / run_id / "concurrency.json").read_text()),
+             Manifest.read(results_dir / run_id / "manifest.json")) for run_id in (first, second)]
     markdown = concurrency.comparison_markdown(first, second, concurrency.level_rows(runs[0][1], runs[1][1]))
     target = results_dir / f"compare-{first}-{second}.md"
     write_atomically(target, markdown)

@@ -1,12 +1,14 @@
 """The concurrency sweep's figures: a PDF per workload, a page per connection mode, a line per app
 and engine (plots/concurrency.gp), concurrency.md and the run's pages to browse, from concurrency.json
-and the manifest alone (`make report RUN=` draws them again). The data files are pure text."""
+and the manifest alone (`make report RUN=` draws them again), its apps titled and coloured as the
+run's registry had them. The data files are pure text."""
 import json
 import statistics
 import subprocess
 
 from harness.report import html, site
 from harness.report.gnuplot import gnuplot
+from harness.results.manifest import Manifest
 from harness.results.store import write_atomically
 from harness.report.view import ENGINE_DASH, PALETTE
 from stack import registry
@@ -123,10 +125,9 @@ def mode_heading(workload, mode):
             f"connections {site.mode_text(mode)}{'' if mode == 'keepalive' else ' after each request'}")
 
 
-def draw_page(output, data, heading, lines):
+def draw_page(output, data, heading, lines, apps):
     """A page of plots/concurrency.gp: a line per (result, title, dash, data file) of `lines`, coloured
-    by its app; its path."""
-    apps = list(registry.apps())
+    by its app's place in `apps`; its path."""
     variables = {"output": output, "n": len(lines), "heading": heading,
                  "driver": " and ".join(dict.fromkeys(result.get("driver", "wrk") for result, *_ in lines))}
     for index, (result, title, dash, name) in enumerate(lines, start=1):
@@ -138,23 +139,31 @@ def draw_page(output, data, heading, lines):
     return output
 
 
-def line_title(result):
-    return f"{registry.app(result['app'])['title']}, {registry.engine_title(result['engine'])}"
+def line_title(result, manifest):
+    return f"{manifest.title(result['app'])}, {registry.engine_title(result['engine'])}"
 
 
-def draw(directory, results):
-    """plots/concurrency-<workload>.pdf per workload of `results` (concurrency.json's); their paths."""
+def app_order(manifests, results):
+    """The apps in their runs' registry order (which fixes their colours), then any the registries lack."""
+    return list(dict.fromkeys([*(app for manifest in manifests for app in manifest.apps),
+                               *(result["app"] for result in results)]))
+
+
+def draw(directory, results, manifest):
+    """plots/concurrency-<workload>.pdf per workload of `results` (concurrency.json's) of the run whose
+    manifest is `manifest`; their paths."""
     plots, data = directory / "plots", directory / "plots" / "data"
+    apps = app_order([manifest], results)
     data.mkdir(parents=True, exist_ok=True)
     pdfs = []
     for workload in dict.fromkeys(result["workload"] for result in results):
         pages = []
         for mode in dict.fromkeys(result["connection"] for result in results):
-            lines = [(result, line_title(result), ENGINE_DASH.get(result["engine"], 1),
+            lines = [(result, line_title(result, manifest), ENGINE_DASH.get(result["engine"], 1),
                       f"concurrency-{result['app']}-{result['engine']}-{workload}-{mode}.tsv")
                      for result in results if result["workload"] == workload and result["connection"] == mode]
             pages.append(str(draw_page(plots / f"concurrency-{workload}-{mode}.pdf", data,
-                                       mode_heading(workload, mode), lines)))
+                                       mode_heading(workload, mode), lines, apps)))
         pdf = plots / f"concurrency-{workload}.pdf"
         subprocess.run(["pdfunite", *pages, str(pdf)], check=True)
         pdfs.append(pdf)
@@ -163,18 +172,22 @@ def draw(directory, results):
 
 def draw_together(out, first, second):
     """Two concurrency sweeps' lines on one page per workload and mode both measured, the first run's
-    solid and the second's dashed: ((run id, concurrency.json's results) each); the PDFs' paths in `out`."""
-    (first_id, first_results), (second_id, second_results) = first, second
+    solid and the second's dashed: ((run id, concurrency.json's results, its manifest) each); the PDFs'
+    paths in `out`."""
+    (first_id, first_results, first_manifest), (second_id, second_results, second_manifest) = first, second
+    apps = app_order([first_manifest, second_manifest], first_results + second_results)
     out.mkdir(parents=True, exist_ok=True)
     pdfs = []
     shared = [key for key in dict.fromkeys((result["workload"], result["connection"]) for result in first_results)
               if key in {(result["workload"], result["connection"]) for result in second_results}]
     for workload, mode in shared:
-        lines = [(result, f"{run_id}: {line_title(result)}", dash, f"{workload}-{mode}-{run_id}-{result['app']}-{result['engine']}.tsv")
-                 for run_id, results, dash in ((first_id, first_results, 1), (second_id, second_results, 2))
+        lines = [(result, f"{run_id}: {line_title(result, manifest)}", dash,
+                  f"{workload}-{mode}-{run_id}-{result['app']}-{result['engine']}.tsv")
+                 for run_id, results, manifest, dash in ((first_id, first_results, first_manifest, 1),
+                                                          (second_id, second_results, second_manifest, 2))
                  for result in results if (result["workload"], result["connection"]) == (workload, mode)]
         pdfs.append(draw_page(out / f"concurrency-{workload}-{mode}.pdf", out,
-                              f"{mode_heading(workload, mode)}: {first_id} (solid) against {second_id} (dashed)", lines))
+                              f"{mode_heading(workload, mode)}: {first_id} (solid) against {second_id} (dashed)", lines, apps))
     return pdfs
 
 
@@ -185,10 +198,10 @@ def write_figures(directory):
 
 
 def figures_of(directory, results):
-    manifest = json.loads((directory / "manifest.json").read_text())
+    manifest = Manifest.read(directory / "manifest.json")
     markdown = directory / "concurrency.md"
-    write_atomically(markdown, summary_markdown(manifest["run_id"], manifest["host"], results))
-    return markdown, draw(directory, results)
+    write_atomically(markdown, summary_markdown(manifest.run_id, manifest.host, results))
+    return markdown, draw(directory, results, manifest)
 
 
 def write_report(directory):

@@ -130,7 +130,7 @@ class Manifest:
         return self.data["registry"]["apps"]
 
     def title(self, app):
-        return self.apps[app].get("title", app)
+        return self.apps.get(app, {}).get("title", app)
 
     def baselines_of(self, app, family="baselines"):
         """{"constant": app, "static": app}: the references on the app's server, as the run's
