@@ -39,7 +39,8 @@ from harness.results.store import RunFiles, tsv_text, write_atomically
 from harness.run import jvm_warmup, probe, profile
 from harness.run.cell import Cell
 from harness.run.context import CONNECTIONS, LevelWindows, RunContext, crosscheck_settings, profile_for
-from harness.run.options import chosen_apps, listed, number
+from harness.run.option_types import listed, number
+from harness.run.options import chosen_apps
 from harness.run.progress import format_duration
 from harness.run.run_manifest import write_manifest
 from harness.run.session import from_the_client

@@ -11,6 +11,7 @@ from harness.judge.disturbance import Limits
 from harness.judge.verdict import Thresholds
 from harness.hosts.servers import Pinning
 from harness.results.records import CellKey
+from harness.run.option_types import linear_rate_count, number, offered_rates, positive, rounds_count
 from stack import registry, settings, workload_names
 from stack.topology import Topology, current as current_topology
 
@@ -63,9 +64,12 @@ class LevelWindows:
         return (self.settle + self.count) * (self.seconds + overhead_s)
 
 
-def default(name):
-    """A field whose default is sweep.json's option `name`, read when a value is made."""
-    return field(default_factory=lambda: defaults()[name])
+def default(name, flag=None, **option):
+    """A field whose default is sweep.json's option `name`, read when a value is made. With a `flag`
+    it is a knob of the sweep's command line (options.py), `option` its argparse settings and
+    sweep.json's options_about its help; make takes it as the flag's KEY= (harness/experiments.py)."""
+    return field(default_factory=lambda: defaults()[name],
+                 metadata={"flag": flag, "option": option} if flag else {})
 
 
 @dataclass(frozen=True)
@@ -126,30 +130,30 @@ class Selection:
 class Plan:
     """How each cell's steps are planned and sized, by how many clients, over how many rounds."""
     mode: str = default("mode")
-    duration_s: float = default("duration_s")
-    precision: float = default("precision")
+    duration_s: float = default("duration_s", "--duration", type=positive(float))
+    precision: float = default("precision", "--precision", type=number(float, 0, 1, low_included=False))
     max_steps: int = default("max_steps")
     max_confirm_steps: int = default("max_confirm_steps")
-    rounds: int = default("rounds")  # with auto_rounds, the first stage's
+    rounds: int = default("rounds", "--rounds", type=rounds_count)  # with auto_rounds, the first stage's
     auto_rounds: bool = default("auto_rounds")
     auto_max_rounds: int = default("auto_max_rounds")
-    auto_cap_min: float = default("auto_cap_min")
+    auto_cap_min: float = default("auto_cap_min", "--auto-cap-min", type=positive(float))
     min_requests_per_step: int = default("min_requests_per_step")
     baseline_share: float = default("baseline_share")
     fd_budget: int = default("fd_budget")
-    clients: int = default("clients")
+    clients: int = default("clients", "--clients", type=number(int, 1))
     seed: int = 0
-    step_timeout_s: float = default("step_timeout_s")
-    linear_rates: int = default("linear_rates")
+    step_timeout_s: float = default("step_timeout_s", "--step-timeout", type=positive(float))
+    linear_rates: int = default("linear_rates", "--linear-rates", type=linear_rate_count)
     linear_low: float = default("linear_low")
     linear_high: float = default("linear_high")
     linear_stop_after: int = default("linear_stop_after")
-    rates: tuple = default("rates")  # [] in sweep.json: the plan's own rates
-    reference_run: str = default("reference_run")
+    rates: tuple = default("rates", "--rates", type=offered_rates)  # [] in sweep.json: the plan's own rates
+    reference_run: str = default("reference_run", "--reference")
     # {cell name: the reference run's figure}: what the linear rates bracketed, kept with the run.
     reference_figures: dict = field(default_factory=dict)
-    connection: str = default("connection")
-    calls: int = default("calls")
+    connection: str = default("connection", "--conn", choices=CONNECTIONS)
+    calls: int = default("calls", "--calls", type=number(int, 1))
     min_connections: int = default("min_connections")
 
     @property
@@ -201,11 +205,11 @@ class Disturbance:
     """When other work or a slower machine disturbed a step (harness/judge/disturbance.py and
     speed.py), how often such a step is redone, and how long the run waits for a quiet machine (a
     stopped cell's retry) or one back to speed (after a slower step)."""
-    max_steal_pct: float = default("max_steal_pct")
-    max_other_pct: float = default("max_other_pct")
+    max_steal_pct: float = default("max_steal_pct", "--max-steal-pct", type=number(float, 0))
+    max_other_pct: float = default("max_other_pct", "--max-other-pct", type=number(float, 0))
     max_redos: int = default("max_redos")
     quiet_wait_s: float = default("quiet_wait_s")
-    min_speed: float = default("min_speed")
+    min_speed: float = default("min_speed", "--min-speed", type=number(float, 0, 1))
     slow_wait_s: float = default("slow_wait_s")
 
     @property

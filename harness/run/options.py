@@ -3,35 +3,16 @@ and what it accepts) and turned into the run's context (context.py), over sweep.
 presets. Nothing here is a literal of its own."""
 import argparse
 import random
-from dataclasses import replace
+from dataclasses import fields, replace
 from datetime import datetime
 
 from harness.drivers import httperf
 from harness.judge.verdict import Thresholds
 from harness.results.chosen import add_results_argument
 from harness.run import study
-from harness.run.context import CONNECTIONS, RunContext, defaults, size_sweep, sweep
+from harness.run.context import GROUPS, RunContext, defaults, size_sweep, sweep
+from harness.run.option_types import listed, number
 from stack import registry, settings, topology, workload_names
-
-
-def listed(text):
-    return tuple(item for item in text.replace(",", " ").split() if item)
-
-
-def number(kind, low, high=None, low_included=True):
-    """An argparse type: a number of `kind` from low (or above it) up to high, else one line saying so."""
-    def parse(text):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {'an integer' if kind is int else 'a number'}") from None
-        too_low = value < low if low_included else value <= low
-        if too_low or (high is not None and value >= high):
-            accepted = (f"{'at least' if low_included else 'above'} {low:g}"
-                        + (f" and below {high:g}" if high is not None else ""))
-            raise argparse.ArgumentTypeError(f"{text} is out of range: it must be {accepted}")
-        return value
-    return parse
 
 
 class OneLineErrors(argparse.ArgumentParser):
@@ -47,57 +28,16 @@ class OneLineErrors(argparse.ArgumentParser):
         return super().add_argument(*names, **settings)
 
 
-def rounds_count(text):
-    """--rounds: a number of rounds (1 or more), or "auto" (ROUNDS=auto: sweep.json's auto_rounds)."""
-    if text == "auto":
-        return text
-    try:
-        return number(int, 1)(text)
-    except argparse.ArgumentTypeError as error:
-        raise argparse.ArgumentTypeError(f"{error}, or auto") from None
-
-
-def offered_rates(text):
-    """--rates: offered rates above 0, in req/s."""
-    return tuple(number(float, 0, low_included=False)(item) for item in listed(text))
-
-
-def linear_rates(text):
-    """--linear-rates: 0 (the study's ramp) or a count of 2 or more."""
-    count = number(int, 0)(text)
-    if count == 1:
-        raise argparse.ArgumentTypeError("1 rate brackets nothing: give 0 (the study's ramp) or 2 or more")
-    return count
-
-
-def positive(kind):
-    return number(kind, 0, low_included=False)
-
-
-# The options that each set one field of the run's context (context.py) by sweep.json's name for it,
-# their help that name's options_about: such a knob is its default and about in sweep.json, its
-# field, and its row here (make takes it as its flag's KEY=, harness/experiments.py).
-FIELD_OPTIONS = (
-    ("--duration", "duration_s", {"type": positive(float)}),
-    ("--step-timeout", "step_timeout_s", {"type": positive(float)}),
-    ("--precision", "precision", {"type": number(float, 0, 1, low_included=False)}),
-    ("--rounds", "rounds", {"type": rounds_count}),
-    ("--auto-cap-min", "auto_cap_min", {"type": positive(float)}),
-    ("--clients", "clients", {"type": number(int, 1)}),
-    ("--conn", "connection", {"choices": CONNECTIONS}),
-    ("--calls", "calls", {"type": number(int, 1)}),
-    ("--max-other-pct", "max_other_pct", {"type": number(float, 0)}),
-    ("--max-steal-pct", "max_steal_pct", {"type": number(float, 0)}),
-    ("--min-speed", "min_speed", {"type": number(float, 0, 1)}),
-    ("--linear-rates", "linear_rates", {"type": linear_rates}),
-    ("--rates", "rates", {"type": offered_rates}),
-    ("--reference", "reference_run", {}),
-)
+def field_options():
+    """(flag, context field, argparse settings) of each knob whose field gives it a flag (context.py's
+    `default`): such a knob is its field and its default and about in sweep.json, nothing here."""
+    return tuple((item.metadata["flag"], item.name, item.metadata["option"])
+                 for group in GROUPS.values() for item in fields(group) if "flag" in item.metadata)
 
 
 def field_values(args):
-    """{context field: value} of the field options given (FIELD_OPTIONS)."""
-    return {field: getattr(args, field) for _, field, _ in FIELD_OPTIONS if getattr(args, field) is not None}
+    """{context field: value} of the field options given (field_options)."""
+    return {field: getattr(args, field) for _, field, _ in field_options() if getattr(args, field) is not None}
 
 
 def parser(description):
@@ -115,7 +55,7 @@ def add_arguments(arguments):
     arguments.add_argument("--workloads", type=listed, default=tuple(workload_names.workloads()))
     arguments.add_argument("--mode", choices=("adaptive", "linear"), default=None,
                            help=f"default {defaults()['mode']} (STUDY=1: linear)")
-    for flag, field, kind in FIELD_OPTIONS:
+    for flag, field, kind in field_options():
         arguments.add_argument(flag, dest=field, default=None, help=sweep()["options_about"][field], **kind)
     arguments.add_argument("--no-warmup", action="store_true",
                            help="no warm-up before a cell's steps, nor of a JVM before a round (warmup_cap_s and "

@@ -24,7 +24,7 @@ from harness.report.series import aligned_tables, text_page
 from harness.results.chosen import Refused, add_results_argument
 from harness.results.store import read_tsv, write_atomically
 from harness.run import concurrency, paper_runs, soap_phases, sweep
-from harness.run.options import listed, number
+from harness.run.option_types import listed, number
 from harness.run.paper_runs import PAPERS
 from harness.run.progress import format_duration
 from stack import registry

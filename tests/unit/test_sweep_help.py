@@ -17,7 +17,7 @@ def test_the_sweeps_help_prints_every_option_with_its_percent_signs(capsys):
 
 def test_each_field_option_sets_its_own_context_field_and_says_what_sweep_json_says():
     known = {item.name for group in GROUPS.values() for item in fields(group)}
-    assert {field for _, field, _ in options.FIELD_OPTIONS} <= known
+    assert {field for _, field, _ in options.field_options()} <= known
     args = options.parser("the sweep").parse_args(["--step-timeout", "5", "--conn", "keepalive", "--rates", "1,2",
                                                    "--reference", "study-a", "--max-other-pct", "30"])
     assert options.field_values(args) == {"step_timeout_s": 5.0, "connection": "keepalive", "rates": (1.0, 2.0),
