@@ -13,7 +13,7 @@ from harness.measure.sampling import Sampler
 from harness.measure.processes import (COUNTERS, all_processes, cpu_seconds, lab_pids, thread_context_switches,
                                       process_reading, zombie_children)
 from stack import lifecycle, registry
-from stack.server import LabError
+from stack.server import LabError, one_scan
 
 
 def plus(first, second):
@@ -57,6 +57,10 @@ class ServerSampler(Sampler):
         return set(server.processes()) | set(zombie_children(server.pid()))
 
     def sample(self, initial=False):
+        with one_scan():
+            self.sample_each(initial)
+
+    def sample_each(self, initial):
         for name in self.names:
             rss_total, threads = 0.0, 0
             main = lifecycle.lab_servers()[name].pid()
@@ -79,8 +83,9 @@ class ServerSampler(Sampler):
 
     def context_switches(self):
         """{(server, thread id): (voluntary, involuntary)} of every server thread now."""
-        return {(name, thread): found for name in self.names for pid in self.present(name)
-                for thread, found in thread_context_switches(pid).items()}
+        with one_scan():
+            return {(name, thread): found for name in self.names for pid in self.present(name)
+                    for thread, found in thread_context_switches(pid).items()}
 
     def first_sample(self):
         self.switches = self.context_switches()
@@ -89,9 +94,11 @@ class ServerSampler(Sampler):
     def finish(self):
         self.stop()
         switches = self.context_switches()
+        with one_scan():
+            alive_now = {name: self.present(name) for name in self.names}
         figures = {}
         for name in self.names:
-            alive = self.present(name)
+            alive = alive_now[name]
             used = ZERO
             for pid, counters in self.last[name].items():
                 used = plus(used, minus(counters, self.first[name][pid]) if pid in alive

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stack import lifecycle, settings
+from stack.server import one_scan, proc_pids, stat_fields
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2 ** 20
@@ -68,16 +69,7 @@ def zombie_children(parent):
     """Exited children of `parent` not yet reaped (their times stay readable until they are)."""
     if not parent:
         return []
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            if fields[0] == "Z" and int(fields[1]) == parent:
-                found.append(int(entry.name))
-    return found
+    return [pid for pid in proc_pids() if (fields := stat_fields(pid)) and fields[0] == "Z" and int(fields[1]) == parent]
 
 
 # /proc/stat's per-CPU columns after the name (user nice system idle iowait irq softirq steal ...).
@@ -121,9 +113,10 @@ def all_processes():
 def lab_pids():
     """The lab's own processes: every server's (with exited workers not yet reaped) and the harness."""
     pids = {os.getpid()}
-    for server in lifecycle.lab_servers().values():
-        pids.update(server.processes())
-        pids.update(zombie_children(server.pid()))
+    with one_scan():
+        for server in lifecycle.lab_servers().values():
+            pids.update(server.processes())
+            pids.update(zombie_children(server.pid()))
     return pids
 
 

@@ -1,0 +1,28 @@
+"""One scan of /proc: inside it a process's command line and stat line are read once and kept, so
+a sample of every server's processes reads /proc once; outside it and in other threads, read now."""
+import subprocess
+import threading
+
+from stack.server import cmdline, is_zombie, one_scan, parent_of, proc_pids
+
+
+def test_a_scan_keeps_what_it_read_until_it_ends_and_only_for_its_own_thread():
+    sleeper = subprocess.Popen(["sleep", "30"])
+    seen_elsewhere = []
+    try:
+        with one_scan():
+            assert sleeper.pid in proc_pids() and cmdline(sleeper.pid) == "sleep 30 "
+            assert not is_zombie(sleeper.pid)
+            sleeper.kill()
+            sleeper.wait()
+            with one_scan():  # nested: the outer scan's reads stand
+                assert cmdline(sleeper.pid) == "sleep 30 " and sleeper.pid in proc_pids()
+            thread = threading.Thread(target=lambda: seen_elsewhere.append(cmdline(sleeper.pid)))
+            thread.start()
+            thread.join()
+        assert seen_elsewhere == [""]
+        assert cmdline(sleeper.pid) == "" and sleeper.pid not in proc_pids() and parent_of(sleeper.pid) is None
+    finally:
+        if sleeper.poll() is None:
+            sleeper.kill()
+            sleeper.wait()
