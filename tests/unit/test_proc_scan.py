@@ -2,6 +2,7 @@
 a sample of every server's processes reads /proc once; outside it and in other threads, read now."""
 import subprocess
 import threading
+import time
 
 from stack.server import cmdline, is_zombie, one_scan, parent_of, proc_pids
 
@@ -10,6 +11,9 @@ def test_a_scan_keeps_what_it_read_until_it_ends_and_only_for_its_own_thread():
     sleeper = subprocess.Popen(["sleep", "30"])
     seen_elsewhere = []
     try:
+        deadline = time.monotonic() + 10
+        while cmdline(sleeper.pid) != "sleep 30 " and time.monotonic() < deadline:  # until the child has exec'd
+            time.sleep(0.01)
         with one_scan():
             assert sleeper.pid in proc_pids() and cmdline(sleeper.pid) == "sleep 30 "
             assert not is_zombie(sleeper.pid)
