@@ -16,7 +16,7 @@ from pathlib import Path
 from harness.measure.processes import zombie_children
 from harness.measure.sampling import Sampler
 from stack import lifecycle, registry, settings
-from stack.server import pinned
+from stack.server import one_scan, pinned
 
 INFERNO = settings.OPT / "inferno" / "bin"
 FIELDS = "comm,pid,tid,cpu,time,period,ip,sym,dso"
@@ -52,9 +52,10 @@ class Owners(Sampler):
         self.found = {}
 
     def sample(self):
-        for name, server in lifecycle.lab_servers().items():
-            for pid in [*server.processes(), *zombie_children(server.pid())]:
-                self.found[pid] = name
+        with one_scan():
+            for name, server in lifecycle.lab_servers().items():
+                for pid in [*server.processes(), *zombie_children(server.pid())]:
+                    self.found[pid] = name
 
     def __enter__(self):
         self.start()
