@@ -13,7 +13,8 @@ from pathlib import Path
 
 from stack import registry, settings
 from stack.database_access import db_settings
-from stack.server import LabError, Server, cmdline, parent_of, read_pid, render
+from stack.procfs import cmdline, parent_of
+from stack.server import LabError, Server, read_pid, render
 from stack.settings import CONTRACT_ROOT, ROOT, RUN
 
 

@@ -1,7 +1,6 @@
 """What every lab server has in common: a config rendered from stack/conf/, a start that waits
 until the server really answers, a stop by the PID it wrote (after checking that the PID still
 belongs to the process this lab started), and the helpers they share."""
-import contextvars
 import http.client
 import json
 import os
@@ -11,11 +10,11 @@ import signal
 import socket
 import subprocess
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 from stack import cgroup, registry, settings, topology
 from stack.files import write_atomically
+from stack.procfs import cmdline, is_zombie, proc_pids
 from stack.settings import LOG, ROOT, RUN, VAR
 
 CONF = ROOT / "stack" / "conf"
@@ -63,60 +62,6 @@ def read_pid(pidfile):
         return int(pidfile.read_text().split()[0])
     except (OSError, ValueError, IndexError):
         return None
-
-
-# Within one_scan(), /proc's listing and each process's command line and stat line are read once: a
-# sample of every lab server's processes then reads them once, not once per server (the step monitors).
-SCAN = contextvars.ContextVar("proc_scan", default=None)
-
-
-@contextmanager
-def one_scan():
-    """Reads of /proc inside it are kept for its length (a thread's scan is its own); nested, the
-    outermost scan's are used."""
-    if SCAN.get() is not None:
-        yield
-        return
-    token = SCAN.set({})
-    try:
-        yield
-    finally:
-        SCAN.reset(token)
-
-
-def read_once(kind, pid, read):
-    """read(), or within one_scan() what it gave the first time for this (kind, pid)."""
-    kept = SCAN.get()
-    if kept is None:
-        return read()
-    if (kind, pid) not in kept:
-        kept[(kind, pid)] = read()
-    return kept[(kind, pid)]
-
-
-def proc_pids():
-    """Every process's pid, as /proc lists them."""
-    return read_once("pids", None, lambda: [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()])
-
-
-def cmdline(pid):
-    def read():
-        try:
-            return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            return ""
-    return read_once("cmdline", pid, read)
-
-
-def stat_fields(pid):
-    """/proc/PID/stat's fields after the command's name (its state first, then its parent), or None
-    when it is gone."""
-    def read():
-        try:
-            return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            return None
-    return read_once("stat", pid, read)
 
 
 def log_tail(path, lines=15):
@@ -310,16 +255,6 @@ class Server:
             return f"{self.name:{width}} stopped"
         state = "answering" if self.answers() else "NOT answering"
         return f"{self.name:{width}} running pid {pid}, {self.endpoint}, {state}; log {self.log}"
-
-
-def parent_of(pid):
-    fields = stat_fields(pid)
-    return int(fields[1]) if fields and len(fields) > 1 else None
-
-
-def is_zombie(pid):
-    fields = stat_fields(pid)
-    return bool(fields) and fields[0] == "Z"
 
 
 def detached(command, log, env=None, cpus=None, namespace=None):

@@ -9,7 +9,8 @@ import subprocess
 
 from stack import registry, settings
 from stack.database_access import max_connections
-from stack.server import LabError, Server, cmdline, render
+from stack.procfs import cmdline
+from stack.server import LabError, Server, render
 from stack.settings import CONTRACT_ROOT, LOG, ROOT, RUN, VAR
 
 class MariaDB(Server):

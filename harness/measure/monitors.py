@@ -13,7 +13,8 @@ from harness.measure.sampling import Sampler
 from harness.measure.processes import (COUNTERS, all_processes, cpu_seconds, lab_pids, thread_context_switches,
                                       process_reading, zombie_children)
 from stack import lifecycle, registry
-from stack.server import LabError, one_scan
+from stack.procfs import one_scan
+from stack.server import LabError
 
 
 def plus(first, second):

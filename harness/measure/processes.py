@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stack import lifecycle, settings
-from stack.server import one_scan, proc_pids, stat_fields
+from stack.procfs import one_scan, proc_pids, stat_fields
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2 ** 20

@@ -16,7 +16,8 @@ from pathlib import Path
 from harness.measure.processes import zombie_children
 from harness.measure.sampling import Sampler
 from stack import lifecycle, registry, settings
-from stack.server import one_scan, pinned
+from stack.procfs import one_scan
+from stack.server import pinned
 
 INFERNO = settings.OPT / "inferno" / "bin"
 FIELDS = "comm,pid,tid,cpu,time,period,ip,sym,dso"

@@ -20,7 +20,8 @@ from harness.measure import clients
 from harness.results.records import DISTURBED, PASS
 from harness.results.store import RunFiles, read_steps, read_summaries
 from stack import lifecycle, registry, settings, topology
-from stack.server import cmdline, is_zombie, read_pid
+from stack.procfs import cmdline, is_zombie
+from stack.server import read_pid
 from stack.settings import ROOT, knob
 from tests import margins
 from tests.integration.conftest import measured_rate

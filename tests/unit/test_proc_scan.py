@@ -4,7 +4,7 @@ import subprocess
 import threading
 import time
 
-from stack.server import cmdline, is_zombie, one_scan, parent_of, proc_pids
+from stack.procfs import cmdline, is_zombie, one_scan, parent_of, proc_pids
 
 
 def test_a_scan_keeps_what_it_read_until_it_ends_and_only_for_its_own_thread():
