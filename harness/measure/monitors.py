@@ -94,8 +94,8 @@ class ServerSampler(Sampler):
 
     def finish(self):
         self.stop()
-        switches = self.context_switches()
-        with one_scan():
+        with one_scan():  # the threads' switches and the live processes from one reading of /proc
+            switches = self.context_switches()
             alive_now = {name: self.present(name) for name in self.names}
         figures = {}
         for name in self.names:
