@@ -2,7 +2,11 @@
 dropped at a server's accept queue (a dropped SYN is retried only after a second, a cliff in the
 reply rate), and the ephemeral ports held in TIME_WAIT before the step. Parsing is pure; the
 monitor reads /proc at the edge."""
+import re
+import socket
+import struct
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 from harness.measure import ports
@@ -62,6 +66,53 @@ def lab_counters():
     if not now.netns:
         return read_counters()
     return summed(topology.within(now.namespace(host), read_counters) for host in topology.HOSTS)
+
+
+# struct tcp_info (linux/tcp.h, Linux 4.6 on): from byte 136, tcpi_segs_out and tcpi_segs_in, then
+# tcpi_notsent_bytes and tcpi_min_rtt, then tcpi_data_segs_in and tcpi_data_segs_out. A segment is
+# counted once per MSS even when the kernel offloads the segmentation.
+TCP_INFO_SEGMENTS = struct.Struct("=136xIIIIII")
+
+
+@dataclass(frozen=True)
+class Segments:
+    """The TCP segments one connection sent and received, and of those the ones that carried data:
+    a message in one segment each way has one data segment each way."""
+    sent: int
+    received: int
+    data_sent: int
+    data_received: int
+
+
+def segments_of(tcp_info):
+    """Pure: the segment counts in a TCP_INFO socket option's bytes."""
+    sent, received, _, _, data_received, data_sent = TCP_INFO_SEGMENTS.unpack_from(tcp_info)
+    return Segments(sent, received, data_sent, data_received)
+
+
+def connection_segments(sock):
+    """The segments a connected TCP socket has sent and received so far (edge)."""
+    return segments_of(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, TCP_INFO_SEGMENTS.size))
+
+
+MTU = re.compile(r"\bmtu (\d+)\b")
+
+
+def mtu_of(ip_link):
+    """Pure: the MTU in `ip -o link show` output ("1: lo: <LOOPBACK,UP> mtu 65536 qdisc ..."); None without one."""
+    match = MTU.search(ip_link)
+    return int(match.group(1)) if match else None
+
+
+def client_link_mtu(where):
+    """The MTU of the link the client's packets leave by (`where`: a stack.topology.Topology): loopback's,
+    or its veth's in its namespace; None over ssh, where the links are the machines'."""
+    if where.ssh:
+        return None
+    device = topology.HOST_DEVICE if where.netns else "lo"
+    shown = subprocess.run(topology.run_in(where.namespace("client"), ["ip", "-o", "link", "show", "dev", device]),
+                           capture_output=True, text=True, timeout=10)
+    return mtu_of(shown.stdout)
 
 
 def counter_deltas(before, after):

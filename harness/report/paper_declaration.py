@@ -10,7 +10,8 @@ FIGURE_FIELDS = {"id", "title", "x", "reference", "series", "options", "differs"
 PAPER_FIELDS = {"about", "paper", "text", "values", "breakdowns", "load", "differs", "figures", "not_run"}
 # A value row's measure and the x of the figures that draw it.
 MEASURES = {"replies/s": ("app", "rate"), "ratio": ("app", "items", "connections"), "MB": ("memory", "items"),
-            "MB per process": ("memory",), "items/s": ("items",), "ms": ("rate",)}
+            "MB per process": ("memory",), "items/s": ("items",), "ms": ("rate",), "packets/s": ("items",),
+            "MB/1000 packets": ("items",)}
 LOAD_VERB = "concurrency-sweep"  # a figure's experiment: a closed-loop level (or ladder) per cell
 PHASES_VERB = "soap-phases"  # or one request at a time, each engine's phases timed by its own hooks
 SWEEP_VERB = "sweep"  # or open loop at the offered rates a figure lists (the 2006 study's per-rate tables)
@@ -23,7 +24,15 @@ SWEEP_XS = ("rate", "app")
 PHASE_MEASURES = {"unmarshal_us": "un-marshalling time (ms)", "marshal_us": "marshalling time (ms)",
                   "round_trip_us": "round-trip time (ms)", "logic_us": "business logic's time (ms)",
                   "unmarshal_rate": "deserialization rate (items/s)", "marshal_rate": "serialization rate (items/s)",
-                  "unmarshal_mb": "deserialization memory (MB)", "marshal_mb": "serialization memory (MB)"}
+                  "unmarshal_mb": "deserialization memory (MB)", "marshal_mb": "serialization memory (MB)",
+                  "packets": "packets a call (TCP segments, both ways)",
+                  "data_packets": "packets carrying data a call (both ways)",
+                  "packets_per_s": "packets a second over a call's round trip",
+                  "mb_per_1000_packets": "memory per 1,000 packets (MB)"}
+# Of those, what a call's TCP segments give (Lublin's Tables 5 and 6): its packets, those that carried
+# data (one each way for a message that fits one segment), their rate over its round trip, and the
+# bytes its engine counted (every phase's) per 1,000 of them.
+PACKET_MEASURES = ("packets", "data_packets", "packets_per_s", "mb_per_1000_packets")
 RATE_OF = {"unmarshal_rate": "unmarshal_us", "marshal_rate": "marshal_us"}
 BYTES_OF = {"unmarshal_mb": "unmarshal_b", "marshal_mb": "marshal_b"}
 

@@ -93,48 +93,11 @@ def figure_points(figure, apps, workloads, levels, measured):
     return {key: sorted(series, key=lambda pair: pair[0] or 0) for key, series in points.items()}
 
 
-def phase_value(measure, row):
-    """One call's figure: a phase's time in ms, the items it handled a second (None if its clock read
-    0), or the MB it took (None from an engine that did not count them)."""
-    if measure in RATE_OF:
-        spent_us = float(row[RATE_OF[measure]])
-        return int(row["n"]) * 1e6 / spent_us if spent_us > 0 else None
-    if measure in BYTES_OF:
-        counted = row.get(BYTES_OF[measure])
-        return float(counted) / 1e6 if counted not in (None, "") else None
-    return float(row[measure]) / 1000
-
-
-def phase_points(figure, rounds_calls):
-    """{(app, kind): [(N, point)]} of a soap-phases figure (of its kind alone when it names one) from
-    [(round, soap-phases-calls.tsv's rows)]: per round the mean of its recorded calls (the Infosys paper
-    averaged its three, Lublin ten), over the rounds the median of those means, the interval the
-    rounds' range, or from one round its calls'. A point whose calls other work disturbed, still after
-    their redos, is flagged "disturbed"."""
-    calls, disturbed = {}, set()
-    for number, rows in rounds_calls:
-        for row in rows:
-            value = phase_value(figure["measure"], row)
-            if value is not None and figure.get("kind", row["workload"]) == row["workload"]:
-                key = (row["app"], row["workload"], int(row["n"]))
-                calls.setdefault(key, {}).setdefault(number, []).append(value)
-                if row.get("disturbed"):
-                    disturbed.add(key)
-    points = {}
-    for (app, kind, n), by_round in calls.items():
-        means = {number: statistics.fmean(values) for number, values in by_round.items()}
-        spread = list(means.values()) if len(means) > 1 else next(iter(by_round.values()))
-        points.setdefault((app, kind), []).append((n, {
-            "value": statistics.median(means.values()), "low": min(spread), "high": max(spread), "rounds": len(means),
-            "by_round": means, "flags": ["disturbed"] if (app, kind, n) in disturbed else [],
-            "keepalive_share": None}))
-    return {key: sorted(series, key=lambda pair: pair[0]) for key, series in points.items()}
-
-
 def value_label(figure):
     """(the figure's measure as its table heads it, the number format, what one round's interval spans)."""
     if figure.get("measure"):
-        shown = ",.0f" if figure["measure"] in RATE_OF else ",.3f" if figure["measure"] in BYTES_OF else ",.1f"
+        shown = (",.0f" if figure["measure"] in (*RATE_OF, "packets_per_s")
+                 else ",.3f" if figure["measure"] in (*BYTES_OF, "mb_per_1000_packets") else ",.1f")
         return PHASE_MEASURES[figure["measure"]], shown, "recorded calls"
     if figure.get("verb") == SWEEP_VERB:  # a saturation table: the 16,000-row page's are tens of replies/s
         return "replies/s at saturation", ",.1f", "windows"
@@ -202,10 +165,15 @@ def number(text):
     return float(text) if text not in ("", None) else None
 
 
+def times(value):
+    """A ratio in two decimals, or in one significant digit below 0.01 (gSOAP's bytes against a JVM's)."""
+    return f"{value:.2f}" if value == 0 or abs(value) >= 0.01 else f"{value:.1g}"
+
+
 def ratio_text(low, high):
     if low is None:
         return "no value"
-    return f"{low:.2f}×" if round(low, 2) == round(high, 2) else f"{low:.2f}–{high:.2f}×"
+    return f"{times(low)}×" if times(low) == times(high) else f"{times(low)}–{times(high)}×"
 
 
 SIDES = {"leads": "above 1", "trails": "below 1", "both": "on both sides of 1", "level": "at 1"}
@@ -225,22 +193,22 @@ def verdict(paper_low, paper_high, ours):
     if theirs == "level":
         if reaches_one:
             return "holds: the paper's is a tie, and our interval reaches 1"
-        return f"does not hold: the paper's is a tie, ours {SIDES[mine]} ({statistics.median(values):.2f}×)"
+        return f"does not hold: the paper's is a tie, ours {SIDES[mine]} ({times(statistics.median(values))}×)"
     if reaches_one:
         holds = "holds" if theirs == mine else "does not hold"
         return (f"not shown: at the median the direction {holds} (the paper's {SIDES[theirs]}, ours {SIDES[mine]}), "
                 f"but our interval reaches 1")
     if theirs == mine:
-        return f"the direction holds (both {SIDES[mine]}); ours is {size:.2f}× the paper's"
+        return f"the direction holds (both {SIDES[mine]}); ours is {times(size)}× the paper's"
     if mine == "both":
         return f"in part: the paper's is {SIDES[theirs]}, ours {SIDES[mine]}"
-    return f"does not hold: the paper's is {SIDES[theirs]}, ours {SIDES[mine]} ({size:.2f}× the paper's)"
+    return f"does not hold: the paper's is {SIDES[theirs]}, ours {SIDES[mine]} ({times(size)}× the paper's)"
 
 
 def ours_text(ours):
     """Our ratios over a paper's span: one with its interval, several as their range."""
     if len(ours) == 1 and ours[0]["low"] is not None and ours[0]["high"] is not None:
-        return f"{ours[0]['value']:.2f}× [{ours[0]['low']:.2f}, {ours[0]['high']:.2f}]"
+        return f"{times(ours[0]['value'])}× [{times(ours[0]['low'])}, {times(ours[0]['high'])}]"
     values = [each["value"] for each in ours]
     return f"{ratio_text(min(values), max(values))} over {len(values)} points"
 

@@ -17,11 +17,12 @@ def figure_markdown(figure, values, points):
                          f"{each['value']:{form}} | {each['low']:{form}}–{each['high']:{form}} | {share} | "
                          f"{'; '.join(each['flags'])} |")
     for measure, about, shown in (("replies/s", "The paper's bars", ",.0f"), ("items/s", "The paper's rates", ",.0f"),
-                                  ("MB", "The paper's memory", ",.2f")):
+                                  ("MB", "The paper's memory", ",.2f"), ("packets/s", "The paper's packet rates", ",.0f"),
+                                  ("MB/1000 packets", "The paper's memory per 1,000 packets", ",.1f")):
         given = [row for row in values if row["figure"] == figure["id"] and row["measure"] == measure]
         if given:
-            lines += ["", f"{about}: " + ", ".join(f"{row['series']} {float(row['low']):{shown}} (line {row['line']})"
-                                                   for row in given) + f" {measure.replace('replies', 'requests')}."]
+            lines += ["", f"{about}: " + ", ".join(paper_value_text(row, shown) for row in given)
+                      + f" {measure.replace('replies', 'requests')}."]
     verdicts = verdict_rows(figure, values, points)
     if verdicts:
         lines += ["", "| ratio | span | the paper | ours | verdict |", "|---|---|---|---|---|"]
@@ -32,6 +33,15 @@ def figure_markdown(figure, values, points):
     if figure.get("differs"):
         lines += ["", "What still differs, beside the paper's own list: " + " ".join(figure["differs"])]
     return lines + [""]
+
+
+def paper_value_text(row, shown):
+    """"gSOAP 930 (line 199)", a range as "7.6–50", and the items it holds for when the paper's row
+    names them ("gSOAP 930 (1000–5000 items, line 199)")."""
+    low, high = float(row["low"]), float(row["high"])
+    value = f"{low:{shown}}" if low == high else f"{low:{shown}}–{high:{shown}}"
+    span = f"{row['x_low']}–{row['x_high']} items, " if row.get("x_low") else ""
+    return f"{row['series']} {value} ({span}line {row['line']})"
 
 
 def canary_text(readings):

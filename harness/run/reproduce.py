@@ -18,7 +18,8 @@ import textwrap
 import time
 
 from harness.judge.cpu_components import rules
-from harness.report import html, paper_declaration, paper_figures, paper_markdown, paper_pages, paper_profiles, paper_sweeps
+from harness.report import (html, paper_declaration, paper_figures, paper_markdown, paper_pages, paper_phases, paper_profiles,
+                            paper_sweeps)
 from harness.report.gnuplot import gnuplot
 from harness.report.series import aligned_tables, text_page
 from harness.results.chosen import Refused, add_results_argument
@@ -48,7 +49,7 @@ def draw(declaration, values, figures, directory):
                 sections.append(drawn[1])
             continue
         if paper_runs.is_phases(declaration, figure):
-            points = paper_figures.phase_points(figure, paper_runs.round_calls(directory, folder))
+            points = paper_phases.phase_points(figure, paper_runs.round_calls(directory, folder))
         elif paper_runs.own_run(declaration, figure):  # a sweep's saturation table
             points = paper_sweeps.saturation_points(paper_runs.round_summaries(directory, folder))
         else:

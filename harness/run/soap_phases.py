@@ -10,10 +10,11 @@ message. Each (app, workload) is warmed by WARMUP_S seconds of the same request 
 another (a new connection each, as the sweep's), and the engine's records of them are summarised:
 each phase's median, 10th and 90th percentiles, and the round trip the client measured (the lab's
 raw envelope, or with --client zeep a stock client's call, its marshalling included). Each call's
-own figures are kept too (soap-phases-calls.tsv), from which the paper's averages are drawn. Each
-(app, workload, N), its warm-up included, is watched like a sweep step: one that other work disturbed
-is redone (at most max_redos times), and one still disturbed is flagged (its rows' `disturbed`, a
-paper's point's flags). The servers run with SOAP_PHASES=on for it: those that did not are
+own figures are kept too (soap-phases-calls.tsv), with the TCP segments its connection sent and
+received, and those of them that carried data (Lublin's packets, from the client socket's TCP_INFO;
+soap-phases.json gives the client link's MTU), from which the paper's averages are drawn. Each (app, workload, N), its warm-up included, is watched like a sweep
+step: one that other work disturbed is redone (at most max_redos times), and one still disturbed is
+flagged (its rows' `disturbed`, a paper's point's flags). The servers run with SOAP_PHASES=on for it: those that did not are
 restarted with it, and restarted without it at the end, so that no sweep figure carries the hooks
 (servers already started with SOAP_PHASES=on stay as they were).
 
@@ -22,14 +23,15 @@ its own): soap-phases.tsv, one row per (app, workload, N), and soap-phases.json 
 import http.client
 import json
 import os
+import socket
 import statistics
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from datetime import datetime, timezone
 
 from harness.hosts import inventory, servers
 from harness.hosts.watch import Watched
-from harness.measure import processes, stock_client
+from harness.measure import network, processes, stock_client
 from harness.measure.canary import CanaryMonitor
 from harness.measure.soap_phases import MEMORY, PHASES, PhaseLog, samples, summary
 from harness.report import html
@@ -55,27 +57,39 @@ def soap_apps():
 
 
 DEFAULT_KINDS = ("rows", "echo")
-CALL_COLUMNS = ["app", "workload", "n", "call", *PHASES, "round_trip_us", "disturbed", *MEMORY]
+SEGMENTS = [field.name for field in fields(network.Segments)]
+CALL_COLUMNS = ["app", "workload", "n", "call", *PHASES, "round_trip_us", "disturbed", *MEMORY, *SEGMENTS]
 
 
 def workloads(sizes, kinds=DEFAULT_KINDS):
     return [(f"{kind}-{count}", kind, count) for kind in kinds for count in sizes]
 
 
+def wire(request):
+    """Pure: the request as one HTTP/1.1 message, to go in one write (as a SOAP client sends its
+    envelope), its connection closed after the reply."""
+    body = request.body.encode() if request.body else b""
+    headers = {"Host": f"{request.host}:{request.port}", **request.headers, "Connection": "close",
+               **({"Content-Length": str(len(body))} if body else {})}
+    head = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+    return f"{request.method} {request.path} HTTP/1.1\r\n{head}\r\n".encode() + body
+
+
 def send(request):
-    """One request on a connection of its own: its round trip in microseconds (the reply read whole)."""
+    """One request on a connection of its own: (its round trip in microseconds, the reply read whole;
+    the TCP segments its connection sent and received by then, network.Segments)."""
     started = time.perf_counter()
-    connection = http.client.HTTPConnection(request.host, request.port, timeout=120)
-    try:
-        connection.request(request.method, request.path, body=request.body.encode() if request.body else None,
-                           headers={**request.headers, "Connection": "close"})
-        reply = connection.getresponse()
+    with socket.create_connection((request.host, request.port), timeout=120) as connection:
+        connection.sendall(wire(request))
+        reply = http.client.HTTPResponse(connection, method=request.method)
+        reply.begin()
         reply.read()
-    finally:
-        connection.close()
+        round_trip_us = (time.perf_counter() - started) * 1e6
+        segments = network.connection_segments(connection)
+        reply.close()
     if reply.status != 200:
         raise RuntimeError(f"{request.url} answered {reply.status}")
-    return (time.perf_counter() - started) * 1e6
+    return round_trip_us, segments
 
 
 def recorded(log, web_application, count):
@@ -98,13 +112,15 @@ class Warmup:
 
 
 def caller(app, workload, client):
-    """One call of an app's workload, returning its round trip in microseconds: the raw envelope sent
-    as bytes, or the stock client's call (harness/measure/stock_client.py)."""
+    """One call of an app's workload, returning (its round trip in microseconds, its connection's
+    segments): the raw envelope sent as bytes, or the stock client's call
+    (harness/measure/stock_client.py), whose connection is the client library's and not counted."""
     request = registry.request(app, workload, engine="innodb")
     if client == RAW:
         return lambda: send(request)
     kind, count = workload_names.parse_workload(workload)[0], workload_names.item_count(workload)
-    return stock_client.caller(request, registry.app(app)["wsdl"], kind, count)
+    stock = stock_client.caller(request, registry.app(app)["wsdl"], kind, count)
+    return lambda: (stock(), None)
 
 
 def measure(app, workload, count, warmup, client=RAW):
@@ -119,15 +135,16 @@ def measure(app, workload, count, warmup, client=RAW):
         sent += 1
     recorded(warming, web_application, sent)  # the warm-up's records in, before the timed ones begin
     log = PhaseLog(server.soap_phases_log)
-    round_trips = [call() for _ in range(count)]
+    round_trips, segments = zip(*(call() for _ in range(count)))
     found = recorded(log, web_application, count)
     figures = summary(found)
     if figures.get("samples") != count:
         raise RuntimeError(f"{app} {workload}: {figures.get('samples', 0)} phase records for {count} requests "
                            f"in {server.soap_phases_log}")
     # One call at a time: the engine's records are in the order of the calls.
-    calls = [{**{phase: getattr(sample, phase) for phase in (*PHASES, *MEMORY)}, "call": number, "round_trip_us": round(trip, 1)}
-             for number, (sample, trip) in enumerate(zip(found, round_trips), start=1)]
+    calls = [{**{phase: getattr(sample, phase) for phase in (*PHASES, *MEMORY)}, "call": number, "round_trip_us": round(trip, 1),
+              **(asdict(its_segments) if its_segments else {})}
+             for number, (sample, trip, its_segments) in enumerate(zip(found, round_trips, segments), start=1)]
     return {**figures, "round_trip_us": round(statistics.median(round_trips), 1)}, calls
 
 
@@ -242,7 +259,7 @@ def execute(args, browse=True):
     (folder / "soap-phases.json").write_text(json.dumps({
         "host": inventory.host(), "started": started, "count": args.count, "warmup_s": args.warmup,
         "warmup_calls": args.warmup_calls, "jvm_warmup_s": args.jvm_warmup, "apps": apps, "sizes": sizes,
-        "kinds": kinds, "client": args.client, "canary": canary,
+        "kinds": kinds, "client": args.client, "canary": canary, "client_link_mtu": network.client_link_mtu(topology.current()),
         "disturbance": {"max_redos": context.disturbance.max_redos, **asdict(context.disturbance.limits)}},
         indent=2) + "\n")
     if not browse:

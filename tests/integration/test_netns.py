@@ -213,6 +213,14 @@ def test_the_lockdown_suite_holds_with_every_server_on_its_hosts_address_a_tomca
     # (CXF's echo-100 once read 7.8 ms of phases in a 6.1 ms round trip).
     assert all(float(row["total_us"]) < float(row["round_trip_us"]) for row in rows if not registry.jit(row["app"]))
     assert (tmp_path / "phases" / "soap-phases.pdf").stat().st_size > 0
+    # Each call's segments, read from the client's socket: over a 1,500-byte veth link one struct's
+    # echo (343 bytes of envelope) goes in one segment and a hundred (12,997 bytes) in nine or more,
+    # counted per MSS though the kernel offloads the segmenting.
+    assert json.loads((tmp_path / "phases" / "soap-phases.json").read_text())["client_link_mtu"] == 1500
+    calls = read_tsv(tmp_path / "phases" / "soap-phases-calls.tsv")
+    gsoap = {row["n"]: row for row in calls if (row["app"], row["workload"]) == ("soap-gsoap", "echo")}
+    assert (gsoap["1"]["data_sent"], gsoap["1"]["data_received"]) == ("1", "1")
+    assert int(gsoap["100"]["data_sent"]) >= 9 and int(gsoap["100"]["data_received"]) >= 9
     # A run of the phases alone is browsed as any run: its table and its figure on its page, and in the index.
     front = (tmp_path / "phases" / "report" / "index.html").read_text()
     assert "<table>" in front and 'src="figures/soap-phases-1.svg"' in front

@@ -26,6 +26,10 @@ def test_phase_1_of_infosys_times_every_engine_and_draws_figs_2_to_4(stack, tmp_
     assert all(0 < float(row["unmarshal_us"]) < float(row["round_trip_us"]) for row in calls)
     # Each engine counts the bytes its phases took: un-marshalling 1,000 records takes some on every one.
     assert all(float(row["unmarshal_b"]) > 0 for row in calls), [(row["app"], row["unmarshal_b"]) for row in calls]
+    # Each call's connection counted its segments: 1,000 records (over 64 KB) leave in several, and
+    # an answer comes back in several.
+    assert all(int(row["data_sent"]) > 1 and int(row["data_received"]) > 1 and int(row["sent"]) >= int(row["data_sent"])
+               for row in calls), [(row["app"], row["n"], row["data_sent"], row["data_received"]) for row in calls]
     pages = subprocess.run(["pdfinfo", str(tmp_path / "infosys" / "infosys.pdf")], capture_output=True, text=True,
                            check=True).stdout
     assert re.search(r"^Pages:\s+3$", pages, re.M)

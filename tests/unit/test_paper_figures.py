@@ -210,3 +210,8 @@ def test_a_ratio_over_rounds_both_measured_is_paired_by_round():
     assert quotient["value"] == pytest.approx(sum(paired) / 2)
     alone = {**php, "by_round": {1: 3806.0}}  # one round in common: the widest the ranges allow
     assert paper_figures.ratio(alone, axis2)["low"] == pytest.approx(php["low"] / axis2["high"])
+
+
+def test_a_ratio_below_a_hundredth_keeps_one_significant_digit():
+    assert paper_figures.ratio_text(0.0019, 0.0019) == "0.002×", "gSOAP's bytes a packet against a JVM's"
+    assert paper_figures.ratio_text(0.0, 0.0) == "0.00×" and paper_figures.ratio_text(0.281, 0.29) == "0.28–0.29×"

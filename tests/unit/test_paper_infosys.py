@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from harness.report import paper_declaration, paper_figures, paper_markdown
+from harness.report import paper_declaration, paper_figures, paper_markdown, paper_phases
 from harness.report.paper_declaration import figure_by_id
 from harness.results.chosen import Refused
 from harness.results.store import read_tsv
@@ -64,7 +64,7 @@ def test_a_wrong_phases_figure_is_named(change, named):
 def recorded_points(figure_id):
     declaration, values = infosys()
     calls = read_tsv(RECORDED / "round-1" / "fig-2" / "soap-phases-calls.tsv")
-    return declaration, values, paper_figures.phase_points(figure_by_id(declaration, figure_id), [(1, calls)])
+    return declaration, values, paper_phases.phase_points(figure_by_id(declaration, figure_id), [(1, calls)])
 
 
 def test_a_point_is_the_mean_of_its_three_recorded_calls_its_interval_their_range():
@@ -85,7 +85,7 @@ def test_a_point_whose_calls_other_work_disturbed_is_flagged():
     for row in calls:
         if row["app"] == "soap-gsoap" and row["n"] == "5000":
             row["disturbed"] = "other processes used 40.0 % of a CPU (> 5 %)"
-    points = paper_figures.phase_points(figure_by_id(declaration, "4"), [(1, calls)])
+    points = paper_phases.phase_points(figure_by_id(declaration, "4"), [(1, calls)])
     flagged = {(app, n) for (app, _), series in points.items() for n, point in series if point["flags"]}
     assert flagged == {("soap-gsoap", 5000)}
     assert dict(points[("soap-gsoap", "employees")])[5000]["flags"] == ["disturbed"]

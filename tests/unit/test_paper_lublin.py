@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from harness.report import paper_declaration, paper_figures, paper_markdown, paper_pages
+from harness.report import paper_declaration, paper_figures, paper_markdown, paper_pages, paper_phases
 from harness.report.paper_declaration import figure_by_id
 from harness.results.chosen import Refused
 from harness.results.store import read_tsv
@@ -16,6 +16,7 @@ from tests.recorded_papers import drawn
 
 RECORDED = ROOT / "tests" / "fixtures" / "reproduce-lublin"
 CALLS = RECORDED / "round-1" / "fig-1-int" / "soap-phases-calls.tsv"
+PACKET_CALLS = RECORDED / "round-1" / "fig-5" / "soap-phases-calls.tsv"
 
 
 def lublin():
@@ -24,21 +25,47 @@ def lublin():
 
 def test_a_rate_is_the_items_over_the_phases_time():
     row = {"n": "1000", "unmarshal_us": "2500.0", "marshal_us": "0.0", "round_trip_us": "4000.0"}
-    assert paper_figures.phase_value("unmarshal_rate", row) == pytest.approx(400_000)
-    assert paper_figures.phase_value("marshal_rate", row) is None, "a clock that read 0 gives no rate"
-    assert paper_figures.phase_value("round_trip_us", row) == pytest.approx(4.0)
+    assert paper_phases.phase_value("unmarshal_rate", row) == pytest.approx(400_000)
+    assert paper_phases.phase_value("marshal_rate", row) is None, "a clock that read 0 gives no rate"
+    assert paper_phases.phase_value("round_trip_us", row) == pytest.approx(4.0)
 
 
 def test_a_phases_ram_is_its_bytes_in_mb_when_its_engine_counted_them():
     row = {"n": "1000", "unmarshal_b": "2500000", "marshal_b": ""}
-    assert paper_figures.phase_value("unmarshal_mb", row) == pytest.approx(2.5)
-    assert paper_figures.phase_value("marshal_mb", row) is None, "a call recorded before engines counted bytes"
+    assert paper_phases.phase_value("unmarshal_mb", row) == pytest.approx(2.5)
+    assert paper_phases.phase_value("marshal_mb", row) is None, "a call recorded before engines counted bytes"
+
+
+def test_a_calls_packets_are_its_segments_both_ways_their_rate_over_its_round_trip_and_bytes_per_1000():
+    row = {"round_trip_us": "500.0", "sent": "4", "received": "5", "data_sent": "1", "data_received": "2",
+           "unmarshal_b": "1000000", "logic_b": "0", "marshal_b": "800000"}
+    assert paper_phases.phase_value("packets", row) == 9
+    assert paper_phases.phase_value("data_packets", row) == 3
+    assert paper_phases.phase_value("packets_per_s", row) == pytest.approx(18_000)
+    assert paper_phases.phase_value("mb_per_1000_packets", row) == pytest.approx(200)
+    assert paper_phases.phase_value("packets", {"round_trip_us": "500.0", "sent": ""}) is None, \
+        "a call recorded before segments were counted"
+
+
+def test_table_5s_rows_are_set_against_one_struct_and_against_1000_to_5000():
+    declaration, values = lublin()
+    figure = figure_by_id(declaration, "5")
+    calls = read_tsv(PACKET_CALLS)
+    points = paper_phases.phase_points(figure, [(1, calls)])
+    split = paper_phases.phase_points(figure_by_id(declaration, "5-packets"), [(1, calls)])
+    assert dict(split[("soap-gsoap", "echo")])[1]["value"] == 2, "one struct: one segment of data each way"
+    assert all(point["value"] > 2 for n, point in split[("soap-gsoap", "echo")] if n >= 1000)
+    with_split, without = paper_figures.verdict_rows(figure, values, points)
+    assert (with_split["span"], with_split["paper"], without["span"], without["paper"]) == ("1000–5000", "1.51×", "1–1", "2.83×")
+    assert "over 2 points" in with_split["ours"] and "[" in without["ours"]
 
 
 def test_every_table_and_type_shares_one_run_of_ten_calls():
     declaration, _ = lublin()
     folders = {paper_declaration.shared_folder(declaration, each) for each in declaration["figures"]}
-    assert folders == {"fig-1-int"}
+    assert folders == {"fig-1-int", "fig-5"}, "Tables 5 and 6 share a run of their own, of structs from 1 to 16,000"
+    packets = paper_runs.figure_args(declaration, figure_by_id(declaration, "6"))
+    assert (packets.kinds, packets.sizes, packets.count) == ("echo", "1,10,100,1000,5000,16000", 10)
     args = paper_runs.figure_args(declaration, figure_by_id(declaration, "3-struct"))
     assert (args.kinds, args.sizes, args.count) == ("ints,doubles,strings,echo", "10,100,1000,5000,16000", 10)
     steps, _ = paper_runs.plan(declaration, declaration["figures"], 1, RECORDED)
@@ -48,7 +75,7 @@ def test_every_table_and_type_shares_one_run_of_ten_calls():
 def test_a_figure_draws_its_own_kind_alone():
     declaration, _ = lublin()
     calls = read_tsv(CALLS)
-    points = paper_figures.phase_points(figure_by_id(declaration, "1-double"), [(1, calls)])
+    points = paper_phases.phase_points(figure_by_id(declaration, "1-double"), [(1, calls)])
     assert {kind for _, kind in points} == {"doubles"} and len(points) == 5
     n, gsoap = points[("soap-gsoap", "doubles")][2]
     timed = [1000 * 1e6 / float(row["marshal_us"]) for row in calls
@@ -61,7 +88,7 @@ def test_a_figure_draws_its_own_kind_alone():
 def test_the_papers_ratio_is_set_against_ours_from_10_to_5000_items():
     declaration, values = lublin()
     struct = figure_by_id(declaration, "3-struct")
-    points = paper_figures.phase_points(struct, [(1, read_tsv(CALLS))])
+    points = paper_phases.phase_points(struct, [(1, read_tsv(CALLS))])
     (row,) = paper_figures.verdict_rows(struct, values, points)
     assert (row["comparison"], row["apps"], row["paper"]) == ("gSOAP / Axis (Axis2/C)", "soap-gsoap / soap-axis2", "6.44×")
     assert "over 4 points" in row["ours"], "16,000 items lie past the sizes both of the paper's frameworks finished"
@@ -78,12 +105,15 @@ def test_a_kind_its_experiment_does_not_run_is_named():
 
 def test_reproduce_draws_a_page_per_table_and_type(tmp_path):
     pages, markdown = drawn("lublin", RECORDED, tmp_path)
-    assert pages == 16
+    assert pages == 19
     assert "| series | x | serialization rate (items/s) |" in markdown
     assert "| series | x | deserialization memory (MB) |" in markdown
     assert "The paper's memory: gSOAP 0.40 (line 143), Axis (Axis2/C) 0.40 (line 143) MB." in markdown
     assert "The paper's rates: gSOAP 1,301,413 (line 129), Axis (Axis2/C) 1,163,028 (line 129) items/s." in markdown
-    assert "- 5, 6 (Packets per second and RAM with and without fragmentation (Tables 5 and 6))" in markdown
+    assert "Tables 5 and 6" not in markdown.partition("## Not run")[2], "Tables 5 and 6 are drawn now"
+    assert ("The paper's packet rates: gSOAP 930 (1000–5000 items, line 199), Axis (Axis2/C) 616 (1000–5000 items, "
+            "line 199), gSOAP 968 (1–1 items, line 200)") in markdown
+    assert "The paper's memory per 1,000 packets: gSOAP 7.6–50.0 (1000–5000 items, line 210)" in markdown
     assert "(RAM per operation and type (Tables 2 and 4))" not in markdown, "Tables 2 and 4 are drawn now"
     assert paper_markdown.canary_text(json.loads((RECORDED / "round-1" / "fig-1-int" / "soap-phases.json").read_text())
                                       .get("canary")) in markdown.split("\n")[2]

@@ -13,6 +13,7 @@ from harness.results.chosen import Refused
 from harness.results.store import tsv_text
 from harness.run import soap_phases
 from stack import echoes
+from stack.registry import Request
 
 RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "soap-phases"
 
@@ -99,3 +100,15 @@ def test_a_stock_client_is_refused_a_kind_it_does_not_send_before_any_server_is_
     soap_phases.add_arguments(parser)
     with pytest.raises(Refused, match="CLIENT=zeep sends the echoes .* not rows"):
         soap_phases.execute(parser.parse_args(["--client", "zeep", "--kinds", "rows,echo", "--apps", "soap"]))
+
+
+def test_a_call_goes_as_one_message_its_body_counted_and_its_connection_closed_after():
+    request = Request("POST", 18083, "/soap-gsoap/PlayerService", {"SOAPAction": '""'}, "<envelope>é</envelope>",
+                      host="127.0.0.1")
+    message = soap_phases.wire(request)
+    head, _, body = message.partition(b"\r\n\r\n")
+    assert head.split(b"\r\n")[0] == b"POST /soap-gsoap/PlayerService HTTP/1.1"
+    assert body == "<envelope>é</envelope>".encode() and f"Content-Length: {len(body)}".encode() in head
+    assert b"Connection: close" in head and b"Host: 127.0.0.1:18083" in head
+    bare = soap_phases.wire(Request("GET", 18080, "/php/players.php?count=1", host="127.0.0.1"))
+    assert bare.endswith(b"\r\n\r\n") and b"Content-Length" not in bare
