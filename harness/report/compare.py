@@ -168,7 +168,7 @@ def compare_concurrency(results_dir, first, second):
     """Two concurrency sweeps level by level (harness/report/concurrency.py), written and drawn together."""
     runs = [(run_id, json.loads((results_dir / run_id / "concurrency.json").read_text()),
              Manifest.read(results_dir / run_id / "manifest.json")) for run_id in (first, second)]
-    markdown = concurrency.comparison_markdown(first, second, concurrency.level_rows(runs[0][1], runs[1][1]))
+    markdown = concurrency.comparison_markdown(first, second, concurrency.level_rows(runs[0][1], runs[1][1], runs[0][2]))
     target = results_dir / f"compare-{first}-{second}.md"
     write_atomically(target, markdown)
     out = results_dir / f"compare-{first}-{second}"

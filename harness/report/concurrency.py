@@ -11,7 +11,6 @@ from harness.report.gnuplot import gnuplot
 from harness.results.manifest import Manifest
 from harness.results.store import write_atomically
 from harness.report.view import ENGINE_DASH, PALETTE
-from stack import registry
 from stack.workload_names import workload_title
 
 KEPT_ALIVE = 0.99  # of answered requests over a kept connection, below which a server is named as closing them
@@ -73,10 +72,10 @@ def closed_by_the_server(results):
                 "request there paid for a connection of its own.", ""] + lines
 
 
-def level_rows(first, second):
+def level_rows(first, second, manifest):
     """Two concurrency sweeps' results (concurrency.json's) level by level: a row per cell, connection
     mode and level both measured with replies, in the first's order, with second over first and
-    whether the ranges of their windows overlap."""
+    whether the ranges of their windows overlap; the engines named as the first run's `manifest` did."""
     theirs = {(result["app"], result["engine"], result["workload"], result["connection"]): result for result in second}
     rows = []
     for result in first:
@@ -87,7 +86,7 @@ def level_rows(first, second):
             if not match or not level["replies_per_s"] or not match["replies_per_s"]:
                 continue
             (low, high), (other_low, other_high) = site.window_range(level), site.window_range(match)
-            rows.append({"cell": f"{result['app']}, {registry.engine_title(result['engine'])}, "
+            rows.append({"cell": f"{result['app']}, {manifest.engine_title(result['engine'])}, "
                                  f"{workload_title(result['workload'], short=True)}, {site.mode_text(result['connection'])}",
                          "connections": level["connections"], "first": level, "second": match,
                          "second_over_first": match["replies_per_s"] / level["replies_per_s"],
@@ -140,7 +139,7 @@ def draw_page(output, data, heading, lines, apps):
 
 
 def line_title(result, manifest):
-    return f"{manifest.title(result['app'])}, {registry.engine_title(result['engine'])}"
+    return f"{manifest.title(result['app'])}, {manifest.engine_title(result['engine'])}"
 
 
 def app_order(manifests, results):

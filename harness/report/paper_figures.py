@@ -10,7 +10,7 @@ range; from one round the range of that round's windows, and the page says so.""
 import statistics
 
 from harness.report.paper_declaration import BYTES_OF, PHASE_MEASURES, RATE_OF, SWEEP_VERB
-from stack import registry, workload_names
+from stack import workload_names
 
 
 def measured_levels(rounds):
@@ -240,11 +240,12 @@ def verdict_rows(figure, values, points):
     return rows
 
 
-def series_title(figure, app, workload=None):
-    """The paper's label of an app (labels sharing one app joined), else the registry's title; the
-    workload's short title beside it when the figure draws several per app."""
+def series_title(figure, app, recorded, workload=None):
+    """The paper's label of an app (labels sharing one app joined), else its title in the registry
+    the run `recorded` (a Manifest); the workload's short title beside it when the figure draws
+    several per app."""
     labels = [label for label, mapped in figure["series"].items() if mapped == app]
-    title = " = ".join(labels) + f" ({app})" if labels else registry.app(app)["title"]
+    title = " = ".join(labels) + f" ({app})" if labels else recorded.title(app)
     return f"{title}, {workload_names.workload_title(workload, short=True)}" if workload else title
 
 

@@ -4,8 +4,9 @@ speed canary, the paper's load, what differs everywhere, the figures not run). P
 from harness.report.paper_figures import interval_about, series_title, value_label, verdict_rows
 
 
-def figure_markdown(figure, values, points):
-    """The figure's section of <paper>.md: our points, the paper's values, the verdicts, what differs."""
+def figure_markdown(figure, values, points, recorded):
+    """The figure's section of <paper>.md: our points, the paper's values, the verdicts, what differs;
+    the apps named as the registry the run `recorded` titles them."""
     label, form, within = value_label(figure)
     lines = [f"## Fig. {figure['id']}: {figure['title']}", "", interval_about(points, within) + ".", ""]
     several = len({workload for _, workload in points}) > 1 and figure["x"] != "items"
@@ -13,7 +14,7 @@ def figure_markdown(figure, values, points):
     for (app, workload), series in points.items():
         for x, each in series:
             share = "" if each["keepalive_share"] is None else f"{each['keepalive_share']:.0%}"
-            lines.append(f"| {series_title(figure, app, workload if several else None)} | {'' if x is None else x} | "
+            lines.append(f"| {series_title(figure, app, recorded, workload if several else None)} | {'' if x is None else x} | "
                          f"{each['value']:{form}} | {each['low']:{form}}–{each['high']:{form}} | {share} | "
                          f"{'; '.join(each['flags'])} |")
     for measure, about, shown in (("replies/s", "The paper's bars", ",.0f"), ("items/s", "The paper's rates", ",.0f"),

@@ -4,7 +4,7 @@ import textwrap
 
 from harness.report.paper_figures import closing_connections, interval_about, series_title, value_label
 from harness.report.view import PALETTE
-from stack import registry, workload_names
+from stack import workload_names
 
 # gnuplot's `index` skips a block with no data line (a comment alone), which shifted every later block:
 # an empty block holds a missing value.
@@ -23,10 +23,11 @@ def nan(value):
     return "NaN" if value is None else f"{value:g}"
 
 
-def bars_text(figure, values, points, ratios):
+def bars_text(figure, values, points, ratios, recorded):
     """paper-figure.gp's data for a figure against apps: two blocks, a row per app (position, ours,
     low, high, the paper's bar, colour, label, ours again when a flag bound it) then per app but the reference (position, our ratio,
-    low, high, the paper's ratio's low and high, colour, label)."""
+    low, high, the paper's ratio's low and high, colour, label). recorded: the registry the run
+    recorded (a Manifest), for titles and colours."""
     apps = figure["series"]
     paper_bar, paper_ratio = {}, {}
     for row in values:
@@ -39,23 +40,23 @@ def bars_text(figure, values, points, ratios):
     throughput, quotients = [], []
     for position, ((app, workload), series) in enumerate(points.items()):
         ours = series[0][1]
-        label = series_title(figure, app).replace(f" ({app})", "")
+        label = series_title(figure, app, recorded).replace(f" ({app})", "")
         throughput.append(f"{position}\t{ours['value']:g}\t{ours['low']:g}\t{ours['high']:g}\t"
-                          f"{nan(paper_bar.get(app))}\t{colour_of(app)}\t{label}\t{nan(flagged(ours))}")
+                          f"{nan(paper_bar.get(app))}\t{colour_of(app, recorded)}\t{label}\t{nan(flagged(ours))}")
         if (app, workload) in ratios:
             mine = ratios[(app, workload)][0][1]
             low, high = paper_ratio.get(app, (None, None))
             quotients.append(f"{position}\t{mine['value']:g}\t{nan(mine['low'])}\t{nan(mine['high'])}\t"
-                             f"{nan(low)}\t{nan(high)}\t{colour_of(app)}\t{label}")
+                             f"{nan(low)}\t{nan(high)}\t{colour_of(app, recorded)}\t{label}")
     return "\n".join(throughput) + "\n\n\n" + ("\n".join(quotients) or EMPTY_BLOCK) + "\n"
 
 
-def lines_text(figure, values, points, ratios):
+def lines_text(figure, values, points, ratios, recorded):
     """paper-figure.gp's data for a figure against items or connections, three blocks per series:
     our throughput (x, value, low, high), our ratio over the reference (the same), the paper's ratio
     over the reference where it gives one (x_low, x_high, low, high); a throughput row's fifth column
     is its value again when a flag bound it; and the series' titles,
-    colours and dashes."""
+    colours and dashes, from the registry the run `recorded`."""
     apps = figure["series"]
     workloads = list(dict.fromkeys(workload for _, workload in points))
     several = len(workloads) > 1 and figure["x"] != "items"
@@ -70,22 +71,23 @@ def lines_text(figure, values, points, ratios):
     firsts = {app: workload for app, workload in reversed(list(points))}
     blocks = [block(series) for series in points.values()] + [block(ratios.get(key, [])) for key in points]
     blocks += [spans.get(app, EMPTY_BLOCK) if firsts[app] == workload else EMPTY_BLOCK for app, workload in points]
-    series = [(series_title(figure, app, workload if several else None), colour_hex(app),
+    series = [(series_title(figure, app, recorded, workload if several else None), colour_hex(app, recorded),
                workloads.index(workload) + 1) for app, workload in points]
     return "\n\n\n".join(blocks) + "\n", series
 
 
-def colour_hex(app):
-    """The app's colour in every figure of the lab ("#rrggbb")."""
-    return PALETTE[registry.apps().index(app) % len(PALETTE)]
+def colour_hex(app, recorded):
+    """The app's colour in every figure of the lab ("#rrggbb"), by its place in the registry the run
+    `recorded`."""
+    return PALETTE[recorded.colour_index(app) % len(PALETTE)]
 
 
-def colour_of(app):
+def colour_of(app, recorded):
     """The app's colour as gnuplot's `lc rgb variable` reads it from a data column."""
-    return int(colour_hex(app)[1:], 16)
+    return int(colour_hex(app, recorded)[1:], 16)
 
 
-def notes_text(figure, declaration, verdicts, points):
+def notes_text(figure, declaration, verdicts, points, recorded):
     """The page's text under the panels: a line per verdict, the interval's meaning, the servers that
     closed kept connections, what differs."""
     lines = [f"{row['comparison']}{' at ' + row['span'] if row['span'] else ''}: the paper {row['paper']} "
@@ -96,7 +98,7 @@ def notes_text(figure, declaration, verdicts, points):
     closed = closing_connections(points)
     if closed:
         lines.append("Closed the connections ab asked to keep (HTTP/1.0): " + ", ".join(
-            sorted({registry.app(app)["title"] for app, _, _ in closed})) + ".")
+            sorted({recorded.title(app) for app, _, _ in closed})) + ".")
     return numbered_notes(lines, figure, declaration)
 
 

@@ -1,6 +1,7 @@
 """A paper's CPU breakdowns and memory footprints beside ours (`make reproduce`, a figure whose x is
 "breakdown" or "memory": ICWS'08's Figs. 9-13 and §4.5.3), from the levels the concurrency sweep
-measured under the paper's load. Pure: levels and the paper's rows in, data files and lines out.
+measured under the paper's load. Pure: levels, the paper's rows and the registry the run recorded (a
+Manifest: the apps' titles, servers and their titles) in, data files and lines out.
 
 A breakdown is the profiled windows of an app's level (one per round) added up: by component over
 the servers the paper's figure covers (the figure's `profiled_servers` for an app, else every server
@@ -12,7 +13,6 @@ from collections import Counter
 
 from harness.judge.cpu_components import rules
 from harness.report.paper_figures import round_levels
-from stack import registry
 
 KINDS = ("breakdown", "memory")
 OBJECTS_SHOWN = 8  # objects listed per server, the largest
@@ -29,9 +29,9 @@ def app_levels(figure, apps, workloads, ladder, measured):
     return found
 
 
-def covered(figure, app):
+def covered(figure, app, recorded):
     """The servers whose CPU the paper's breakdown of the app covers."""
-    return figure.get("profiled_servers", {}).get(app) or registry.app_servers(app)
+    return figure.get("profiled_servers", {}).get(app) or recorded.app_servers(app)
 
 
 def pooled(levels, servers):
@@ -57,12 +57,12 @@ def percents(counter):
     return {name: 100 * value / total for name, value in counter.most_common()} if total else {}
 
 
-def paper_breakdowns(rows):
+def paper_breakdowns(rows, recorded):
     """{app: (its figure, the paper's setup, {component: percent}, [(part, percent)])} of a paper's
     breakdowns by component (ICWS'08's Figs. 10-13), and {app: [(part, percent, server)]} by process
     (Fig. 9, whose component column names the lab's servers): {app: [(figure, part, percent, line)]}."""
     by_component, by_process = {}, {}
-    process_figures = {row["figure"] for row in rows if row["component"] in registry.servers()}
+    process_figures = {row["figure"] for row in rows if row["component"] in recorded.server_names}
     for row in rows:
         percent = float(row["percent"])
         if row["figure"] in process_figures:
@@ -74,44 +74,44 @@ def paper_breakdowns(rows):
     return by_component, by_process
 
 
-def label_of(figure, app):
+def label_of(figure, app, recorded):
     labels = [label for label, mapped in figure["series"].items() if mapped == app]
-    return " = ".join(labels) or registry.app(app)["title"]
+    return " = ".join(labels) or recorded.title(app)
 
 
-def breakdown_bars(figure, paper_rows, ours):
+def breakdown_bars(figure, paper_rows, ours, recorded):
     """breakdown.gp's data: a header of the components' titles, then per app in the figure's order the
     paper's bar (when it has one) and ours, each component's percent."""
     table = rules()
-    theirs, _ = paper_breakdowns(paper_rows)
+    theirs, _ = paper_breakdowns(paper_rows, recorded)
     lines = ["bar\t" + "\t".join(f'"{table.title(name)}"' for name in table.components)]
     for app in dict.fromkeys(figure["series"].values()):
         if app not in ours:
             continue
         if app in theirs:
             number, _, parts, _ = theirs[app]
-            lines.append(f'"{label_of(figure, app)}: the paper, Fig. {number}"\t'
+            lines.append(f'"{label_of(figure, app, recorded)}: the paper, Fig. {number}"\t'
                          + "\t".join(f"{parts.get(name, 0.0):.1f}" for name in table.components))
         found = percents(ours[app]["components"])
-        lines.append(f'"{label_of(figure, app)}: ours"\t' + "\t".join(f"{found.get(name, 0.0):.1f}" for name in table.components))
+        lines.append(f'"{label_of(figure, app, recorded)}: ours"\t' + "\t".join(f"{found.get(name, 0.0):.1f}" for name in table.components))
     return "\n".join(lines) + "\n"
 
 
-def breakdown_lines(figure, paper_rows, ours):
+def breakdown_lines(figure, paper_rows, ours, recorded):
     """The breakdown's text, a block per app: the servers' split (the paper's Fig. 9 beside, where it
     has one), each server's largest objects, the paper's parts, how the profile adds up."""
     table = rules()
-    theirs, processes = paper_breakdowns(paper_rows)
+    theirs, processes = paper_breakdowns(paper_rows, recorded)
     lines = []
     for app in dict.fromkeys(figure["series"].values()):
         if app not in ours:
             continue
         found = ours[app]
-        servers = registry.app_servers(app)
+        servers = recorded.app_servers(app)
         split = percents(Counter({server: found["by_server"][server] for server in servers}))
-        lines.append(f"{label_of(figure, app)} ({app}), {found['rounds']} profiled window(s); profiled / measured CPU "
+        lines.append(f"{label_of(figure, app, recorded)} ({app}), {found['rounds']} profiled window(s); profiled / measured CPU "
                      + ", ".join(f"{value:.2f}" for value in found["profiled_over_measured"] if value is not None))
-        split_text = ", ".join(f"{registry.server_title(server)} {value:.0f} %" for server, value in split.items())
+        split_text = ", ".join(f"{recorded.server_title(server)} {value:.0f} %" for server, value in split.items())
         if app in processes:
             (number, _, _, line), *_ = processes[app]
             split_text += f"; the paper (Fig. {number}, line {line}): " + ", ".join(
@@ -119,7 +119,7 @@ def breakdown_lines(figure, paper_rows, ours):
         lines.append("  by process, ours: " + split_text)
         for server in servers:
             objects = percents(found["objects"].get(server, Counter()))
-            lines.append(f"  {registry.server_title(server)}'s objects, ours: "
+            lines.append(f"  {recorded.server_title(server)}'s objects, ours: "
                          + ", ".join(f"{name} {value:.0f} %" for name, value in list(objects.items())[:OBJECTS_SHOWN]))
         if app in theirs:
             number, setup, parts, listed = theirs[app]
@@ -131,7 +131,7 @@ def breakdown_lines(figure, paper_rows, ours):
                 f"{table.title(name)} {parts.get(name, 0):.0f} / {mine.get(name, 0):.0f} %" for name in table.components
                 if parts.get(name, 0) >= 1 or mine.get(name, 0) >= 1))
         if figure.get("profiled_servers", {}).get(app):
-            lines.append(f"  components over {', '.join(covered(figure, app))} only, as the paper's figure covers")
+            lines.append(f"  components over {', '.join(covered(figure, app, recorded))} only, as the paper's figure covers")
         lines.append("")
     return lines
 
@@ -150,7 +150,7 @@ def footprint(levels, server):
     return found
 
 
-def memory_lines(figure, values, levels_by_app):
+def memory_lines(figure, values, levels_by_app, recorded):
     """The footprint's table, a row per server of each app, and the paper's figures with their lines."""
     def text(value, digits=1):
         return "-" if value is None else f"{value:,.{digits}f}"
@@ -161,10 +161,10 @@ def memory_lines(figure, values, levels_by_app):
         if not levels:
             continue
         windows = sum(len(level["windows_figures"]) for level in levels)
-        for server in registry.app_servers(app):
+        for server in recorded.app_servers(app):
             found = footprint(levels, server)
             processes, pss = found.get("processes"), found.get("pss_mb")
-            lines.append(f"| {label_of(figure, app)} | {registry.server_title(server)} | {text(processes, 0)} | "
+            lines.append(f"| {label_of(figure, app, recorded)} | {recorded.server_title(server)} | {text(processes, 0)} | "
                          f"{text(pss)} | {text(pss / processes if pss and processes else None)} | "
                          f"{text(found.get('rss_peak_mb'))} | {text(found.get('heap_after_gc_mb'))} | {windows} |")
     paper = [f"{row['series']} {float(row['low']):g} {row['measure']} (line {row['line']})"

@@ -10,7 +10,7 @@ import statistics
 
 from harness.report.paper_pages import colour_hex, nan
 from harness.results.records import LOCATED, PASS
-from stack import registry
+
 
 
 def median_of(rows, column):
@@ -117,8 +117,9 @@ def paper_saturation(rates):
             + (f"(throughput {held:g})" if held is not None else "already, its lowest (throughput below it)"))
 
 
-def verdict(figure, values, points):
-    """In words: where the paper's table saturated, and where ours did at the same rates."""
+def verdict(figure, values, points, recorded):
+    """In words: where the paper's table saturated, and where ours did at the same rates (each app as
+    the registry the run `recorded` titles it)."""
     words = []
     theirs = paper_rows(figure, values)
     for (app, engine), series in points.items():
@@ -126,15 +127,14 @@ def verdict(figure, values, points):
         failed = [(rate, point) for rate, point in series if point["flags"]]
         ours = (f"ours first failed at {failed[0][0]:g} req/s ({failed[0][1]['reasons'][0]})" if failed
                 else f"ours passed every rate up to {series[-1][0]:g} req/s")
-        words.append(f"{registry.app(app)['title']} on {engine}: {paper_saturation(paper)}; {ours}.")
+        words.append(f"{recorded.title(app)} on {engine}: {paper_saturation(paper)}; {ours}.")
     return words
 
 
-def rates_text(figure, values, points):
+def rates_text(figure, values, points, recorded):
     """plots/paper-rates.gp's data, two blocks per series: ours (rate, replies/s, low, high, response
     ms, replies/s again when the step did not pass), then the paper's rows (rate, replies/s, ms, the
-    top of its range); and
-    the series' titles and colours."""
+    top of its range); and the series' titles and colours, from the registry the run `recorded`."""
     theirs = paper_rows(figure, values)
     blocks, series = [], []
     for (app, engine), steps in points.items():
@@ -143,7 +143,7 @@ def rates_text(figure, values, points):
         paper = theirs.get(app, {})
         blocks.append("\n".join(f"{rate:g}\t{nan(row.get('replies/s'))}\t{nan(row.get('ms'))}\t{nan(row.get('ms_high'))}"
                                 for rate, row in sorted(paper.items())) or "NaN")
-        series.append((f"{registry.app(app)['title']} ({engine})", colour_hex(app)))
+        series.append((f"{recorded.title(app)} ({engine})", colour_hex(app, recorded)))
     return "\n\n\n".join(blocks) + "\n", series
 
 
@@ -161,12 +161,12 @@ def ms(value):
     return "" if value is None else f"{value:,.1f}"
 
 
-def rates_markdown(figure, values, points):
+def rates_markdown(figure, values, points, recorded):
     """The figure's section of <paper>.md: at each rate ours beside the paper's, the verdict."""
     theirs = paper_rows(figure, values)
     lines = [f"## {figure['id']}: {figure['title']}", ""]
     for (app, engine), steps in points.items():
-        lines += [f"{registry.app(app)['title']} on {engine}:", "",
+        lines += [f"{recorded.title(app)} on {engine}:", "",
                   "| offered (req/s) | ours: replies/s | interval | ours: response (ms) | ours: transfer (ms) | "
                   "the paper: replies/s | the paper: response (ms) | our step |", "|---:|---:|---|---:|---:|---:|---:|---|"]
         paper = theirs.get(app, {})
@@ -181,7 +181,7 @@ def rates_markdown(figure, values, points):
     rounds = {each["rounds"] for steps in points.values() for _, each in steps}
     lines += ["One round: each interval is the range of httperf's 5-s reply-rate samples within the step."
               if rounds == {1} else "Each interval is the rounds' range.", ""]
-    lines += [f"- {sentence}" for sentence in verdict(figure, values, points)] + [""]
+    lines += [f"- {sentence}" for sentence in verdict(figure, values, points, recorded)] + [""]
     found = sources(figure, values)
     if len(found) == 1:
         lines += [f"The paper's rows: {found[0][0]}, {found[0][1]} of its text.", ""]

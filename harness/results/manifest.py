@@ -4,6 +4,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from stack.registry import NO_ENGINE
 from stack.settings import DEFAULTS, cpu_numbers
 
 # 1: runs before the format had an owner (no format_version, no round, no servers); 2: this one.
@@ -50,6 +51,12 @@ class Manifest:
     @classmethod
     def read(cls, path):
         return cls(json.loads(Path(path).read_text()))
+
+    @classmethod
+    def of_registry(cls, registry):
+        """The registry part alone, as a run that recorded no more kept it (a soap-phases run's
+        soap-phases.json): its apps' titles and order, its servers."""
+        return cls({"registry": registry})
 
     @property
     def format_version(self):
@@ -158,6 +165,25 @@ class Manifest:
 
     def server_title(self, server):
         return self.data["registry"].get("servers", {}).get(server, {}).get("title", server)
+
+    def engine_title(self, engine):
+        """How reports name a database engine, as the run's registry titled it ("none": a cell whose app
+        reads no database)."""
+        if engine == NO_ENGINE:
+            return "no database"
+        return self.data["registry"].get("engines", {}).get(engine, {}).get("title", engine)
+
+    def app_servers(self, app):
+        """The servers that serve the app's requests: its own and those it needs, the database's aside."""
+        return [server for server in self.servers_of(app) if server != self.database_server]
+
+    @property
+    def server_names(self):
+        return list(self.data["registry"].get("servers", {}))
+
+    def colour_index(self, app):
+        """The app's place in the registry's order, which fixes its colour in every figure."""
+        return list(self.apps).index(app)
 
     @property
     def declares_servers(self):

@@ -14,11 +14,12 @@ from harness import experiments
 from harness.cli import verb_parser
 from harness.report import paper_declaration, paper_figures
 from harness.results.chosen import Refused
+from harness.results.manifest import Manifest
 from harness.results.store import read_tsv
 from harness.run import concurrency, options
 from harness.run.context import LevelWindows, sweep as sweep_settings
 from harness.run.study import STUDY_PRESET
-from stack import registry
+from stack import registry, targets
 from stack.settings import ROOT
 
 PAPERS = ROOT / "experiments" / "papers"
@@ -108,6 +109,19 @@ def round_results(directory):
     """[(round, concurrency.json's results)] of every figure's sweep under the run's folder."""
     return [(round_of(path, 1), json.loads(path.read_text()))
             for path in sorted(directory.glob("round-*/fig-*/concurrency.json"))]
+
+
+def recorded_registry(directory, folder):
+    """The registry as a figure's own run recorded it (a Manifest of it): its folder's manifest.json
+    or soap-phases.json in the first round that has one. Today's registry for a figure with no run of
+    its own (every cell it draws measured by another figure's sweep) or from before soap-phases.json
+    kept it."""
+    for path in [*sorted(directory.glob(f"round-*/{folder}/manifest.json")),
+                 *sorted(directory.glob(f"round-*/{folder}/soap-phases.json"))]:
+        recorded = json.loads(path.read_text()).get("registry")
+        if recorded:
+            return Manifest.of_registry(recorded)
+    return Manifest.of_registry(targets.registry())
 
 
 def finished(folder, verb):

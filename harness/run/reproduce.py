@@ -28,7 +28,6 @@ from harness.run import concurrency, paper_runs, soap_phases, sweep
 from harness.run.option_types import listed, number
 from harness.run.paper_runs import PAPERS
 from harness.run.progress import format_duration
-from stack import registry
 
 TEXT_WIDTH = 150  # characters of a line on a text page (plots/text.gp's monospaced body)
 def draw(declaration, values, figures, directory):
@@ -42,8 +41,9 @@ def draw(declaration, values, figures, directory):
     for figure in figures:
         folder = paper_declaration.shared_folder(declaration, figure)
         figure = {**figure, "verb": paper_declaration.verb_of(declaration, figure)}
+        recorded = paper_runs.recorded_registry(directory, folder)  # the apps as measured, not as today
         if figure["x"] == "rate":
-            drawn = draw_rates(declaration, figure, values, paper_runs.round_steps(directory, folder), plots)
+            drawn = draw_rates(declaration, figure, values, paper_runs.round_steps(directory, folder), plots, recorded)
             if drawn:
                 pages.append(drawn[0])
                 sections.append(drawn[1])
@@ -58,7 +58,7 @@ def draw(declaration, values, figures, directory):
                 figure, apps, workloads, levels, measured)
         if figure["x"] in paper_profiles.KINDS:
             drawn = draw_profiles(declaration, figure, values, breakdowns,
-                                  paper_profiles.app_levels(figure, apps, workloads, levels, measured), plots)
+                                  paper_profiles.app_levels(figure, apps, workloads, levels, measured), plots, recorded)
             if drawn:
                 pages += drawn[0]
                 sections.append(drawn[1])
@@ -67,17 +67,17 @@ def draw(declaration, values, figures, directory):
             continue
         ratios = paper_figures.ratio_series(figure, points)
         verdicts = paper_figures.verdict_rows(figure, values, points)
-        sections.append(paper_markdown.figure_markdown(figure, values, points))
+        sections.append(paper_markdown.figure_markdown(figure, values, points, recorded))
         data, notes = plots / "data" / f"fig-{figure['id']}.tsv", plots / "data" / f"fig-{figure['id']}-notes.tsv"
-        notes.write_text(paper_pages.notes_text(figure, declaration, verdicts, points))
+        notes.write_text(paper_pages.notes_text(figure, declaration, verdicts, points, recorded))
         variables = {"output": plots / f"fig-{figure['id']}.pdf", "data": data, "notes": notes,
                      "heading": f"{declaration['paper']} Fig. {figure['id']}: {figure['title']}",
-                     "reference": registry.app(figure["reference"])["title"]}
+                     "reference": recorded.title(figure["reference"])}
         if figure["x"] == "app":
-            data.write_text(paper_pages.bars_text(figure, values, points, ratios))
+            data.write_text(paper_pages.bars_text(figure, values, points, ratios, recorded))
             variables.update(kind="app")
         else:
-            text, series = paper_pages.lines_text(figure, values, points, ratios)
+            text, series = paper_pages.lines_text(figure, values, points, ratios, recorded)
             data.write_text(text)
             variables.update(kind="lines", n=len(series), logx=paper_pages.log_base(figure, points),
                              xlabel=paper_pages.x_label(figure, points),
@@ -105,25 +105,25 @@ def draw(declaration, values, figures, directory):
     return markdown, pdf
 
 
-def draw_rates(declaration, figure, values, rounds_steps, plots):
+def draw_rates(declaration, figure, values, rounds_steps, plots, recorded):
     """The page of a per-rate table (ours beside the paper's rows) and its section of <paper>.md; None
     before its sweep has a step."""
     points = paper_sweeps.rate_points(rounds_steps)
     if not points:
         return None
     data, notes = plots / "data" / f"fig-{figure['id']}.tsv", plots / "data" / f"fig-{figure['id']}-notes.tsv"
-    text, series = paper_sweeps.rates_text(figure, values, points)
+    text, series = paper_sweeps.rates_text(figure, values, points, recorded)
     data.write_text(text)
-    notes.write_text(paper_pages.numbered_notes(paper_sweeps.verdict(figure, values, points), figure, declaration))
+    notes.write_text(paper_pages.numbered_notes(paper_sweeps.verdict(figure, values, points, recorded), figure, declaration))
     variables = {"output": plots / f"fig-{figure['id']}.pdf", "data": data, "notes": notes, "n": len(series),
                  "heading": f"{declaration['paper']} {figure['id']}: {figure['title']}"}
     for index, (title, colour) in enumerate(series, start=1):
         variables.update({f"title{index}": title, f"colour{index}": colour})
     gnuplot("paper-rates.gp", **variables)
-    return str(variables["output"]), paper_sweeps.rates_markdown(figure, values, points)
+    return str(variables["output"]), paper_sweeps.rates_markdown(figure, values, points, recorded)
 
 
-def draw_profiles(declaration, figure, values, breakdowns, levels_by_app, plots):
+def draw_profiles(declaration, figure, values, breakdowns, levels_by_app, plots, recorded):
     """The pages of a breakdown (its stacked bars, then its text) or a footprint (its text) and the
     figure's section of <paper>.md; None when no app has a level that serves it."""
     if not levels_by_app:
@@ -131,16 +131,16 @@ def draw_profiles(declaration, figure, values, breakdowns, levels_by_app, plots)
     heading = f"{declaration['paper']} Fig. {figure['id']}: {figure['title']}"
     pages = []
     if figure["x"] == "breakdown":
-        ours = {app: paper_profiles.pooled(levels, paper_profiles.covered(figure, app))
+        ours = {app: paper_profiles.pooled(levels, paper_profiles.covered(figure, app, recorded))
                 for app, levels in levels_by_app.items()}
         bars = plots / "data" / f"fig-{figure['id']}.tsv"
-        bars.write_text(paper_profiles.breakdown_bars(figure, breakdowns, ours))
+        bars.write_text(paper_profiles.breakdown_bars(figure, breakdowns, ours, recorded))
         pages.append(plots / f"fig-{figure['id']}.pdf")
         gnuplot("breakdown.gp", output=pages[-1], file=bars, n=len(rules().components),
                 heading=f"{heading} (share of the servers' CPU, %)")
-        body = paper_profiles.breakdown_lines(figure, breakdowns, ours)
+        body = paper_profiles.breakdown_lines(figure, breakdowns, ours, recorded)
     else:
-        body = paper_profiles.memory_lines(figure, values, levels_by_app)
+        body = paper_profiles.memory_lines(figure, values, levels_by_app, recorded)
     differs = [f"Differs: {item}" for item in figure.get("differs", [])]
     text = plots / "data" / f"fig-{figure['id']}-text.tsv"
     text.write_text(text_page([heading], [row for line in aligned_tables(body) + [""] + differs

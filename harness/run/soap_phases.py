@@ -19,7 +19,8 @@ restarted with it, and restarted without it at the end, so that no sweep figure 
 (servers already started with SOAP_PHASES=on stay as they were).
 
 Into results/RUN/ (RUN: a sweep's run, whose summary.md and report.pdf then show them, or a name of
-its own): soap-phases.tsv, one row per (app, workload, N), and soap-phases.json with the host."""
+its own): soap-phases.tsv, one row per (app, workload, N), and soap-phases.json with the host and
+the registry as it was (a paper's page names the apps by it)."""
 import http.client
 import json
 import os
@@ -41,7 +42,7 @@ from harness.report.view import PALETTE
 from harness.results.chosen import Refused, add_results_argument
 from harness.results.store import tsv_text
 from harness.run.context import RunContext
-from stack import layout, lifecycle, registry, topology, workload_names
+from stack import layout, lifecycle, registry, targets, topology, workload_names
 
 DEFAULT_SIZES = (1, 10, 100, 1000, 5000)  # Infosys: 1,000-5,000 records
 WARMUP_S = 5.0
@@ -260,6 +261,7 @@ def execute(args, browse=True):
         "host": inventory.host(), "started": started, "count": args.count, "warmup_s": args.warmup,
         "warmup_calls": args.warmup_calls, "jvm_warmup_s": args.jvm_warmup, "apps": apps, "sizes": sizes,
         "kinds": kinds, "client": args.client, "canary": canary, "client_link_mtu": network.client_link_mtu(topology.current()),
+        "registry": targets.registry(),
         "disturbance": {"max_redos": context.disturbance.max_redos, **asdict(context.disturbance.limits)}},
         indent=2) + "\n")
     if not browse:

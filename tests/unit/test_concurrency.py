@@ -4,6 +4,7 @@ import json
 
 from harness.judge.concurrency import Limits, knee, level_figures, level_flags, peak
 from harness.report.concurrency import comparison_markdown, level_rows, series_text, summary_markdown
+from harness.results.manifest import Manifest
 from stack import registry, settings
 
 LIMITS = Limits(client_cpu_share=0.9, error_share=0.01, knee_factor=2)
@@ -82,14 +83,17 @@ def test_the_summary_names_each_modes_peak_knee_and_flagged_levels():
             "connections), 512 (disturbed) |") in text
 
 
+RECORDED = settings.ROOT / "tests" / "fixtures" / "reproduce"
+
+
 def recorded_round(number):
-    return json.loads((settings.ROOT / "tests" / "fixtures" / "reproduce" / f"round-{number}" / "fig-3"
-                       / "concurrency.json").read_text())
+    return json.loads((RECORDED / f"round-{number}" / "fig-3" / "concurrency.json").read_text())
 
 
 def test_two_concurrency_sweeps_are_set_side_by_side_level_by_level():
     first, second = recorded_round(1), recorded_round(2)
-    rows = level_rows(first, second)
+    manifest = Manifest.read(RECORDED / "round-1" / "fig-3" / "manifest.json")
+    rows = level_rows(first, second, manifest)
     assert len(rows) == len(first) == 12
     row = rows[0]
     assert row["cell"] == "soap, no database, quote, kept alive" and row["connections"] == 100
@@ -99,7 +103,7 @@ def test_two_concurrency_sweeps_are_set_side_by_side_level_by_level():
     # A level either run flagged carries its flags (gSOAP's 100 connections pass its cap of 16).
     assert [row["flags"] != [] for row in rows if row["cell"].startswith("soap-gsoap")] == [True, True]
     # A level one run did not measure, or answered nothing in, has no row.
-    assert level_rows(first, second[:1]) == rows[:1]
+    assert level_rows(first, second[:1], manifest) == rows[:1]
     text = comparison_markdown("r1", "r2", rows)
     assert text.startswith("# Concurrency sweep r1 against r2")
     assert f"| {row['cell']} | 100 | {row['first']['replies_per_s']:,.0f} ({min(windows[0]):,.0f}–{max(windows[0]):,.0f}) |" in text

@@ -162,7 +162,8 @@ def test_a_lines_figure_has_three_blocks_per_series_and_the_paper_s_span_once_pe
     two = paper_figures.figure_points(fig4, ["soap-php"], ["echo-10", "echo-1"], [100],
                                       {("soap-php", "echo-10", 100): level, ("soap-php", "echo-1", 100): level})
     assert list(two) == [("soap-php", "echo")] and [x for x, _ in two[("soap-php", "echo")]] == [1, 10]
-    text, series = paper_pages.lines_text(fig4, values, points, paper_figures.ratio_series(fig4, points))
+    text, series = paper_pages.lines_text(fig4, values, points, paper_figures.ratio_series(fig4, points),
+                                          paper_runs.recorded_registry(FIXTURES, "fig-3"))
     blocks = text.rstrip("\n").split("\n\n\n")
     assert len(blocks) == 3 * len(series)
     assert "1\t10\t1.87\t5.97" in blocks[2 * len(series):]
@@ -191,7 +192,8 @@ def test_a_flagged_point_is_drawn_apart():
     measured = paper_figures.measured_levels(recorded_rounds())
     fig3 = figure_by_id(declaration, "3")
     points = paper_figures.figure_points(fig3, *paper_runs.figure_cells(declaration, fig3), measured)
-    rows = paper_pages.bars_text(fig3, values, points, paper_figures.ratio_series(fig3, points)).split("\n\n\n")[0]
+    rows = paper_pages.bars_text(fig3, values, points, paper_figures.ratio_series(fig3, points),
+                                 paper_runs.recorded_registry(FIXTURES, "fig-3")).split("\n\n\n")[0]
     by_label = {row.split("\t")[6]: row.split("\t") for row in rows.splitlines()}
     assert by_label["Axis2 C"][7] == by_label["Axis2 C"][1]  # above gSOAP's 16 threads: flagged
     assert by_label["PHP+Apache"][7] == "NaN" and by_label["PHP+Apache"][4] == "1831"

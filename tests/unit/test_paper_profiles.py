@@ -15,6 +15,8 @@ from harness.run import paper_runs
 from stack.settings import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "reproduce"
+# The apps' titles and servers of the profiled sweep's folder (its manifest not kept: today's registry).
+RECORDED_REGISTRY = paper_runs.recorded_registry(FIXTURES, "fig-9-13")
 APPS = ["soap-php-lighttpd", "soap-php", "soap-gsoap", "soap-axis2"]
 
 
@@ -55,8 +57,8 @@ def test_a_breakdown_is_planned_apart_from_the_figures_that_measured_its_cells_w
 def test_the_stacked_bars_set_the_paper_s_bar_above_ours_per_configuration():
     declaration, _, breakdowns = icws08()
     chosen, levels = levels_of(declaration, "9-13")
-    ours = {app: paper_profiles.pooled(found, paper_profiles.covered(chosen, app)) for app, found in levels.items()}
-    header, *rows = paper_profiles.breakdown_bars(chosen, breakdowns, ours).splitlines()
+    ours = {app: paper_profiles.pooled(found, paper_profiles.covered(chosen, app, RECORDED_REGISTRY)) for app, found in levels.items()}
+    header, *rows = paper_profiles.breakdown_bars(chosen, breakdowns, ours, RECORDED_REGISTRY).splitlines()
     labels = [row.split("\t")[0] for row in rows]
     assert labels == ['"PHP+Lighttpd: the paper, Fig. 10"', '"PHP+Lighttpd: ours"', '"PHP+Apache: the paper, Fig. 11"',
                       '"PHP+Apache: ours"', '"Axis2 C: the paper, Fig. 12"', '"Axis2 C: ours"',
@@ -72,8 +74,8 @@ def test_the_stacked_bars_set_the_paper_s_bar_above_ours_per_configuration():
 def test_php_lighttpd_s_components_are_its_php_pool_s_as_the_paper_s_fig_10_is_the_php_process_s():
     declaration, _, _ = icws08()
     chosen, levels = levels_of(declaration, "9-13")
-    assert paper_profiles.covered(chosen, "soap-php-lighttpd") == ["php-fpm-lighttpd"]
-    assert paper_profiles.covered(chosen, "soap-php") == ["apache"]
+    assert paper_profiles.covered(chosen, "soap-php-lighttpd", RECORDED_REGISTRY) == ["php-fpm-lighttpd"]
+    assert paper_profiles.covered(chosen, "soap-php", RECORDED_REGISTRY) == ["apache"]
     pool_only = paper_profiles.pooled(levels["soap-php-lighttpd"], ["php-fpm-lighttpd"])
     both = paper_profiles.pooled(levels["soap-php-lighttpd"], ["php-fpm-lighttpd", "lighttpd"])
     assert 0 < sum(pool_only["components"].values()) < sum(both["components"].values())
@@ -83,8 +85,8 @@ def test_php_lighttpd_s_components_are_its_php_pool_s_as_the_paper_s_fig_10_is_t
 def test_the_text_gives_the_split_by_process_each_server_s_objects_and_the_paper_s_parts_with_lines():
     declaration, _, breakdowns = icws08()
     chosen, levels = levels_of(declaration, "9-13")
-    ours = {app: paper_profiles.pooled(found, paper_profiles.covered(chosen, app)) for app, found in levels.items()}
-    text = "\n".join(paper_profiles.breakdown_lines(chosen, breakdowns, ours))
+    ours = {app: paper_profiles.pooled(found, paper_profiles.covered(chosen, app, RECORDED_REGISTRY)) for app, found in levels.items()}
+    text = "\n".join(paper_profiles.breakdown_lines(chosen, breakdowns, ours, RECORDED_REGISTRY))
     assert "the paper (Fig. 9, line 1031): php 84.58 %, lighttpd 13.16 %, others 2.26 %" in text
     assert "libphp5.so 46 %, libc-2.6.so 21 %" in text and "(line 1044)" in text
     assert "JIT-compiled Java" in text and "libxml2.so.2.9.14" in text
@@ -94,7 +96,7 @@ def test_the_text_gives_the_split_by_process_each_server_s_objects_and_the_paper
 def test_the_footprint_has_a_row_per_server_of_each_configuration_and_the_paper_s_figures():
     declaration, values, _ = icws08()
     chosen, levels = levels_of(declaration, "4.5.3")
-    lines = paper_profiles.memory_lines(chosen, values, levels)
+    lines = paper_profiles.memory_lines(chosen, values, levels, RECORDED_REGISTRY)
     rows = {tuple(cell.strip() for cell in line.split("|")[1:3]): line for line in lines[2:] if line.startswith("| ")}
     assert set(rows) == {("PHP+Lighttpd", "Lighttpd (PHP-FPM)"), ("PHP+Lighttpd", "PHP-FPM (Lighttpd's)"),
                          ("PHP+Apache", "Apache"), ("Axis2 C", "gSOAP"), ("Axis2 Java", "Tomcat")}
