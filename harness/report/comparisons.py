@@ -3,7 +3,7 @@ figure and its ratio to the set's first app's; and every pair of apps measured i
 with whether their difference is real. Pure: a view and summary rows in, summary.md's lines out."""
 from harness.report.series import ratio_interval_text, ratio_text, short_interval, throughput_text
 from harness.results.rounds import pair_ratios
-from stack.registry import NO_ENGINE, engine_title
+from stack.registry import NO_ENGINE
 from stack.workload_names import baseline_workloads, workload_title
 
 
@@ -24,11 +24,11 @@ def comparison_lines(view, rows, set_name, declared):
              f"its interval where rounds give one), then the ratio to {view.title(reference)} in the same "
              "workload and engine; last, each app's single-row figure as a share of its own server's "
              "constant-row page (no database: what the database and the connection handling cost).", "",
-             "| app | " + " | ".join(f"{workload_title(workload, short=True)}, {engine_title(engine)}"
+             "| app | " + " | ".join(f"{workload_title(workload, short=True)}, {view.engine_title(engine)}"
                                      for workload, engine in groups)
              + " | " + ", ".join(workload_title(workload, short=True) for workload in against_baseline)
              + ": of its server's constant-row page (" + " / ".join(
-                 engine_title(engine) for workload, engine in groups if workload in against_baseline) + ") |",
+                 view.engine_title(engine) for workload, engine in groups if workload in against_baseline) + ") |",
              "|---|" + "---:|" * (len(groups) + 1)]
     for app in members:
         cells = []

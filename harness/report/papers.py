@@ -5,7 +5,7 @@ against each other on the database-backed workloads, the lab's own extension. Pu
 in, summary.md's lines out."""
 from harness.report.series import ratio_text
 from harness.results.store import read_tsv
-from stack.registry import NO_ENGINE, engine_title
+from stack.registry import NO_ENGINE
 from stack.settings import ROOT
 from stack.workload_names import workload_title
 
@@ -62,9 +62,9 @@ def like_for_like_lines(rows, papers):
             "|---|---|---|---:|---|---|", *lines, ""]
 
 
-def extension_lines(rows, papers):
+def extension_lines(rows, papers, view):
     """The papers' pairs on the database-backed workloads the run measured: the lab's own extension,
-    no paper's experiment."""
+    no paper's experiment (its engines as the run's registry titled them)."""
     by_cell = {(row["workload"], row["engine"], row["app"]): row for row in rows}
     measured = {row["app"] for row in rows}
     pairs = [paper for paper in papers if not paper["workloads"]
@@ -77,7 +77,7 @@ def extension_lines(rows, papers):
              "(plots/soap-papers.tsv's last column). The paper's ratio stands beside them for its direction only; "
              "it came from messages without a database.", "",
              "| pair | paper | paper's experiment | paper's ratio | " + " | ".join(
-                 f"{workload_title(workload)}, {engine_title(engine)}" for workload, engine in groups) + " |",
+                 f"{workload_title(workload)}, {view.engine_title(engine)}" for workload, engine in groups) + " |",
              "|---|---|---|---:|" + "---:|" * len(groups)]
     for paper in pairs:
         ours = [ratio_text(by_cell[(workload, engine, paper["numerator"])],
@@ -92,4 +92,4 @@ def paper_lines(view, rows, papers=None):
     """summary.md's papers section: like for like first, then the lab's extension; [] when the run
     measured neither."""
     papers = paper_ratios(papers)
-    return like_for_like_lines(rows, papers) + extension_lines(rows, papers)
+    return like_for_like_lines(rows, papers) + extension_lines(rows, papers, view)

@@ -25,7 +25,6 @@ from harness.report.view import ENGINE_DASH, View
 from harness.results.calibration import calibration
 from harness.results.chosen import add_run_arguments
 from harness.results.store import latest_run, load_run, tsv_text
-from stack.registry import engine_title
 from stack.workload_names import workload_title
 
 
@@ -87,7 +86,7 @@ def figure_pages(view, out, data):
             if not keys:
                 continue
             keys.sort(key=lambda key: view.apps.index(key.app))
-            draw(f"apps-{workload}-{engine}.pdf", f"All apps: {workload_title(workload)}, {engine_title(engine)}",
+            draw(f"apps-{workload}-{engine}.pdf", f"All apps: {workload_title(workload)}, {view.engine_title(engine)}",
                  [summaries[key].visit for key in keys],
                  lambda visit: (view.title(visit.key.app), view.colour(visit.key.app), 1))
     for app in view.apps:
@@ -99,12 +98,12 @@ def figure_pages(view, out, data):
             draw(f"engines-{app}-{workload}.pdf",
                  f"{view.title(app)}: MyISAM against InnoDB, {workload_title(workload)}",
                  [summaries[key].visit for key in keys],
-                 lambda visit: (engine_title(visit.key.engine), view.colour(visit.key.app),
+                 lambda visit: (view.engine_title(visit.key.engine), view.colour(visit.key.app),
                                 ENGINE_DASH.get(visit.key.engine, 1)))
     for key, summary in summaries.items():
         visits = [visit for visit, _ in view.measurements(key)]
         rounds = f", {len(visits)} measurements" if len(visits) > 1 else ""
-        draw(f"cell-{key.name}.pdf", f"{view.title(key.app)}, {engine_title(key.engine)}, "
+        draw(f"cell-{key.name}.pdf", f"{view.title(key.app)}, {view.engine_title(key.engine)}, "
              f"{workload_title(key.workload)}: {summary.status}{rounds}", visits,
              lambda visit: (measurement_title(view, visit, len(visits)), view.colour(visit.key.app),
                             visits.index(visit) + 1), key)
@@ -121,7 +120,7 @@ def size_pages(view, rows, out, data):
     for column, ((kind, engine), by_app) in enumerate(groups.items(), start=1):
         apps = [app for app in view.apps if app in by_app]
         levels = reference_levels(view, rows, engine)
-        variables.update({f"heading_{column}": group_title(kind, engine), f"n_{column}": len(apps),
+        variables.update({f"heading_{column}": group_title(kind, engine, view), f"n_{column}": len(apps),
                           f"levels_{column}": len(levels)})
         for index, app in enumerate(apps, start=1):
             series = data / f"sizes-{kind}-{engine}-{app}.tsv"

@@ -1,6 +1,5 @@
 """The data files gnuplot draws: points of a cell, bars of a workload, lines of a text page. Pure."""
 from harness.results.records import CLIENT_LIMITED, DISTURBED, PASS
-from stack.registry import engine_title
 
 
 def points(steps):
@@ -94,7 +93,7 @@ def bars_text(view, rows, workload):
                         f"{'NaN' if low is None else f'{low:g}'}\t{'NaN' if high is None else f'{high:g}'}")
                 (bounds if row["lower_bound"] else located).append(line)
             x += 1
-        groups.append(f"{(first + x - 1) / 2:g}\t{engine_title(engine)}")
+        groups.append(f"{(first + x - 1) / 2:g}\t{view.engine_title(engine)}")
         x += 1
     blank = "NaN\tNaN\t0\t-\tNaN\tNaN\tNaN"
     return "\n\n\n".join("\n".join(block) if block else blank for block in (located, bounds, groups)) + "\n"

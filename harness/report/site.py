@@ -68,7 +68,7 @@ def results_document(view, rows):
 
 
 def cell_label(view, row):
-    return f"{view.title(row['app'])}, {engine_title(row['engine'])}, {workload_title(row['workload'], short=True)}"
+    return f"{view.title(row['app'])}, {view.engine_title(row['engine'])}, {workload_title(row['workload'], short=True)}"
 
 
 def figure_text(row):

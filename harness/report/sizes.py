@@ -4,7 +4,7 @@ papers' figure shape. The engine-less SOAP baselines' getQuote figures are the e
 lines. Pure: summary rows in, the size table's lines and gnuplot's data out."""
 from harness.report.series import number, ratio_text, throughput_text
 from stack import workload_names
-from stack.registry import NO_ENGINE, engine_title
+from stack.registry import NO_ENGINE
 from stack.workload_names import QUOTE_WORKLOAD
 
 
@@ -21,11 +21,12 @@ def sized_rows(rows):
             for group, apps in found.items()}
 
 
-def group_title(kind, engine):
-    """How the figure and the table name one sized workload: "the first N rows by id, InnoDB"."""
+def group_title(kind, engine, view):
+    """How the figure and the table name one sized workload: "the first N rows by id, InnoDB" (the
+    engine as the run's registry titled it)."""
     if kind == workload_names.size_workload():
-        return f"the first N rows by id, {engine_title(engine)}"
-    return f"{workload_names.echo_workloads()[kind]['title'].format(n='N')}, {engine_title(engine)}"
+        return f"the first N rows by id, {view.engine_title(engine)}"
+    return f"{workload_names.echo_workloads()[kind]['title'].format(n='N')}, {view.engine_title(engine)}"
 
 
 def quote_rows(rows):
@@ -71,7 +72,7 @@ def size_lines(view, rows):
             columns.append(("getQuote", quotes.get))
         header = "| app | " + " | ".join(title for title, _ in columns) + " |"
         rule = "|---|" + "---:|" * len(columns)
-        lines += [f"### {group_title(kind, engine)}", "", header, rule]
+        lines += [f"### {group_title(kind, engine, view)}", "", header, rule]
         for app in apps:
             cells = [f"{throughput_text(row)} ({row['reply_ms_low'] or '-'} ms)" if (row := find(app)) else "-"
                      for _, find in columns]

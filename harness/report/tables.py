@@ -16,7 +16,7 @@ from harness.report.sizes import size_lines
 from harness.report.soap_phases import summary_lines as phase_lines
 from harness.report.trust import calibration_lines, disturbance_line, rounds_line, rounds_sentence, speed_line
 from harness.results.store import cell_text, read_tsv
-from stack.registry import NO_ENGINE, comparisons, engine_title, servers
+from stack.registry import NO_ENGINE, servers
 from stack.settings import ROOT
 from stack.workload_names import QUOTE_WORKLOAD, workload_title
 
@@ -147,7 +147,7 @@ def summary_markdown(view, rows):
             group = [row for row in rows if row["workload"] == workload and row["engine"] == engine]
             if not group:
                 continue
-            lines += [f"## {workload_title(workload)}, {engine_title(engine)}", "",
+            lines += [f"## {workload_title(workload)}, {view.engine_title(engine)}", "",
                       "| app | throughput (req/s) | rounds: interval | ratio to fastest | of its server's baseline: "
                       "constant row / static file | 2006 (req/s) | response ms low: ours / 2006 | "
                       "reply ms low (response + transfer) | reply ms at saturation (response + transfer) | "
@@ -164,7 +164,7 @@ def summary_markdown(view, rows):
                              f"{bottleneck_text(row, view.run.profiles, server_title)} |")
             lines.append("")
     return "\n".join(lines + size_lines(view, rows) + paper_lines(view, rows)
-                     + [line for set_name, declared in comparisons().items()
+                     + [line for set_name, declared in view.manifest.comparisons.items()
                         for line in comparison_lines(view, rows, set_name, declared)]
                      + differences_lines(view) + price_lines(view.run.prices) + moved_lines(view.cells, view.run.prices)
                      + spread_lines(view.cells) + drift_lines(view.cells, view.run.prices) + memory_lines(view) + profile_lines(view.run.profiles, view.title)

@@ -28,8 +28,11 @@ class View:
     def title(self, app):
         return self.manifest.title(app)
 
+    def engine_title(self, engine):
+        return self.manifest.engine_title(engine)
+
     def colour(self, app):
-        return PALETTE[list(self.manifest.apps).index(app) % len(PALETTE)]
+        return PALETTE[self.manifest.colour_index(app) % len(PALETTE)]
 
     def present(self, kind):
         """The run's engines or workloads (kind: "engines", "workloads") that have results, the

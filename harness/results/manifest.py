@@ -4,7 +4,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from stack.registry import NO_ENGINE
+from stack.registry import NO_ENGINE, comparisons as registry_comparisons, engine_title as registry_engine_title
 from stack.settings import DEFAULTS, cpu_numbers
 
 # 1: runs before the format had an owner (no format_version, no round, no servers); 2: this one.
@@ -168,10 +168,11 @@ class Manifest:
 
     def engine_title(self, engine):
         """How reports name a database engine, as the run's registry titled it ("none": a cell whose app
-        reads no database)."""
-        if engine == NO_ENGINE:
-            return "no database"
-        return self.data["registry"].get("engines", {}).get(engine, {}).get("title", engine)
+        reads no database); today's title for a run whose registry listed its engines without titles."""
+        declared = self.data["registry"].get("engines")
+        if engine == NO_ENGINE or not isinstance(declared, dict):
+            return registry_engine_title(engine)
+        return declared.get(engine, {}).get("title", engine)
 
     def app_servers(self, app):
         """The servers that serve the app's requests: its own and those it needs, the database's aside."""
@@ -203,6 +204,12 @@ class Manifest:
         declared = self.data["registry"].get("servers", {})
         pools = [declared.get(server, {}).get("pool") for server in self.servers_of(app)]
         return next((pool["what"] for pool in pools if pool), "a connection")
+
+    @property
+    def comparisons(self):
+        """{set name: its table's title and what it asks}: the sets the run's registry compared app by
+        app; today's for a run whose registry did not record them."""
+        return self.data["registry"].get("comparisons") or registry_comparisons()
 
     def set_members(self, name):
         """A named set's apps as the run's registry listed them (empty when it had no such set)."""

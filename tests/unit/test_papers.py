@@ -3,6 +3,10 @@ experiment, then the papers' pairs on the database-backed workloads, the lab's e
 from types import SimpleNamespace
 
 from harness.report import papers
+from harness.results.manifest import Manifest
+
+# What paper_lines reads of a run's view: its engines' titles, as its registry recorded them.
+VIEW = SimpleNamespace(engine_title=Manifest.of_registry({"engines": {"innodb": {"title": "InnoDB"}}}).engine_title)
 
 
 def row(app, workload, figure, lower_bound=0, engine="none"):
@@ -26,7 +30,7 @@ def test_each_papers_ratio_stands_beside_ours_from_the_same_experiment():
     rows = [row("soap-php", "echo-1", "3000"), row("soap-axis2", "echo-1", "1000"),
             row("soap-php", "echo-10", "2000", lower_bound=1), row("soap-axis2", "echo-10", "500"),
             row("soap-gsoap", "doubles-1000", "90"), row("soap-gsoap", "ints-1000", "100")]
-    lines = papers.paper_lines(SimpleNamespace(), rows, TABLE)
+    lines = papers.paper_lines(VIEW, rows, TABLE)
     assert lines[0] == "## The SOAP papers' experiments, like for like"
     table = [line for line in lines if line.startswith("| ")]
     assert table[1] == "| PHP over Axis2/Java | P | payload | 1.87-5.97x | 1 structs: 3.00x; 10 structs: >= 4.00x | keep-alive there |"
@@ -38,14 +42,14 @@ def test_a_figure_without_numbers_and_the_database_backed_pairs_are_said_apart()
     rows = [row("soap-php", "list-1", "800"), row("soap-axis2", "list-1", "400"),
             row("soap-axis2", "rows-1", "1000", engine="innodb"), row("soap", "rows-1", "500", engine="innodb"),
             row("soap-axis2", "rows-16000", "8", engine="innodb"), row("soap", "rows-16000", "4", lower_bound=1, engine="innodb")]
-    lines = papers.paper_lines(SimpleNamespace(), rows, TABLE)
+    lines = papers.paper_lines(VIEW, rows, TABLE)
     assert "| PHP over Axis2/Java | P | payload | figure only | list of 1: 2.00x | keep-alive there |" in lines
     start = lines.index("## The papers' pairs on database-backed workloads: the lab's own extension")
     extension = [line for line in lines[start:] if line.startswith("| ")]
     assert "first 1 row by id, InnoDB" in extension[0] and "first 16,000 rows by id, InnoDB" in extension[0]
     assert extension[1] == "| Axis2 over Axis 1.4 | P | payload | 4.37x | 2.00x | <= 2.00x |"
     assert len(extension) == 2, "no gSOAP in the run: its pair is left out"
-    assert papers.paper_lines(SimpleNamespace(), [row("soap", "rows-1", "500", engine="innodb")], TABLE) == []
+    assert papers.paper_lines(VIEW, [row("soap", "rows-1", "500", engine="innodb")], TABLE) == []
 
 
 def test_the_papers_file_names_our_workloads_for_each_experiment():

@@ -2,6 +2,7 @@
 engine, the echoes without one) and app, each app's ratio to the set's first app, and the SOAP
 baselines beside the echoes."""
 from harness.report import series, sizes
+from harness.results.manifest import Manifest
 
 
 def row(app, count, figure, lower_bound=0, reply_ms_low="", p50="", engine="innodb"):
@@ -23,8 +24,8 @@ def test_sized_rows_group_by_workload_engine_and_app_in_order_of_n_and_skip_othe
     assert [(count, r["saturation_rps"]) for count, r in grouped[("rows", "innodb")]["soap"]] == [(1, "900"), (1000, "50")]
     assert [count for count, _ in grouped[("echo", "none")]["soap"]] == [1, 10]
     assert sizes.counts_of(grouped[("rows", "innodb")]) == [1, 1000]
-    assert sizes.group_title("rows", "innodb") == "the first N rows by id, InnoDB"
-    assert sizes.group_title("echo", "none") == "echoStructs of N structs, no database"
+    assert sizes.group_title("rows", "innodb", View()) == "the first N rows by id, InnoDB (as recorded)"
+    assert sizes.group_title("echo", "none", View()) == "echoStructs of N structs, no database"
 
 
 class View:
@@ -36,6 +37,10 @@ class View:
 
     def title(self, app):
         return app.upper()
+
+    def engine_title(self, engine):
+        """As a run's registry titled its engines (one that named InnoDB its own way)."""
+        return Manifest.of_registry({"engines": {"innodb": {"title": "InnoDB (as recorded)"}}}).engine_title(engine)
 
 
 def test_the_echo_table_sets_get_quote_beside_each_n_and_names_the_soap_baselines():
