@@ -6,8 +6,8 @@ ICWS'08's Apache Bench).
 
 For every cell, in each connection mode: the server's workers recycled, the cell warmed up in that
 mode as the sweep warms it (a JVM is warmed once for all its cells first), then each level: settle
-windows unrecorded, then its windows, each watched like a sweep step (one that other work disturbed is
-redone, bounded). The judge (harness/judge/concurrency.py) gives each level the medians of its
+windows (counted toward no figure), then its windows, each the lab's one closed-loop window
+(harness/run/window.py: watched like a sweep step, one that other work disturbed redone, bounded). The judge (harness/judge/concurrency.py) gives each level the medians of its
 windows, flags the levels the client, a server's connection cap, errors or other work bound, and
 names each app's peak and knee from the others.
 
@@ -19,7 +19,8 @@ sweep).
 
 Into results/<run>/: manifest.json, concurrency.md (each app's peak and knee per mode),
 concurrency.tsv (a row per cell, mode and level),
-concurrency.json (every window's figures), each cell's raw/ (the driver's reports), profile/<level>/
+concurrency.json (every window's figures), each cell's raw/ (the driver's reports, the settle windows'
+too), profile/<level>/
 (perf script's text, folded stacks, a flame graph), plots/concurrency-<workload>.pdf (a page per mode)
 and report/index.html to browse (harness/report/concurrency.py; `make report RUN=` writes them again)."""
 import json
@@ -44,6 +45,7 @@ from harness.run.options import chosen_apps
 from harness.run.progress import format_duration
 from harness.run.run_manifest import write_manifest
 from harness.run.session import from_the_client
+from harness.run.window import take_window
 from stack import registry, workload_names
 from stack.server import LabError
 
@@ -68,43 +70,29 @@ COLUMNS = ["app", "engine", "workload", "connection", "connections", "replies_pe
 LEVEL_OVERHEAD_S = 1.5
 
 
-# A window's figures kept per server of the app: its CPU and memory (harness/measure/monitors.py, memory.py).
-SERVER_FIGURES = ("cpu_s", "rss_peak_mb", "pss_mb", "processes", "heap_after_gc_mb", "alloc_mb")
-
-
-def server_figures(figures, names):
-    """Pure: the CPU and memory figures of the servers `names` among a window's monitors' figures."""
-    return {key: figures[key] for key in (f"{name}_{figure}" for name in names for figure in SERVER_FIGURES)
-            if key in figures}
-
-
 def measure_level(cell, connections, context, watched, mode, driver, windows, profiling=False):
     """One level: the settle windows, then the windows (each with its servers' CPU and memory); then,
     when `profiling`, one more under perf (profiled_window); its figures, flags and raw reports."""
     window_s = max(windows.seconds, profile_for(cell.key.workload).warmup_window_s)
-    servers_ = registry.app_servers(cell.key.app)
-
-    def run_window():
-        run = Window(cell.request, window_s, connections, context.plan.keepalive, latency=True,
-                     timeout_s=sweep_settings()["request_timeout_s"])
-        return load.run_window(run, context.pinning.client_cpus, cell.directory, driver)
-    for _ in range(windows.settle):
-        watched(run_window)  # the server's pools and queues grow to the new level: unrecorded
-    measured, raws, disturbed = [], [], None
+    run = Window(cell.request, window_s, connections, context.plan.keepalive, latency=True,
+                 timeout_s=sweep_settings()["request_timeout_s"])
+    name = f"{driver.NAME}-{mode}-c{connections:04d}"
+    for index in range(1, windows.settle + 1):
+        # The server's pools and queues grow to the new level: its figures count toward none.
+        take_window(cell, run, watched, f"raw/{name}-settle{index}.txt", driver)
+    measured, disturbed = [], None
     for index in range(1, windows.count + 1):
-        result, shared, monitored = watched(run_window)
-        raw = cell.directory / "raw" / f"{driver.NAME}-{mode}-c{connections:04d}-w{index}.txt"
-        write_atomically(raw, f"$ {result['command']}\n{result.pop('output')}")
-        measured.append({**result, "servers": server_figures(monitored, servers_)})
-        raws.append(str(raw.relative_to(cell.directory)))
+        result, shared = take_window(cell, run, watched, f"raw/{name}-w{index}.txt", driver)
+        measured.append(result)
         disturbed = disturbed or shared
+    raws = [result.pop("raw") for result in measured]
     figures = level_figures(measured)
     level = {"connections": connections, **figures, "window_s": window_s, "raw": raws, "windows_figures": measured,
              "flags": level_flags(figures, connections, registry.connection_cap(cell.key.app), limits(), disturbed,
                                   client=driver.NAME)}
     if profiling:
-        name = f"{driver.NAME}-{mode}-c{connections:04d}"
-        level["profile"] = profiled_window(cell, name, context.pinning, watched, run_window)
+        level["profile"] = profiled_window(cell, name, context.pinning, watched,
+                                           lambda: load.run_window(run, context.pinning.client_cpus, cell.directory, driver))
     return level
 
 

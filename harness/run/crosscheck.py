@@ -4,7 +4,8 @@ the running servers. For every cell of the run, warmed up as the sweep warms it:
 - **wrk, closed loop**, a new connection per request at rising concurrency (1, 2, 4, ... 64), until two
   levels in a row fall short of the best by more than a tenth; then, the server's pool recycled as
   after a sweep's failing step, more runs at the best level, whose median is the cell's closed-loop
-  capacity. wrk waits for each reply before the next request,
+  capacity. Each is the lab's one closed-loop window (harness/run/window.py), its report kept in raw/.
+  wrk waits for each reply before the next request,
   httperf does not, so sweep / wrk near 1 is agreement and a cell far below 1 is a figure to explain.
 - **oha, open loop** like httperf, at 0.9x and 1.1x the sweep's saturation rate: the sweep's own step
   (harness/run/step.py) by another driver, judged by the sweep's rules (the same timeout): the
@@ -23,7 +24,7 @@ from harness.drivers import Window, oha
 from harness.hosts import servers
 from harness.hosts.watch import Watched
 from harness.judge.disturbance import redone_while_disturbed
-from harness.measure import load, processes
+from harness.measure import processes
 from harness.results.records import CLIENT_LIMITED, DISTURBED, LOCATED, PASS
 from harness.results.rounds import cell_figures
 from harness.results.chosen import Refused, add_run_arguments, chosen_cells, chosen_run
@@ -34,6 +35,7 @@ from harness.run.cell import Cell
 from harness.run.context import RunContext, crosscheck_settings, profile_for
 from harness.run.session import from_the_client
 from harness.run.step import OHA, take_step
+from harness.run.window import take_window
 COLUMNS = ["app", "engine", "workload", "status", "sweep_rps", "wrk_rps", "sweep_over_wrk", "wrk_connections",
            "wrk_runs", "oha_below_rate", "oha_below_verdict", "oha_below_p50_ms", "oha_below_p99_ms",
            "oha_above_rate", "oha_above_verdict", "oha_agrees", "redone_runs"]
@@ -62,19 +64,19 @@ def oha_agrees(below, above):
     return below == PASS and above != PASS
 
 
-def wrk_ladder(cell, watched, directory):
-    """The closed-loop capacity: the ladder, then repeats at its best level; their median."""
+def wrk_ladder(cell, watched):
+    """The closed-loop capacity: the ladder, then repeats at its best level; their median. Each
+    window's report is kept in the cell's raw/ (wrk-ladder-cNNNN.txt, wrk-repeat-cNNNN-rK.txt)."""
     window = max(crosscheck_settings()["window_s"], profile_for(cell.key.workload).warmup_window_s)
-    client_cpus = watched.context.pinning.client_cpus
 
-    def wrk(connections):
+    def wrk(connections, raw):
         run = Window(cell.request, window, connections, watched.context.plan.keepalive)
-        result, shared, _ = watched(lambda: load.run_window(run, client_cpus, directory))
+        result, shared = take_window(cell, run, watched, raw)
         return result["replies_per_s"], shared
 
     levels, disturbed = {}, []
     for connections in [level for level in crosscheck_settings()["connections"] if level <= crosscheck_settings()["ladder_most"]]:
-        levels[connections], shared = wrk(connections)
+        levels[connections], shared = wrk(connections, f"raw/wrk-ladder-c{connections:04d}.txt")
         disturbed += [shared] if shared else []
         if ladder_done(levels, crosscheck_settings()["drop"]):
             break
@@ -83,8 +85,8 @@ def wrk_ladder(cell, watched, directory):
     # (docs/measurement-log.md: 2,451-2,579 req/s against 2,837-2,847 after a recycle).
     recycled = servers.server(cell.server).recycle()
     runs = []
-    for _ in range(crosscheck_settings()["repeats"]):
-        rate, shared = wrk(best)
+    for repeat in range(1, crosscheck_settings()["repeats"] + 1):
+        rate, shared = wrk(best, f"raw/wrk-repeat-c{best:04d}-r{repeat}.txt")
         runs.append(rate)
         disturbed += [shared] if shared else []
     return {"window_s": window, "ladder": levels, "connections": best, "recycled": recycled, "runs": runs,
@@ -112,7 +114,7 @@ def oha_step(cell, factor, rate, watched, speed_history):
 def measure(cell, summary, context, speed_history):
     watched = Watched(context)
     result = {"warmup": probe.warm_up(cell, context)}
-    result["wrk"] = wrk_ladder(cell, watched, cell.directory)
+    result["wrk"] = wrk_ladder(cell, watched)
     if summary.status == LOCATED:
         result["oha"] = [oha_step(cell, factor, round(summary.saturation_offered * factor, 1), watched,
                                   speed_history) for factor in crosscheck_settings()["oha_factors"]]
