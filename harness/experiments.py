@@ -21,6 +21,7 @@ import re
 from pathlib import Path
 
 from harness.results.chosen import Refused
+from harness.run.option_types import SWITCH_WORDS
 
 FIELDS = {"about", "verb", "options"}
 
@@ -41,7 +42,6 @@ def option_names(parser):
 
 
 KNOB_WORD = re.compile(r"([A-Z][A-Z0-9_]*)=(.*)", re.DOTALL)
-SWITCH_WORDS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
 
 
 def make_knobs(words, parser):

@@ -11,7 +11,7 @@ from harness.judge.disturbance import Limits
 from harness.judge.verdict import Thresholds
 from harness.hosts.servers import Pinning
 from harness.results.records import CellKey
-from harness.run.option_types import linear_rate_count, number, offered_rates, positive, rounds_count
+from harness.run.option_types import linear_rate_count, number, offered_rates, positive, rounds_count, switch
 from stack import registry, settings, workload_names
 from stack.topology import Topology, current as current_topology
 
@@ -204,13 +204,15 @@ class Gate:
 class Disturbance:
     """When other work or a slower machine disturbed a step (harness/judge/disturbance.py and
     speed.py), how often such a step is redone, and how long the run waits for a quiet machine (a
-    stopped cell's retry) or one back to speed (after a slower step)."""
+    stopped cell's retry) or one back to speed (after a slower step); whether each round starts by
+    reading the host's price list, which says what moved under a figure (harness/measure/prices.py)."""
     max_steal_pct: float = default("max_steal_pct", "--max-steal-pct", type=number(float, 0))
     max_other_pct: float = default("max_other_pct", "--max-other-pct", type=number(float, 0))
     max_redos: int = default("max_redos")
     quiet_wait_s: float = default("quiet_wait_s")
     min_speed: float = default("min_speed", "--min-speed", type=number(float, 0, 1))
     slow_wait_s: float = default("slow_wait_s")
+    price_list: bool = default("price_list", "--price-list", type=switch)
 
     @property
     def limits(self):

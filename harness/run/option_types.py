@@ -23,6 +23,16 @@ def number(kind, low, high=None, low_included=True):
     return parse
 
 
+SWITCH_WORDS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
+
+
+def switch(text):
+    """On or off: 1, true, yes or on; 0, false, no or off."""
+    if text.lower() not in SWITCH_WORDS:
+        raise argparse.ArgumentTypeError(f"{text!r} is neither on (1) nor off (0)")
+    return SWITCH_WORDS[text.lower()]
+
+
 def positive(kind):
     return number(kind, 0, low_included=False)
 

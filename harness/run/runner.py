@@ -180,10 +180,11 @@ class Runner:
 
     def price_round(self, round_, cell):
         """At a round's start (after its restarts, before its warm-ups): the host's price list on the
-        client's CPUs and the servers', appended to prices.tsv, unless this round has one."""
+        client's CPUs and the servers', appended to prices.tsv, unless this round has one or the run
+        reads none (PRICE_LIST=0)."""
         path = self.files.prices
         rows = read_tsv(path)
-        if round_ in prices.rounds_priced(rows):
+        if not self.context.disturbance.price_list or round_ in prices.rounds_priced(rows):
             return
         readings = price_list(self.context.pinning, self.context.topology.ssh)
         rows += prices.price_rows(round_, now(), readings)

@@ -30,10 +30,11 @@ def options(app, workload="single", **changes):
     """Two low-rate steps (100 then 200 req/s for single rows: no warm-up, so no probe, and no JVM
     warm-up) with a 5 s recovery wait. Disturbance is judged only where it is the test's subject (the CPU hog, the
     CPU quota): a restart's helper processes, a stealing host or a slower one must not turn a fault test's steps
-    into redos."""
+    into redos. No price list: it is no fault test's subject (tests/integration/test_sweep.py reads one)."""
     values = dict(apps=(app,), engines=("myisam",), workloads=(workload,), duration_s=3, precision=0.5,
                   warmup_cap_s=0, jvm_warmup_cap_s=0, max_steps=2, recovery_wait_s=5, client_cpus="none",
-                  server_cpus="none", rounds=1, aa_control="", max_steal_pct=100, max_other_pct=100, min_speed=0)
+                  server_cpus="none", rounds=1, aa_control="", max_steal_pct=100, max_other_pct=100, min_speed=0,
+                  price_list=False)
     values.update(changes)
     return RunContext.of(**values)
 
@@ -181,6 +182,7 @@ def test_a_hanging_httperf_is_killed_by_the_watchdog(stack, tmp_path, during_fir
     raw = (tmp_path / "httperf-hung" / "cells" / "php-myisam-single" / steps[0]["raw"]).read_text()
     assert "KILLED by the watchdog" in raw
     assert steps[1]["verdict"] == PASS
+    assert not (tmp_path / "httperf-hung" / "prices.tsv").exists(), "PRICE_LIST=0: no price list read"
 
 
 @pytest.mark.timing

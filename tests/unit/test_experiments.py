@@ -100,6 +100,15 @@ def test_a_switch_knob_takes_1_or_0_and_nothing_else():
     assert refused.value.code == 2
 
 
+def test_a_knob_kept_on_by_default_is_turned_off_by_0_and_refuses_other_words():
+    _, parser = cli.verb_parser("sweep")
+    assert parser.parse_args(cli.with_knobs("sweep", parser, ["PRICE_LIST=0"])).price_list is False
+    assert parser.parse_args(cli.with_knobs("sweep", parser, ["PRICE_LIST=on"])).price_list is True
+    assert parser.parse_args([]).price_list is None, "unset: sweep.json's default (on) applies"
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--price-list", "maybe"])
+
+
 def test_a_knob_wins_over_the_targets_own_default_written_before_it():
     _, parser = cli.verb_parser("spread-sources")
     args = parser.parse_args(cli.with_knobs("spread-sources", parser, ["--interleave", "6", "PAIRS=8", "CELLS=a,b"]))
