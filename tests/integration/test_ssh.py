@@ -18,7 +18,7 @@ from harness.drivers import httperf
 from harness.drivers.httperf import parse
 from harness.measure import clients
 from harness.results.records import DISTURBED, PASS
-from harness.results.store import RunFiles, read_steps, read_summaries
+from harness.results.store import RunFiles, read_steps, read_summaries, read_tsv
 from stack import lifecycle, registry, settings, topology
 from stack.procfs import cmdline, is_zombie
 from stack.server import read_pid
@@ -225,6 +225,9 @@ def test_a_sweep_over_ssh_verifies_and_watches_each_host_through_its_agent(ssh_h
         assert step.figures["apache_cpu_s"] > 0 and step.figures["db_questions"] >= step.num_conns
         assert {name.split("_")[0] for name in step.figures if "_softirq_cpu" in name} == {"web", "db"}
         assert step.figures["free_local_ports_before"] > 0
+    # The price list read where each role's CPUs are: the client's here, the servers' on each host by its agent.
+    priced = {(row["host"], row["role"]) for row in read_tsv(files.prices)}
+    assert {("", "client"), ("web", "servers"), ("db", "servers")} <= priced, priced
 
 
 def test_a_server_restarts_through_its_hosts_agent_and_a_bad_call_is_refused_there(ssh_hosts):
@@ -335,11 +338,13 @@ FAULT_SWEEP = """if True:
     from harness.run.context import RunContext
     from harness.run.sweep import run_sweep
     from stack import topology
-    # Two 2 s steps of single rows from 100 req/s, nothing warmed or probed: the fault is the subject.
-    # Every host's watch sees every host's processes on this one machine, so other work is not judged.
+    # Two 2 s steps of single rows from 100 req/s, nothing warmed or probed, no price list: the fault is
+    # the subject. Every host's watch sees every host's processes on this one machine, so other work is
+    # not judged.
     context = RunContext.of(("php",), engines=("innodb",), workloads=("single",), duration_s=2, precision=0.5,
                             warmup_cap_s=0, jvm_warmup_cap_s=0, max_steps=2, recovery_wait_s=5, rounds=1,
-                            aa_control="", max_steal_pct=100000, max_other_pct=100000, topology=topology.current())
+                            aa_control="", max_steal_pct=100000, max_other_pct=100000, price_list=False,
+                            topology=topology.current())
     sys.exit(run_sweep(context, sys.argv[1], Path(sys.argv[2])))"""
 
 FAULT_BOUND_S = 60
