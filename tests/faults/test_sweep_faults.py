@@ -311,7 +311,7 @@ def sweep_process(tmp_path, run_id):
     to the end where the default's took 64 s, AMD EPYC)."""
     return subprocess.Popen(
         [sys.executable, "httperf-scripts/sweep.py", "--quick", "--apps", "php", "--engines", "myisam", "--workloads",
-         "single", "--duration", "3", "--precision", "0.5", "--rounds", "1", "--run", run_id,
+         "single", "--duration", "3", "--precision", "0.5", "--rounds", "1", "--price-list", "0", "--run", run_id,
          "--results", str(tmp_path)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "CLIENT_CPUS": "none", "SERVER_CPUS": "none", "PYTHONPATH": str(ROOT)},

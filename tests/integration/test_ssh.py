@@ -297,7 +297,7 @@ def test_load_client_hosts_each_run_their_share_of_httperf_over_ssh(ssh_hosts, t
     # Each host's watch sees every host's processes on this one machine, the other load client's
     # busy-polling httperf among them: other work is not judged here.
     ssh_hosts.on_client(sys.executable, "httperf-scripts/sweep.py", "--apps", "soap-php", "--engines", "innodb",
-                        "--workloads", "single", "--quick", "--max-other-pct", "100000", "--run", "clients",
+                        "--workloads", "single", "--quick", "--max-other-pct", "100000", "--price-list", "0", "--run", "clients",
                         "--results", str(tmp_path), CLIENT_HOSTS=load_clients)
     files = RunFiles(tmp_path / "clients")
     manifest = json.loads(files.manifest.read_text())
