@@ -66,12 +66,15 @@ def oha_agrees(below, above):
 
 def wrk_ladder(cell, watched):
     """The closed-loop capacity: the ladder, then repeats at its best level; their median. Each
-    window's report is kept in the cell's raw/ (wrk-ladder-cNNNN.txt, wrk-repeat-cNNNN-rK.txt)."""
+    window's report is kept in the cell's raw/ (wrk-ladder-cNNNN.txt, wrk-repeat-cNNNN-rK.txt),
+    and listed in `raw` in the order the windows ran."""
     window = max(crosscheck_settings()["window_s"], profile_for(cell.key.workload).warmup_window_s)
+    raws = []
 
     def wrk(connections, raw):
         run = Window(cell.request, window, connections, watched.context.plan.keepalive)
         result, shared = take_window(cell, run, watched, raw)
+        raws.append(result["raw"])
         return result["replies_per_s"], shared
 
     levels, disturbed = {}, []
@@ -90,7 +93,7 @@ def wrk_ladder(cell, watched):
         runs.append(rate)
         disturbed += [shared] if shared else []
     return {"window_s": window, "ladder": levels, "connections": best, "recycled": recycled, "runs": runs,
-            "median": round(statistics.median(runs), 2), "disturbed": disturbed}
+            "median": round(statistics.median(runs), 2), "disturbed": disturbed, "raw": raws}
 
 
 def oha_step(cell, factor, rate, watched, speed_history):
