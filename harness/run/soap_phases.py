@@ -12,11 +12,13 @@ each phase's median, 10th and 90th percentiles, and the round trip the client me
 raw envelope, or with --client zeep a stock client's call, its marshalling included). Each call's
 own figures are kept too (soap-phases-calls.tsv), with the TCP segments its connection sent and
 received, and those of them that carried data (Lublin's packets, from the client socket's TCP_INFO;
-soap-phases.json gives the client link's MTU), from which the paper's averages are drawn. Each (app, workload, N), its warm-up included, is watched like a sweep
-step: one that other work disturbed is redone (at most max_redos times), and one still disturbed is
-flagged (its rows' `disturbed`, a paper's point's flags). The servers run with SOAP_PHASES=on for it: those that did not are
-restarted with it, and restarted without it at the end, so that no sweep figure carries the hooks
-(servers already started with SOAP_PHASES=on stay as they were).
+soap-phases.json gives the client link's MTU), from which the paper's averages are drawn.
+
+Each (app, workload, N), its warm-up included, is watched like a sweep step: one that other work
+disturbed is redone (at most max_redos times), and one still disturbed is flagged (its rows'
+`disturbed`, a paper's point's flags). The servers run with SOAP_PHASES=on for it: those that did
+not are restarted with it, and restarted without it at the end, so that no sweep figure carries the
+hooks (servers already started with SOAP_PHASES=on stay as they were).
 
 Into results/RUN/ (RUN: a sweep's run, whose summary.md and report.pdf then show them, or a name of
 its own): soap-phases.tsv, one row per (app, workload, N), and soap-phases.json with the host and
@@ -260,8 +262,8 @@ def execute(args, browse=True):
     (folder / "soap-phases.json").write_text(json.dumps({
         "host": inventory.host(), "started": started, "count": args.count, "warmup_s": args.warmup,
         "warmup_calls": args.warmup_calls, "jvm_warmup_s": args.jvm_warmup, "apps": apps, "sizes": sizes,
-        "kinds": kinds, "client": args.client, "canary": canary, "client_link_mtu": network.client_link_mtu(topology.current()),
-        "registry": targets.registry(),
+        "kinds": kinds, "client": args.client, "canary": canary,
+        "client_link_mtu": network.client_link_mtu(topology.current()), "registry": targets.registry(),
         "disturbance": {"max_redos": context.disturbance.max_redos, **asdict(context.disturbance.limits)}},
         indent=2) + "\n")
     if not browse:
