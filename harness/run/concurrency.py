@@ -7,9 +7,10 @@ ICWS'08's Apache Bench).
 For every cell, in each connection mode: the server's workers recycled, the cell warmed up in that
 mode as the sweep warms it (a JVM is warmed once for all its cells first), then each level: settle
 windows (counted toward no figure), then its windows, each the lab's one closed-loop window
-(harness/run/window.py: watched like a sweep step, one that other work disturbed redone, bounded). The judge (harness/judge/concurrency.py) gives each level the medians of its
-windows, flags the levels the client, a server's connection cap, errors or other work bound, and
-names each app's peak and knee from the others.
+(harness/run/window.py: watched like a sweep step, one that other work disturbed redone, bounded).
+The judge (harness/judge/concurrency.py) gives each level the medians of its windows, flags the
+levels the client, a server's connection cap, errors or other work bound, and names each app's peak
+and knee from the others.
 
 Each window keeps its app's servers' CPU and memory as its monitors measured them (PSS, peak RSS,
 processes, a JVM's heap). With --profile (PROFILE=1), each level ends with one more window under perf
