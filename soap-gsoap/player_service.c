@@ -44,6 +44,7 @@
 #define TEXT_BYTES 257 /* VARCHAR(64) of utf8mb4, and its terminator */
 #define MAX_ITEMS 16000
 #define MAX_LIST_NODES 64
+#define MAX_IMAGE_BYTES (1 << 20) /* Lublin's image, past the paper's million variables */
 
 enum query { SINGLE, LARGE, ROWS, QUERIES };
 enum table { MYISAM, INNODB, TABLES };
@@ -559,6 +560,16 @@ int __lab__echoStrings(struct soap *soap, struct _lab__echoStrings *request, str
             return soap->error;
     response->__sizeechoStringsReturn = request->__sizeitem;
     response->echoStringsReturn = request->item;
+    return SOAP_OK;
+}
+
+int __lab__echoImage(struct soap *soap, struct _lab__echoImage *request, struct _lab__echoImageResponse *response)
+{
+    /* A missing element leaves the struct empty (a null pointer, size 0), as an empty one does. */
+    int bytes = request->image.__ptr ? request->image.__size : 0;
+    if (bytes < 1 || bytes > MAX_IMAGE_BYTES)
+        return soap_sender_fault(soap, "image must be 1 to 1048576 bytes", NULL);
+    response->echoImageReturn = request->image;
     return SOAP_OK;
 }
 

@@ -13,7 +13,7 @@ ini_set('precision', '-1');
 const SERVICE_NAMESPACE = 'urn:lab';
 const ENVELOPE_NAMESPACE = 'http://schemas.xmlsoap.org/soap/envelope/';
 const OPERATIONS = ['getPlayer', 'findPlayers', 'firstPlayers', 'echoStructs', 'echoList', 'echoInts', 'echoDoubles',
-    'echoStrings', 'echoEmployees', 'getQuote'];
+    'echoStrings', 'echoEmployees', 'echoImage', 'getQuote'];
 const MALFORMED = 'malformed SOAP request';
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
@@ -85,6 +85,16 @@ final class PlayerService
         return ['echoEmployeesReturn' => $items];
     }
 
+    /** Lublin's image: its bytes, which SoapServer decoded from base64 and encodes again. */
+    public function echoImage(stdClass $request): array
+    {
+        $image = $request->image ?? '';
+        if (!is_string($image) || strlen($image) < 1 || strlen($image) > Echoes::MAX_IMAGE_BYTES) {
+            throw new SoapFault('Client', 'image must be 1 to ' . Echoes::MAX_IMAGE_BYTES . ' bytes');
+        }
+        return ['echoImageReturn' => $image];
+    }
+
     public function getQuote(stdClass $request): array
     {
         $symbol = $request->symbol ?? '';
@@ -100,6 +110,7 @@ final class Echoes
 {
     const MAX_ITEMS = 16000;
     const MAX_LIST_NODES = 64;
+    const MAX_IMAGE_BYTES = 1 << 20;
     const QUOTE = ['name' => 'International Business Machines', 'lastTradeTimestamp' => '2008-06-23T16:00:00Z',
         'last' => 89.5, 'open' => 88.25, 'high' => 90.75, 'low' => 87.5, 'prevClose' => 88.0, 'change' => 1.5,
         'percentageChange' => 1.625, 'marketCap' => 1.5e11, 'peRatio' => 24.75, 'earnings' => 3.5, 'volume' => 8765432];
@@ -277,7 +288,12 @@ function refusal(string $envelope): ?string
     $xpath = new DOMXPath($document);
     $xpath->registerNamespace('lab', SERVICE_NAMESPACE);
     $notBoolean = '//lab:fullTime[. != "true" and . != "false" and . != "1" and . != "0"]';
-    return $xpath->evaluate("count($notBoolean)", $operation) > 0 ? MALFORMED : null;
+    if ($xpath->evaluate("count($notBoolean)", $operation) > 0) {
+        return MALFORMED;
+    }
+    // ...and skips what is not base64 in an image ("not*base64!" is "notbase6"): strict base64 only.
+    $image = $operation->localName === 'echoImage' ? $xpath->evaluate('string(lab:image)', $operation) : '';
+    return base64_decode(preg_replace('/[ \t\r\n]+/', '', $image), true) === false ? MALFORMED : null;
 }
 
 /**

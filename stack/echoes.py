@@ -5,6 +5,7 @@ from here, through registry.request.
 Each item's values follow from its index alone, so an answer is checked against the same function
 that wrote the request. Infosys's Employee records are random, as the paper's were, but drawn from a
 fixed seed per index (EMPLOYEE_SEED), so they too are the same on every call and checkable."""
+import base64
 import random
 import string
 import xml.etree.ElementTree as ET
@@ -28,6 +29,9 @@ STRUCT_FIELDS = ("varInt", "varFloat", "varString")
 EMPLOYEE_FIELDS = ("id", "firstName", "lastName", "email", "department", "title", "age", "salary", "fullTime")
 EMPLOYEE_SEED = 2007
 DEPARTMENTS = ("Engineering", "Finance", "Sales", "Marketing", "Operations", "Research", "Support", "Legal")
+# Lublin's MIME image/jpg: the image's bytes, inline as xs:base64Binary (contract/README.md).
+IMAGE_SEED = 2019
+MAX_IMAGE_BYTES = 1 << 20
 TITLES = ("Analyst", "Engineer", "Consultant", "Manager", "Architect", "Specialist", "Director", "Associate")
 
 
@@ -62,9 +66,17 @@ def employee(index):
             draw.random() < 0.5)
 
 
+def image(size):
+    """Lublin's image of `size` bytes: random bytes from IMAGE_SEED, as a JPEG's compressed data is
+    close to random; the same on every call of a size, so an answer can be checked."""
+    return random.Random(IMAGE_SEED).randbytes(size)
+
+
 VALUES = {"echo": struct, "employees": employee, "list": struct, "ints": integer, "doubles": double, "strings": text}
 OPERATIONS = {"echo": "echoStructs", "list": "echoList", "ints": "echoInts", "doubles": "echoDoubles",
-              "strings": "echoStrings", "employees": "echoEmployees", "quote": "getQuote"}
+              "strings": "echoStrings", "employees": "echoEmployees", "image": "echoImage", "quote": "getQuote"}
+# Each echo's parameter, where it is not its repeated `item`.
+PARAMETERS = {"list": "list", "image": "image"}
 # The echoes whose items are records: their fields, in order.
 RECORD_FIELDS = {"echo": STRUCT_FIELDS, "employees": EMPLOYEE_FIELDS}
 
@@ -73,6 +85,8 @@ def values(kind, count):
     """What a request of `count` items carries, and so what its answer must hold."""
     if kind == "quote":
         return [QUOTE]
+    if kind == "image":
+        return [image(count)]
     return [VALUES[kind](index) for index in range(count)]
 
 
@@ -94,6 +108,8 @@ def envelope(kind, count):
         nodes = values(kind, count)
         inner = ("<lab:list>" + "<lab:next>".join(struct_xml(node) for node in nodes)
                  + "</lab:next>" * (len(nodes) - 1) + "</lab:list>")
+    elif kind == "image":
+        inner = f"<lab:image>{base64.b64encode(image(count)).decode()}</lab:image>"
     elif kind in RECORD_FIELDS:
         inner = "".join(f"<lab:item>{struct_xml(item, RECORD_FIELDS[kind])}</lab:item>" for item in values(kind, count))
     else:
@@ -126,6 +142,13 @@ def parsed_quote(element):
     return {name: type(value)(element.findtext(f"{LAB}{name}")) for name, value in QUOTE.items()}
 
 
+def parsed_image(text):
+    try:
+        return base64.b64decode("".join(text.split()), validate=True)
+    except ValueError as error:
+        raise ValueError(f"an image not in base64: {error}") from None
+
+
 def answer_values(kind, body):
     """The values an answer holds, in order; ValueError when it is not the operation's response."""
     try:
@@ -147,6 +170,8 @@ def answer_values(kind, body):
         return [parsed_struct(element) for element in returns]
     if kind == "employees":
         return [parsed_employee(element) for element in returns]
+    if kind == "image":
+        return [parsed_image(element.text or "") for element in returns]
     convert = {"ints": int, "doubles": float, "strings": str}[kind]
     return [convert(element.text or "") for element in returns]
 

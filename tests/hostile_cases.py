@@ -95,6 +95,7 @@ MALFORMED = "malformed SOAP request"
 ITEMS = "echo takes 1 to 16000 items"
 NODES = "list must have 1 to 64 nodes"
 FINITE = "numbers must be finite"
+IMAGE = "image must be 1 to 1048576 bytes"
 SYMBOL = "symbol must be 1 to 8 capital letters"
 TOO_LARGE = "request body must be at most 16 MB"
 XSI = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"'
@@ -132,6 +133,11 @@ ECHO_CASES = [
      "<lab:item><lab:varInt>1</lab:varInt><lab:varString>x</lab:varString></lab:item>", MALFORMED),
     ("an-employee-whose-full-time-is-no-boolean", "echoEmployees", employee(fullTime="maybe"), MALFORMED),
     ("nan-salary", "echoEmployees", employee(salary="NaN"), FINITE),
+    ("image-past-the-cap", "echoImage", f"<lab:image>{'A' * (4 * ((2 ** 20 + 3) // 3))}</lab:image>", IMAGE),
+    ("no-image", "echoImage", "", IMAGE),
+    ("an-empty-image", "echoImage", "<lab:image></lab:image>", IMAGE),
+    ("an-image-not-in-base64", "echoImage", "<lab:image>not*base64!</lab:image>", MALFORMED),
+    ("an-image-cut-mid-quantum", "echoImage", "<lab:image>QUJD=QUJD</lab:image>", MALFORMED),
     ("list-past-the-cap", "echoList", nested_list(65), NODES),
     ("no-list", "echoList", "", NODES),
     ("list-100000-deep", "echoList", nested_list(100000), MALFORMED),

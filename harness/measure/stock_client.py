@@ -7,13 +7,16 @@ import time
 from stack import echoes
 
 # The echo kinds zeep sends here: every one but the linked list, whose nesting the raw envelope spells
-# out (stack/echoes.py) and zeep would build otherwise.
-KINDS = tuple(kind for kind in echoes.VALUES if kind != "list")
+# out (stack/echoes.py) and zeep would build otherwise, and getQuote, which echoes nothing.
+KINDS = tuple(kind for kind in echoes.OPERATIONS if kind not in ("list", "quote"))
 
 
 def arguments(kind, count):
-    """What zeep is given for an echo of `count` items: the values, a record as a dict of its fields."""
+    """What zeep is given for an echo of `count` items: the values, a record as a dict of its fields;
+    an image's bytes."""
     items = echoes.values(kind, count)
+    if kind == "image":
+        return items[0]
     fields = echoes.RECORD_FIELDS.get(kind)
     return [dict(zip(fields, item)) for item in items] if fields else items
 
@@ -31,6 +34,6 @@ def caller(request, wsdl, kind, count):
 
     def call():
         started = time.perf_counter()
-        operation(item=items)
+        operation(**{echoes.PARAMETERS.get(kind, "item"): items})
         return (time.perf_counter() - started) * 1e6
     return call

@@ -124,4 +124,6 @@ def x_label(figure, points):
     title = workload_names.workload_title(f"{kinds.pop()}-2", short=True) if len(kinds) == 1 else ""
     if figure["x"] == "items" and title.startswith("2 "):  # "2 ints", not "list of 2"
         return f"{title.removeprefix('2 ').replace('employees', 'Employee records')} in the message"
+    if figure["x"] == "items" and title.startswith("2-byte "):  # "2-byte image"
+        return f"bytes of the {title.removeprefix('2-byte ')} in the message"
     return X_LABELS[figure["x"]]

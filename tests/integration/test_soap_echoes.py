@@ -22,6 +22,9 @@ SOAP_APPS = [name for name in registry.apps() if registry.app(name)["kind"] == "
 # Axis2's ADB reads INF as no number at all (Double.parseDouble wants "Infinity"): still a Client
 # fault, with the malformed message (contract/README.md).
 ADB_CANNOT_READ = {("soap-axis2", "infinity"), ("soap-axis2", "minus-infinity")}
+# Base64 with '=' inside it: gSOAP's decoder ends the image there, Axis2's reads on past it; both echo
+# other bytes where the others refuse (contract/README.md, "Where the engines still differ").
+PADDING_READ_ON = {("soap-axis2", "an-image-cut-mid-quantum"), ("soap-gsoap", "an-image-cut-mid-quantum")}
 CLIENTS = {}
 
 
@@ -52,6 +55,7 @@ def test_a_stock_client_round_trips_every_echo(stack, app, count):
     for operation, kind in (("echoInts", "ints"), ("echoDoubles", "doubles"), ("echoStrings", "strings")):
         items = echoes.values(kind, count)
         assert getattr(service, operation)(item=items) == items, operation
+    assert service.echoImage(image=echoes.image(count)) == echoes.image(count), "an image of `count` bytes"
 
 
 @pytest.mark.parametrize("count", [1, 5000])
@@ -82,7 +86,7 @@ def test_get_quote_gives_the_fixed_answer(stack, app):
 
 
 @pytest.mark.parametrize("workload", ["echo-1", "echo-16000", "employees-16000", "list-64", "ints-16000", "doubles-16000",
-                                      "strings-16000", "quote"])
+                                      "strings-16000", "image-1048576", "quote"])
 @pytest.mark.parametrize("app", SOAP_APPS)
 def test_the_sweeps_envelopes_come_back_unchanged(stack, app, workload):
     echoed, problem = judge_echo(workload, *post(app, registry.request(app, workload).body.encode()))
@@ -139,7 +143,10 @@ def replied(app, body, half_close=False):
 
 @pytest.mark.parametrize("name,operation,content,message", ECHO_CASES, ids=[case[0] for case in ECHO_CASES])
 @pytest.mark.parametrize("app", SOAP_APPS)
-def test_hostile_echo_envelopes_get_the_same_client_fault_everywhere(stack, app, name, operation, content, message):
+def test_hostile_echo_envelopes_get_the_same_client_fault_everywhere(stack, app, name, operation, content, message,
+                                                                    request):
+    if (app, name) in PADDING_READ_ON:
+        request.applymarker(pytest.mark.xfail(strict=True, reason="its base64 decoder takes '=' inside the text"))
     reply = replied(app, envelope(operation, content))
     for leak in LEAKS:
         assert leak not in reply.body, f"{leak!r} in {reply.body[:300]}"
@@ -186,7 +193,9 @@ def rss_mb(stack, server_name):
 @pytest.mark.parametrize("server_name", sorted({registry.server_of(app) for app in SOAP_APPS}))
 def test_a_thousand_hostile_envelopes_grow_a_server_by_at_most_50_mb(stack, server_name):
     apps = [app for app in SOAP_APPS if registry.server_of(app) == server_name]
-    small = [envelope(operation, content) for _, operation, content, _ in ECHO_CASES if len(content) < 2 ** 20]
+    answered = {name for _, name in PADDING_READ_ON}
+    small = [envelope(operation, content) for name, operation, content, _ in ECHO_CASES
+             if len(content) < 2 ** 20 and name not in answered]
 
     def thousand_hostile_envelopes():
         for app, body in zip(itertools.cycle(apps), itertools.islice(itertools.cycle(small), 1000)):

@@ -1,5 +1,6 @@
 """The SOAP papers' workloads: envelopes written from N (stack/echoes.py), read back by a plain XML
 parser, and real engines' answers (tests/fixtures/answers) judged echoed or not."""
+import base64
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -58,6 +59,27 @@ def test_an_employee_answer_must_hold_every_field_and_a_schema_boolean():
     flag = "<fullTime>true</fullTime>" if "<fullTime>true</fullTime>" in answer else "<fullTime>false</fullTime>"
     assert judge_echo("employees-2", 200, answer.replace(flag, "<fullTime>yes</fullTime>", 1)) == (
         False, "'yes' is not an xs:boolean")
+
+
+def test_an_image_is_random_bytes_of_its_size_inline_as_base64():
+    image = echoes.values("image", 1000)
+    assert len(image) == 1 and len(image[0]) == 1000 and image == echoes.values("image", 1000)
+    assert len(set(image[0])) > 240, "bytes spread as compressed image data's are"
+    operation = ET.fromstring(echoes.envelope("image", 1000)).find(BODY)[0]
+    assert operation.tag == f"{LAB}echoImage" and [child.tag for child in operation] == [f"{LAB}image"]
+    assert base64.b64decode(operation.findtext(f"{LAB}image")) == image[0]
+    assert workload_names.largest_count("image") == echoes.MAX_IMAGE_BYTES == 2 ** 20
+
+
+def test_an_image_answer_must_hold_the_same_bytes_in_base64():
+    sent = base64.b64encode(echoes.image(5)).decode()
+    answer = ('<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/"><e:Body><echoImageResponse '
+              'xmlns="urn:lab"><echoImageReturn>{}</echoImageReturn></echoImageResponse></e:Body></e:Envelope>')
+    # Engines may wrap base64 in lines (Axis 1.4 does not, others may): whitespace is not data.
+    assert judge_echo("image-5", 200, answer.format(f"{sent[:4]}\n{sent[4:]}"))[0]
+    assert judge_echo("image-5", 200, answer.format(base64.b64encode(b"12345").decode()))[1].startswith("item 1 came back")
+    assert judge_echo("image-5", 200, answer.format("****"))[1].startswith("an image not in base64")
+    assert judge_echo("image-5", 200, answer.format(""))[1] == "item 1 came back as b'', " + repr(echoes.image(5)) + " was sent"
 
 
 def test_a_list_envelope_nests_one_node_in_the_next():

@@ -92,7 +92,8 @@ def test_a_stock_client_is_given_the_echos_values_a_record_as_its_fields():
     assert [list(each) for each in employees] == [list(echoes.EMPLOYEE_FIELDS)] * 2
     assert [tuple(each.values()) for each in employees] == echoes.values("employees", 2), "the raw envelope's values"
     assert stock_client.arguments("ints", 3) == echoes.values("ints", 3)
-    assert "list" not in stock_client.KINDS and "employees" in stock_client.KINDS
+    assert stock_client.arguments("image", 4) == echoes.image(4), "an image is its bytes, no list"
+    assert "list" not in stock_client.KINDS and {"employees", "image"} <= set(stock_client.KINDS)
 
 
 def test_a_stock_client_is_refused_a_kind_it_does_not_send_before_any_server_is_touched():

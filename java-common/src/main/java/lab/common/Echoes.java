@@ -17,6 +17,8 @@ import java.util.regex.Pattern;
 public final class Echoes {
     public static final int MAX_ITEMS = 16000;
     public static final int MAX_LIST_NODES = 64;
+    /** Lublin's image: up to 1 MiB, past the paper's largest data set of a million variables. */
+    public static final int MAX_IMAGE_BYTES = 1 << 20;
     private static final Pattern SYMBOL = Pattern.compile("[A-Z]{1,8}");
 
     /** getQuote's answer but the symbol, in the Quote type's order (a StockQuote-shaped reply). */
@@ -42,6 +44,13 @@ public final class Echoes {
     public static void checkListNodes(int count) throws InvalidRequest {
         if (count < 1 || count > MAX_LIST_NODES) {
             throw new InvalidRequest(400, "list must have 1 to " + MAX_LIST_NODES + " nodes");
+        }
+    }
+
+    /** An image's size in bytes, decoded: 1 to MAX_IMAGE_BYTES. */
+    public static void checkImage(int bytes) throws InvalidRequest {
+        if (bytes < 1 || bytes > MAX_IMAGE_BYTES) {
+            throw new InvalidRequest(400, "image must be 1 to " + MAX_IMAGE_BYTES + " bytes");
         }
     }
 

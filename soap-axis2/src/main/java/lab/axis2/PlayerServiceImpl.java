@@ -1,5 +1,9 @@
 package lab.axis2;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.logging.Logger;
@@ -7,6 +11,9 @@ import lab.axis2.wire.EchoDoubles;
 import lab.axis2.wire.EchoEmployees;
 import lab.axis2.wire.EchoEmployeesResponse;
 import lab.axis2.wire.EchoDoublesResponse;
+import javax.activation.DataHandler;
+import lab.axis2.wire.EchoImage;
+import lab.axis2.wire.EchoImageResponse;
 import lab.axis2.wire.EchoInts;
 import lab.axis2.wire.EchoIntsResponse;
 import lab.axis2.wire.EchoList;
@@ -143,6 +150,15 @@ public class PlayerServiceImpl implements PlayerServiceSkeletonInterface {
     }
 
     @Override
+    public EchoImageResponse echoImage(EchoImage request) {
+        DataHandler image = request.getImage();
+        refusing(() -> Echoes.checkImage(image == null ? 0 : bytesOf(image)));
+        EchoImageResponse response = new EchoImageResponse();
+        response.setEchoImageReturn(image);
+        return response;
+    }
+
+    @Override
     public GetQuoteResponse getQuote(GetQuote request) {
         refusing(() -> Echoes.checkSymbol(request.getSymbol()));
         GetQuoteResponse response = new GetQuoteResponse();
@@ -160,6 +176,15 @@ public class PlayerServiceImpl implements PlayerServiceSkeletonInterface {
             checks.run();
         } catch (InvalidRequest e) {
             throw ContractFault.client(e.getMessage());
+        }
+    }
+
+    /** The decoded image's size: ADB hands over the bytes behind a DataHandler, which says no length. */
+    private static int bytesOf(DataHandler image) {
+        try (InputStream bytes = image.getInputStream()) {
+            return (int) Math.min(Integer.MAX_VALUE, bytes.transferTo(OutputStream.nullOutputStream()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -101,6 +101,16 @@ public class PlayerServiceImpl implements PlayerService {
     }
 
     @Override
+    public byte[] echoImage(byte[] image) {
+        try {
+            Echoes.checkImage(image == null ? 0 : image.length);
+            return image;
+        } catch (InvalidRequest e) {
+            throw ContractFaults.client(e.getMessage());
+        }
+    }
+
+    @Override
     public Quote getQuote(String symbol) {
         try {
             Echoes.checkSymbol(symbol);

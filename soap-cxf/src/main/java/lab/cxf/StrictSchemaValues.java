@@ -1,7 +1,13 @@
 package lab.cxf;
 
+import java.util.Base64;
+import java.util.regex.Pattern;
+import javax.xml.bind.annotation.adapters.XmlAdapter;
+
 /** The contract's simple types as the schema reads them, where JAXB's own parsers are lenient. */
 public final class StrictSchemaValues {
+    private static final Pattern XML_WHITESPACE = Pattern.compile("[ \t\r\n]");
+
     private StrictSchemaValues() {
     }
 
@@ -22,6 +28,19 @@ public final class StrictSchemaValues {
                 return false;
             default:
                 throw new IllegalArgumentException("not an xs:boolean");
+        }
+    }
+
+    /** An xs:base64Binary: IllegalArgumentException past a character outside base64 or a misplaced '='. */
+    public static final class Base64Binary extends XmlAdapter<String, byte[]> {
+        @Override
+        public byte[] unmarshal(String lexical) {
+            return Base64.getDecoder().decode(XML_WHITESPACE.matcher(lexical).replaceAll(""));
+        }
+
+        @Override
+        public String marshal(byte[] bytes) {
+            return Base64.getEncoder().encodeToString(bytes);
         }
     }
 }

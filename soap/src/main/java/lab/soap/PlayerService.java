@@ -115,6 +115,15 @@ public class PlayerService {
         return item;
     }
 
+    public byte[] echoImage(byte[] image) throws AxisFault {
+        try {
+            Echoes.checkImage(image == null ? 0 : image.length);
+            return image;
+        } catch (InvalidRequest e) {
+            throw Faults.fault(Faults.CLIENT, e.getMessage());
+        }
+    }
+
     public Quote getQuote(String symbol) throws AxisFault {
         try {
             Echoes.checkSymbol(symbol);
