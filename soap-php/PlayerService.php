@@ -293,7 +293,8 @@ function refusal(string $envelope): ?string
     }
     // ...and skips what is not base64 in an image ("not*base64!" is "notbase6"): strict base64 only.
     $image = $operation->localName === 'echoImage' ? $xpath->evaluate('string(lab:image)', $operation) : '';
-    return base64_decode(preg_replace('/[ \t\r\n]+/', '', $image), true) === false ? MALFORMED : null;
+    $compact = strpbrk($image, " \t\r\n") === false ? $image : preg_replace('/[ \t\r\n]+/', '', $image);
+    return base64_decode($compact, true) === false ? MALFORMED : null;
 }
 
 /**

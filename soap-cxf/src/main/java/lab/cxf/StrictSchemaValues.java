@@ -2,6 +2,7 @@ package lab.cxf;
 
 import java.util.Base64;
 import java.util.regex.Pattern;
+import javax.xml.bind.DatatypeConverter;
 import javax.xml.bind.annotation.adapters.XmlAdapter;
 
 /** The contract's simple types as the schema reads them, where JAXB's own parsers are lenient. */
@@ -31,16 +32,23 @@ public final class StrictSchemaValues {
         }
     }
 
-    /** An xs:base64Binary: IllegalArgumentException past a character outside base64 or a misplaced '='. */
+    /**
+     * An xs:base64Binary: IllegalArgumentException past a character outside base64 or a misplaced '='.
+     * Whitespace, which the Schema allows anywhere, is taken out only when the text holds some.
+     */
     public static final class Base64Binary extends XmlAdapter<String, byte[]> {
         @Override
         public byte[] unmarshal(String lexical) {
-            return Base64.getDecoder().decode(XML_WHITESPACE.matcher(lexical).replaceAll(""));
+            try {
+                return Base64.getDecoder().decode(lexical);
+            } catch (IllegalArgumentException e) {
+                return Base64.getDecoder().decode(XML_WHITESPACE.matcher(lexical).replaceAll(""));
+            }
         }
 
         @Override
         public String marshal(byte[] bytes) {
-            return Base64.getEncoder().encodeToString(bytes);
+            return DatatypeConverter.printBase64Binary(bytes);
         }
     }
 }

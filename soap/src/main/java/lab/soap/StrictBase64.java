@@ -22,9 +22,14 @@ public final class StrictBase64 {
             super(javaType, xmlType);
         }
 
+        /** Whitespace, which the Schema allows anywhere, is taken out only when the text holds some. */
         @Override
         public Object makeValue(String source) {
-            return Base64.getDecoder().decode(XML_WHITESPACE.matcher(source).replaceAll(""));
+            try {
+                return Base64.getDecoder().decode(source);
+            } catch (IllegalArgumentException e) {
+                return Base64.getDecoder().decode(XML_WHITESPACE.matcher(source).replaceAll(""));
+            }
         }
     }
 
