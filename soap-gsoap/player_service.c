@@ -573,6 +573,12 @@ int __lab__echoImage(struct soap *soap, struct _lab__echoImage *request, struct 
     return SOAP_OK;
 }
 
+int __lab__echoVoid(struct soap *soap, struct _lab__echoVoid *request, struct _lab__echoVoidResponse *response)
+{
+    (void)soap, (void)request, (void)response;
+    return SOAP_OK;
+}
+
 static int is_symbol(const char *symbol)
 {
     size_t length = symbol ? strspn(symbol, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") : 0;

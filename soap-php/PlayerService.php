@@ -13,7 +13,7 @@ ini_set('precision', '-1');
 const SERVICE_NAMESPACE = 'urn:lab';
 const ENVELOPE_NAMESPACE = 'http://schemas.xmlsoap.org/soap/envelope/';
 const OPERATIONS = ['getPlayer', 'findPlayers', 'firstPlayers', 'echoStructs', 'echoList', 'echoInts', 'echoDoubles',
-    'echoStrings', 'echoEmployees', 'echoImage', 'getQuote'];
+    'echoStrings', 'echoEmployees', 'echoImage', 'echoVoid', 'getQuote'];
 const MALFORMED = 'malformed SOAP request';
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
@@ -93,6 +93,12 @@ final class PlayerService
             throw new SoapFault('Client', 'image must be 1 to ' . Echoes::MAX_IMAGE_BYTES . ' bytes');
         }
         return ['echoImageReturn' => $image];
+    }
+
+    /** Lublin's VOID: nothing in, nothing out. */
+    public function echoVoid(): array
+    {
+        return [];
     }
 
     public function getQuote(stdClass $request): array
@@ -289,6 +295,10 @@ function refusal(string $envelope): ?string
     $xpath->registerNamespace('lab', SERVICE_NAMESPACE);
     $notBoolean = '//lab:fullTime[. != "true" and . != "false" and . != "1" and . != "0"]';
     if ($xpath->evaluate("count($notBoolean)", $operation) > 0) {
+        return MALFORMED;
+    }
+    // ...reads an echoVoid with elements inside as one without, where the Schema allows none...
+    if ($operation->localName === 'echoVoid' && $operation->firstElementChild !== null) {
         return MALFORMED;
     }
     // ...and skips what is not base64 in an image ("not*base64!" is "notbase6"): strict base64 only.

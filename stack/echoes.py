@@ -74,7 +74,8 @@ def image(size):
 
 VALUES = {"echo": struct, "employees": employee, "list": struct, "ints": integer, "doubles": double, "strings": text}
 OPERATIONS = {"echo": "echoStructs", "list": "echoList", "ints": "echoInts", "doubles": "echoDoubles",
-              "strings": "echoStrings", "employees": "echoEmployees", "image": "echoImage", "quote": "getQuote"}
+              "strings": "echoStrings", "employees": "echoEmployees", "image": "echoImage", "void": "echoVoid",
+              "quote": "getQuote"}
 # Each echo's parameter, where it is not its repeated `item`.
 PARAMETERS = {"list": "list", "image": "image"}
 # The echoes whose items are records: their fields, in order.
@@ -87,6 +88,8 @@ def values(kind, count):
         return [QUOTE]
     if kind == "image":
         return [image(count)]
+    if kind == "void":
+        return []
     return [VALUES[kind](index) for index in range(count)]
 
 
@@ -108,6 +111,8 @@ def envelope(kind, count):
         nodes = values(kind, count)
         inner = ("<lab:list>" + "<lab:next>".join(struct_xml(node) for node in nodes)
                  + "</lab:next>" * (len(nodes) - 1) + "</lab:list>")
+    elif kind == "void":
+        inner = ""
     elif kind == "image":
         inner = f"<lab:image>{base64.b64encode(image(count)).decode()}</lab:image>"
     elif kind in RECORD_FIELDS:
@@ -172,6 +177,8 @@ def answer_values(kind, body):
         return [parsed_employee(element) for element in returns]
     if kind == "image":
         return [parsed_image(element.text or "") for element in returns]
+    if kind == "void":
+        return [element.tag for element in returns]
     convert = {"ints": int, "doubles": float, "strings": str}[kind]
     return [convert(element.text or "") for element in returns]
 

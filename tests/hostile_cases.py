@@ -138,6 +138,7 @@ ECHO_CASES = [
     ("an-empty-image", "echoImage", "<lab:image></lab:image>", IMAGE),
     ("an-image-not-in-base64", "echoImage", "<lab:image>not*base64!</lab:image>", MALFORMED),
     ("an-image-cut-mid-quantum", "echoImage", "<lab:image>QUJD=QUJD</lab:image>", MALFORMED),
+    ("an-element-inside-echo-void", "echoVoid", "<lab:item>1</lab:item>", MALFORMED),
     ("list-past-the-cap", "echoList", nested_list(65), NODES),
     ("no-list", "echoList", "", NODES),
     ("list-100000-deep", "echoList", nested_list(100000), MALFORMED),

@@ -9,7 +9,8 @@ COLUMNS = ["app", "workload", "n", "samples", *PHASES, "total_us", "round_trip_u
 WORKLOAD_TITLES = {"rows": "rows-N: the first N rows by id (a small request, a reply of N rows, InnoDB)",
                    "echo": "echo-N: echoStructs of N structs (N sent, the same N returned, no database)",
                    "employees": "employees-N: echoEmployees of N Employee records (Infosys's message, no database)",
-                   "image": "image-N: echoImage of an N-byte image, inline as base64 (Lublin's MIME image/jpg, no database)"}
+                   "image": "image-N: echoImage of an N-byte image, inline as base64 (Lublin's MIME image/jpg, no database)",
+                   "void": "void-1: echoVoid, a call that carries no data either way (Lublin's VOID)"}
 
 def number(value):
     return float(value) if value not in (None, "") else None

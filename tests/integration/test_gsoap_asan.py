@@ -16,7 +16,7 @@ from tests.hostile_cases import ECHO_CASES
 
 from .conftest import Reply, soap_fault
 from .test_soap import LAUGHS, XXE, envelope as operation_envelope
-from .test_soap_echoes import PADDING_READ_ON, envelope, post_to
+from .test_soap_echoes import ANSWERED_ANYWAY, envelope, post_to
 
 BUILT = ROOT / "target" / "soap-gsoap" / "player-service-asan"
 PATH = registry.app("soap-gsoap")["service"]
@@ -57,14 +57,14 @@ def test_gsoap_under_address_sanitizer_answers_the_hostile_tables_with_no_report
     server, log = asan_server
     for name, operation, content, message in ECHO_CASES:
         answer = reply(envelope(operation, content))
-        if ("soap-gsoap", name) in PADDING_READ_ON:
+        if ("soap-gsoap", name) in ANSWERED_ANYWAY:
             assert answer.status == 200, name  # read, under the sanitizer all the same
         else:
             assert soap_fault(answer) == ("Client", message), name
     for body in OTHER_HOSTILE_ENVELOPES:
         assert soap_fault(reply(body))[0] == "Client"
     assert soap_fault(reply(envelope("echoInts", ""), half_close=True))[0] == "Client"
-    for workload in ("echo-100", "list-64", "ints-100", "doubles-100", "strings-100", "image-100000", "quote"):
+    for workload in ("echo-100", "list-64", "ints-100", "doubles-100", "strings-100", "image-100000", "void-1", "quote"):
         echoed, problem = judge_echo(workload, *post_to(PORT, PATH, request_body(workload)))
         assert echoed, problem
     for workload in ("single", "large"):

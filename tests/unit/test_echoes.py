@@ -82,6 +82,16 @@ def test_an_image_answer_must_hold_the_same_bytes_in_base64():
     assert judge_echo("image-5", 200, answer.format(""))[1] == "item 1 came back as b'', " + repr(echoes.image(5)) + " was sent"
 
 
+def test_a_void_call_carries_nothing_and_its_answer_must_hold_nothing():
+    operation = ET.fromstring(echoes.envelope("void", 1)).find(BODY)[0]
+    assert operation.tag == f"{LAB}echoVoid" and len(operation) == 0 and not operation.text
+    answer = ('<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/"><e:Body><echoVoidResponse '
+              'xmlns="urn:lab">{}</echoVoidResponse></e:Body></e:Envelope>')
+    assert judge_echo("void-1", 200, answer.format(""))[0]
+    assert judge_echo("void-1", 200, answer.format("<x/>")) == (False, "1 items back, 0 sent")
+    assert workload_names.largest_count("void") == 1
+
+
 def test_a_list_envelope_nests_one_node_in_the_next():
     node, depth = ET.fromstring(echoes.envelope("list", 64)).find(BODY)[0].find(f"{LAB}list"), 0
     while node is not None:

@@ -18,6 +18,7 @@ RECORDED = ROOT / "tests" / "fixtures" / "reproduce-lublin"
 CALLS = RECORDED / "round-1" / "fig-1-int" / "soap-phases-calls.tsv"
 PACKET_CALLS = RECORDED / "round-1" / "fig-5" / "soap-phases-calls.tsv"
 IMAGE_CALLS = RECORDED / "round-1" / "fig-1-mime" / "soap-phases-calls.tsv"
+VOID_CALLS = RECORDED / "round-1" / "fig-1-void" / "soap-phases-calls.tsv"
 
 
 def lublin():
@@ -64,8 +65,9 @@ def test_table_5s_rows_are_set_against_one_struct_and_against_1000_to_5000():
 def test_every_table_and_type_shares_one_run_of_ten_calls():
     declaration, _ = lublin()
     folders = {paper_declaration.shared_folder(declaration, each) for each in declaration["figures"]}
-    assert folders == {"fig-1-int", "fig-1-mime", "fig-5"}, (
-        "Tables 5 and 6 share a run of their own, of structs from 1 to 16,000; the image its own, of 10 B to 1 MB")
+    assert folders == {"fig-1-void", "fig-1-int", "fig-1-mime", "fig-5"}, (
+        "Tables 5 and 6 share a run of their own, of structs from 1 to 16,000; the image its own, of 10 B to 1 MB; "
+        "VOID its own, of single calls")
     image = paper_runs.figure_args(declaration, figure_by_id(declaration, "4-mime"))
     assert (image.kinds, image.sizes, image.count) == ("image", "10,100,1000,5000,100000,1000000", 10)
     packets = paper_runs.figure_args(declaration, figure_by_id(declaration, "6"))
@@ -111,6 +113,19 @@ def test_the_image_is_counted_in_bytes_and_its_ratio_set_from_10_to_5000_bytes()
     assert "over 4 points" in row["ours"], "10 to 5,000 bytes, as for the other types"
 
 
+def test_void_is_one_call_without_data_its_rate_calls_a_second():
+    declaration, values = lublin()
+    figure = figure_by_id(declaration, "1-void")
+    calls = read_tsv(VOID_CALLS)
+    points = paper_phases.phase_points(figure, [(1, calls)])
+    ((n, gsoap),) = points[("soap-gsoap", "void")]
+    timed = [1e6 / float(row["marshal_us"]) for row in calls if (row["app"], row["workload"]) == ("soap-gsoap", "void")]
+    assert n == 1 and len(timed) == 10 and gsoap["value"] == pytest.approx(sum(timed) / 10)
+    assert paper_pages.x_label(figure, points) == "a call without data"
+    (row,) = paper_figures.verdict_rows(figure, values, points)
+    assert (row["span"], row["paper"]) == ("1–1", "2.29×")
+
+
 def test_a_kind_its_experiment_does_not_run_is_named():
     declaration, _ = lublin()
     declaration = json.loads(json.dumps(declaration))
@@ -121,13 +136,13 @@ def test_a_kind_its_experiment_does_not_run_is_named():
 
 def test_reproduce_draws_a_page_per_table_and_type(tmp_path):
     pages, markdown = drawn("lublin", RECORDED, tmp_path)
-    assert pages == 23
+    assert pages == 27
     assert "| series | x | serialization rate (items/s) |" in markdown
     assert "| series | x | deserialization memory (MB) |" in markdown
     assert "The paper's memory: gSOAP 0.40 (line 143), Axis (Axis2/C) 0.40 (line 143) MB." in markdown
     assert "The paper's rates: gSOAP 1,301,413 (line 129), Axis (Axis2/C) 1,163,028 (line 129) items/s." in markdown
     assert "Tables 5 and 6" not in markdown.partition("## Not run")[2], "Tables 5 and 6 are drawn now"
-    assert "MIME" not in markdown.partition("## Not run")[2] and "VOID" in markdown.partition("## Not run")[2]
+    assert "## Not run" not in markdown, "every row of every table is drawn now, VOID and MIME included"
     assert ("The paper's packet rates: gSOAP 930 (1000–5000 items, line 199), Axis (Axis2/C) 616 (1000–5000 items, "
             "line 199), gSOAP 968 (1–1 items, line 200)") in markdown
     assert "The paper's memory per 1,000 packets: gSOAP 7.6–50.0 (1000–5000 items, line 210)" in markdown

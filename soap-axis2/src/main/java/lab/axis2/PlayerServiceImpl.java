@@ -15,6 +15,8 @@ import javax.activation.DataHandler;
 import lab.axis2.wire.EchoImage;
 import lab.axis2.wire.EchoImageResponse;
 import lab.axis2.wire.EchoInts;
+import lab.axis2.wire.EchoVoid;
+import lab.axis2.wire.EchoVoidResponse;
 import lab.axis2.wire.EchoIntsResponse;
 import lab.axis2.wire.EchoList;
 import lab.axis2.wire.EchoListResponse;
@@ -156,6 +158,11 @@ public class PlayerServiceImpl implements PlayerServiceSkeletonInterface {
         EchoImageResponse response = new EchoImageResponse();
         response.setEchoImageReturn(image);
         return response;
+    }
+
+    @Override
+    public EchoVoidResponse echoVoid(EchoVoid request) {
+        return new EchoVoidResponse();
     }
 
     @Override

@@ -111,6 +111,10 @@ public class PlayerServiceImpl implements PlayerService {
     }
 
     @Override
+    public void echoVoid() {
+    }
+
+    @Override
     public Quote getQuote(String symbol) {
         try {
             Echoes.checkSymbol(symbol);

@@ -124,6 +124,10 @@ public class PlayerService {
         }
     }
 
+    /** Lublin's VOID: nothing in, nothing out. */
+    public void echoVoid() {
+    }
+
     public Quote getQuote(String symbol) throws AxisFault {
         try {
             Echoes.checkSymbol(symbol);
