@@ -31,7 +31,6 @@ EMPLOYEE_SEED = 2007
 DEPARTMENTS = ("Engineering", "Finance", "Sales", "Marketing", "Operations", "Research", "Support", "Legal")
 # Lublin's MIME image/jpg: the image's bytes, inline as xs:base64Binary (contract/README.md).
 IMAGE_SEED = 2019
-MAX_IMAGE_BYTES = 1 << 20
 TITLES = ("Analyst", "Engineer", "Consultant", "Manager", "Architect", "Specialist", "Director", "Associate")
 
 
