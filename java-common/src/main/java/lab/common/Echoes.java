@@ -4,6 +4,7 @@ import java.beans.IntrospectionException;
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
 import java.lang.reflect.Method;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,6 +21,7 @@ public final class Echoes {
     /** Lublin's image: up to 1 MiB, past the paper's largest data set of a million variables. */
     public static final int MAX_IMAGE_BYTES = 1 << 20;
     private static final Pattern SYMBOL = Pattern.compile("[A-Z]{1,8}");
+    private static final Pattern XML_WHITESPACE = Pattern.compile("[ \t\r\n]");
 
     /** getQuote's answer but the symbol, in the Quote type's order (a StockQuote-shaped reply). */
     private static final Object[][] QUOTE = {
@@ -51,6 +53,19 @@ public final class Echoes {
     public static void checkImage(int bytes) throws InvalidRequest {
         if (bytes < 1 || bytes > MAX_IMAGE_BYTES) {
             throw new InvalidRequest(400, "image must be 1 to " + MAX_IMAGE_BYTES + " bytes");
+        }
+    }
+
+    /**
+     * An xs:base64Binary as the Schema reads it, where the engines' own decoders skip what is not base64:
+     * IllegalArgumentException past a character outside base64 or a misplaced '='. Whitespace, which
+     * the Schema allows anywhere, is taken out only when the text holds some.
+     */
+    public static byte[] base64Binary(String lexical) {
+        try {
+            return Base64.getDecoder().decode(lexical);
+        } catch (IllegalArgumentException e) {
+            return Base64.getDecoder().decode(XML_WHITESPACE.matcher(lexical).replaceAll(""));
         }
     }
 

@@ -1,8 +1,7 @@
 package lab.soap;
 
-import java.util.Base64;
-import java.util.regex.Pattern;
 import javax.xml.namespace.QName;
+import lab.common.Echoes;
 import org.apache.axis.encoding.ser.Base64Deserializer;
 import org.apache.axis.encoding.ser.BaseDeserializerFactory;
 
@@ -11,8 +10,6 @@ import org.apache.axis.encoding.ser.BaseDeserializerFactory;
  * became the bytes of "notbase6"); this one refuses it, and a misplaced '=', as a malformed request.
  */
 public final class StrictBase64 {
-    private static final Pattern XML_WHITESPACE = Pattern.compile("[ \t\r\n]");
-
     private StrictBase64() {
     }
 
@@ -22,14 +19,9 @@ public final class StrictBase64 {
             super(javaType, xmlType);
         }
 
-        /** Whitespace, which the Schema allows anywhere, is taken out only when the text holds some. */
         @Override
         public Object makeValue(String source) {
-            try {
-                return Base64.getDecoder().decode(source);
-            } catch (IllegalArgumentException e) {
-                return Base64.getDecoder().decode(XML_WHITESPACE.matcher(source).replaceAll(""));
-            }
+            return Echoes.base64Binary(source);
         }
     }
 
