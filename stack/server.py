@@ -14,7 +14,7 @@ from pathlib import Path
 
 from stack import cgroup, registry, settings, topology
 from stack.files import write_atomically
-from stack.procfs import cmdline, is_zombie, proc_pids
+from stack.procfs import cmdline, is_zombie, proc_pids, read_once
 from stack.settings import LOG, ROOT, RUN, VAR
 
 CONF = ROOT / "stack" / "conf"
@@ -58,10 +58,13 @@ def http_answers(address, port, path="/"):
 
 
 def read_pid(pidfile):
-    try:
-        return int(pidfile.read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        return None
+    """The pid a pidfile names, or None; within one_scan() read once (a sample asks for it per process)."""
+    def read():
+        try:
+            return int(pidfile.read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+    return read_once("pidfile", str(pidfile), read)
 
 
 def log_tail(path, lines=15):
@@ -165,8 +168,10 @@ class Server:
         return None
 
     def processes(self):
-        """Every live process of this server (for Apache: the parent and its workers)."""
-        return [pid for pid in proc_pids() if self.owns(pid) and not is_zombie(pid)]
+        """Every live process of this server (for Apache: the parent and its workers); within one_scan()
+        listed once."""
+        return read_once("processes", str(self.pidfile),
+                         lambda: [pid for pid in proc_pids() if self.owns(pid) and not is_zombie(pid)])
 
     def recycle(self):
         """Bring the server's worker pool back to its starting size after an overload, where its

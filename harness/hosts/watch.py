@@ -8,8 +8,10 @@ import time
 from harness.hosts.channel import agent
 from harness.judge.disturbance import LOST, disturbance, redone_while_disturbed
 from harness.measure import monitors, network
+from harness.measure.canary import CanaryMonitor
 from harness.measure.processes import cpu_list
 from stack import remote
+from stack.procfs import one_scan
 from stack.server import LabError
 
 
@@ -23,14 +25,16 @@ class Watch:
         self.figures, self.wall_s = {}, 0.0
 
     def __enter__(self):
-        for monitor in self.monitors:
-            monitor.start()
+        with one_scan():  # the monitors find the lab's processes in one listing of /proc
+            for monitor in self.monitors:
+                monitor.start()
         self.started = time.monotonic()
         return self
 
     def __exit__(self, *_):
         self.wall_s = time.monotonic() - self.started
-        self.figures = monitors.merged_monitor_figures([monitor.finish() for monitor in self.monitors])
+        with one_scan():
+            self.figures = monitors.merged_monitor_figures([monitor.finish() for monitor in self.monitors])
         return False
 
     def disturbed(self):
@@ -90,9 +94,20 @@ def watching(context):
     return Watch(context.disturbance.limits, step_monitors(context.pinning, context.topology.ssh))
 
 
-def quiet_check(context, seconds=2):
-    """Before any load: whatever else used the lab's CPUs over `seconds` of watching ("disturbed":
-    None when nothing did), kept in the run's manifest."""
+def speed_watch(context):
+    """The speed canary alone around a moment, on every lab CPU: readings toward each CPU's reference
+    (runner.calibrate_speed), without the servers' monitors, which the canary reads apart from anyway
+    (it reads before they start and after they end). Over ssh each host's canary is read by its
+    agent, within that host's step monitors."""
+    if context.topology.ssh:
+        return watching(context)
+    return Watch(context.disturbance.limits, [CanaryMonitor(context.pinning.lab_cpus())])
+
+
+def quiet_check(context):
+    """Before any load: whatever else used the lab's CPUs over the run's quiet_check_s of watching
+    ("disturbed": None when nothing did), kept in the run's manifest."""
+    seconds = context.disturbance.quiet_check_s
     with watching(context) as watch:
         time.sleep(seconds)
     return {"seconds": seconds, "disturbed": watch.disturbed(), "figures": watch.figures}

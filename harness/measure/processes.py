@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stack import lifecycle, settings
-from stack.procfs import one_scan, proc_pids, stat_fields
+from stack.procfs import one_scan, proc_pids, read_once, stat_fields
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2 ** 20
@@ -69,7 +69,8 @@ def zombie_children(parent):
     """Exited children of `parent` not yet reaped (their times stay readable until they are)."""
     if not parent:
         return []
-    return [pid for pid in proc_pids() if (fields := stat_fields(pid)) and fields[0] == "Z" and int(fields[1]) == parent]
+    return read_once("zombies", parent, lambda: [pid for pid in proc_pids()
+                                                 if (fields := stat_fields(pid)) and fields[0] == "Z" and int(fields[1]) == parent])
 
 
 # /proc/stat's per-CPU columns after the name (user nice system idle iowait irq softirq steal ...).

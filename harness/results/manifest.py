@@ -28,7 +28,7 @@ SCHEMA = {
     "host": "cores, memory, CPU model, kernel TCP settings",
     "git": "commit and whether the tree had uncommitted changes",
     "registry": "the registry of targets as used (apps, titles, requests)",
-    "quiet_check": "before any load: what else used the lab's CPUs for 2 s (see harness/judge/disturbance.py)",
+    "quiet_check": "before any load: what else used the lab's CPUs over its seconds (quiet_check_s; see harness/judge/disturbance.py)",
     "added_rounds": "ROUNDS=auto: per cell its rounds in all (Stein's procedure) and its first rounds' spread, and "
                     "whether the time cap stopped the added rounds; null without ROUNDS=auto",
     "concurrency": "make concurrency-sweep's settings (sweep.json crosscheck.concurrency and its ladder); null for a "

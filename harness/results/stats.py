@@ -12,9 +12,15 @@ import math
 import statistics
 from dataclasses import dataclass
 
-from scipy import stats as scipy_stats
 
 CONFIDENCE = 0.95
+
+
+def distributions():
+    """scipy.stats, imported where an interval is computed: its import takes about a second, which
+    every harness process that computes none (a sweep's steps, the agents on hosts) would pay."""
+    from scipy import stats
+    return stats
 
 
 @dataclass(frozen=True)
@@ -45,7 +51,7 @@ class Interval:
 def median_coverage(n, k):
     """The probability that [x_(k), x_(n-k+1)] of n sorted values holds the median of their
     distribution: 1 - 2 P(Binomial(n, 1/2) <= k - 1)."""
-    return 1 - 2 * scipy_stats.binom.cdf(k - 1, n, 0.5)
+    return 1 - 2 * distributions().binom.cdf(k - 1, n, 0.5)
 
 
 def median_interval(values, confidence=CONFIDENCE):
@@ -73,7 +79,7 @@ def geometric_interval(values, confidence=CONFIDENCE):
     centre = statistics.fmean(logs)
     if len(logs) == 1:
         return Interval(math.exp(centre))
-    spread = scipy_stats.t.ppf((1 + confidence) / 2, len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
+    spread = distributions().t.ppf((1 + confidence) / 2, len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
     return Interval(math.exp(centre), math.exp(centre - spread), math.exp(centre + spread), confidence)
 
 
@@ -97,7 +103,7 @@ def stein_rounds(first_values, target, most, confidence=CONFIDENCE):
     many as it has, at most `most`."""
     first = len(first_values)
     spread = statistics.stdev(math.log(value) for value in first_values)
-    t = scipy_stats.t.ppf((1 + confidence) / 2, first - 1)
+    t = distributions().t.ppf((1 + confidence) / 2, first - 1)
     return min(most, max(first, math.ceil((t * spread / math.log(1 + target)) ** 2)))
 
 
@@ -108,7 +114,7 @@ def stein_interval(values, first, confidence=CONFIDENCE):
         return geometric_interval(values, confidence)
     logs = [math.log(value) for value in values]
     centre = statistics.fmean(logs)
-    width = scipy_stats.t.ppf((1 + confidence) / 2, first - 1) * statistics.stdev(logs[:first]) / math.sqrt(len(logs))
+    width = distributions().t.ppf((1 + confidence) / 2, first - 1) * statistics.stdev(logs[:first]) / math.sqrt(len(logs))
     return Interval(math.exp(centre), math.exp(centre - width), math.exp(centre + width), confidence)
 
 
@@ -121,6 +127,6 @@ def rounds_for(values, relative_half_width, confidence=CONFIDENCE):
     spread = statistics.stdev(math.log(value) for value in values)
     target = math.log(1 + relative_half_width)
     n = 2
-    while scipy_stats.t.ppf((1 + confidence) / 2, n - 1) * spread / math.sqrt(n) > target:
+    while distributions().t.ppf((1 + confidence) / 2, n - 1) * spread / math.sqrt(n) > target:
         n += 1
     return n

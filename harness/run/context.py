@@ -210,6 +210,7 @@ class Disturbance:
     max_other_pct: float = default("max_other_pct", "--max-other-pct", type=number(float, 0))
     max_redos: int = default("max_redos")
     quiet_wait_s: float = default("quiet_wait_s")
+    quiet_check_s: float = default("quiet_check_s", "--quiet-check", type=number(float, 0, low_included=False))
     min_speed: float = default("min_speed", "--min-speed", type=number(float, 0, 1))
     slow_wait_s: float = default("slow_wait_s")
     price_list: bool = default("price_list", "--price-list", type=switch)

@@ -7,7 +7,7 @@ import time
 
 from harness.hosts import servers
 from harness.hosts.prices import price_list
-from harness.hosts.watch import quiet_check, watching
+from harness.hosts.watch import quiet_check, speed_watch
 from harness.measure import processes
 from harness.results.manifest import Manifest, servers_pinning_text
 from harness.results import prices
@@ -101,11 +101,12 @@ class Runner:
 
     def calibrate_speed(self):
         """Before the first step: canary readings on every lab CPU until each has a reference speed
-        (a resumed run has its own already), at most CALIBRATION_CHECKS short watches."""
+        (a resumed run has its own already): the quiet check's, then at most CALIBRATION_CHECKS more."""
+        self.speed.add(self.quiet["figures"])
         for _ in range(CALIBRATION_CHECKS):
             if self.speed.calibrated():
                 return
-            with watching(self.context) as watch:
+            with speed_watch(self.context) as watch:
                 time.sleep(0.1)
             self.speed.add(watch.figures)
 

@@ -30,11 +30,12 @@ def options(app, workload="single", **changes):
     """Two low-rate steps (100 then 200 req/s for single rows: no warm-up, so no probe, and no JVM
     warm-up) with a 5 s recovery wait. Disturbance is judged only where it is the test's subject (the CPU hog, the
     CPU quota): a restart's helper processes, a stealing host or a slower one must not turn a fault test's steps
-    into redos. No price list: it is no fault test's subject (tests/integration/test_sweep.py reads one)."""
+    into redos. No price list: it is no fault test's subject (tests/integration/test_sweep.py reads one); nor is
+    the quiet check, half a second here."""
     values = dict(apps=(app,), engines=("myisam",), workloads=(workload,), duration_s=3, precision=0.5,
                   warmup_cap_s=0, jvm_warmup_cap_s=0, max_steps=2, recovery_wait_s=5, client_cpus="none",
                   server_cpus="none", rounds=1, aa_control="", max_steal_pct=100, max_other_pct=100, min_speed=0,
-                  price_list=False)
+                  price_list=False, quiet_check_s=0.5)
     values.update(changes)
     return RunContext.of(**values)
 
@@ -217,7 +218,8 @@ def test_a_cell_that_disturbance_stops_is_retried_after_its_round_once_the_machi
         wait_for_quiet(runner, cell)
     monkeypatch.setattr(Runner, "wait_for_quiet", hog_gone_then_wait)
     try:
-        sweep(options("php", max_redos=1, max_other_pct=defaults()["max_other_pct"], quiet_wait_s=30), "retry", tmp_path)
+        sweep(options("php", max_redos=1, max_other_pct=defaults()["max_other_pct"], quiet_wait_s=30,
+                      quiet_check_s=defaults()["quiet_check_s"]), "retry", tmp_path)
     finally:
         if hog.poll() is None:
             hog.kill()
@@ -311,8 +313,8 @@ def sweep_process(tmp_path, run_id):
     to the end where the default's took 64 s, AMD EPYC)."""
     return subprocess.Popen(
         [sys.executable, "httperf-scripts/sweep.py", "--quick", "--apps", "php", "--engines", "myisam", "--workloads",
-         "single", "--duration", "3", "--precision", "0.5", "--rounds", "1", "--price-list", "0", "--run", run_id,
-         "--results", str(tmp_path)],
+         "single", "--duration", "3", "--precision", "0.5", "--rounds", "1", "--price-list", "0", "--quiet-check", "0.5",
+         "--run", run_id, "--results", str(tmp_path)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "CLIENT_CPUS": "none", "SERVER_CPUS": "none", "PYTHONPATH": str(ROOT)},
         # A shell's background job ignores SIGINT, and so would this sweep, inherited: Ctrl-C is the point.

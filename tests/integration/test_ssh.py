@@ -297,8 +297,8 @@ def test_load_client_hosts_each_run_their_share_of_httperf_over_ssh(ssh_hosts, t
     # Each host's watch sees every host's processes on this one machine, the other load client's
     # busy-polling httperf among them: other work is not judged here.
     ssh_hosts.on_client(sys.executable, "httperf-scripts/sweep.py", "--apps", "soap-php", "--engines", "innodb",
-                        "--workloads", "single", "--quick", "--max-other-pct", "100000", "--price-list", "0", "--run", "clients",
-                        "--results", str(tmp_path), CLIENT_HOSTS=load_clients)
+                        "--workloads", "single", "--quick", "--max-other-pct", "100000", "--price-list", "0",
+                        "--quiet-check", "0.5", "--run", "clients", "--results", str(tmp_path), CLIENT_HOSTS=load_clients)
     files = RunFiles(tmp_path / "clients")
     manifest = json.loads(files.manifest.read_text())
     assert manifest["options"]["clients"] == 2 and len(manifest["topology"]["load_clients"]) == 2
@@ -344,7 +344,7 @@ FAULT_SWEEP = """if True:
     context = RunContext.of(("php",), engines=("innodb",), workloads=("single",), duration_s=2, precision=0.5,
                             warmup_cap_s=0, jvm_warmup_cap_s=0, max_steps=2, recovery_wait_s=5, rounds=1,
                             aa_control="", max_steal_pct=100000, max_other_pct=100000, price_list=False,
-                            topology=topology.current())
+                            quiet_check_s=0.5, topology=topology.current())
     sys.exit(run_sweep(context, sys.argv[1], Path(sys.argv[2])))"""
 
 FAULT_BOUND_S = 60

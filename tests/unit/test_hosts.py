@@ -9,8 +9,11 @@ import pytest
 from harness.drivers.httperf import parse
 from harness.hosts import agent, channel, load_clients, servers, watch
 from harness.measure import monitors
+from harness.measure.canary import CanaryMonitor
 from harness.results.manifest import Manifest
+from harness.run.context import RunContext
 from stack import remote
+from stack.topology import Topology
 from stack.server import LabError
 
 
@@ -50,6 +53,15 @@ def test_each_host_watches_only_its_own_servers():
     web = {type(monitor).__name__: monitor for monitor in monitors.host_monitors("web", [0])}
     assert "mariadb" not in web["ServerSampler"].names and "MariaDBMonitor" not in web
     assert {"PoolLogMonitor", "ListenBacklogMonitor", "JvmMonitor", "JvmHeapMonitor"} <= set(web)
+
+
+def test_the_speed_is_calibrated_by_the_canary_alone_here_and_by_each_hosts_agent_over_ssh():
+    here = RunContext.of(("php",), server_cpus="1", client_cpus="0")
+    [canary] = watch.speed_watch(here).monitors
+    assert isinstance(canary, CanaryMonitor) and canary.cpus == here.pinning.lab_cpus()
+    over_ssh = RunContext.of(("php",), topology=Topology("ssh", "", ""))
+    kinds = [type(monitor) for monitor in watch.speed_watch(over_ssh).monitors]
+    assert kinds == [type(monitor) for monitor in watch.watching(over_ssh).monitors] and watch.HostWatch in kinds
 
 
 def test_a_call_is_one_json_line_and_a_failure_there_is_a_lab_error_here():

@@ -1,10 +1,11 @@
-"""One scan of /proc: inside it a process's command line and stat line are read once and kept, so
+"""One scan of /proc: inside it a process's command line, stat line and pidfile are read once and kept, so
 a sample of every server's processes reads /proc once; outside it and in other threads, read now."""
 import subprocess
 import threading
 import time
 
 from stack.procfs import cmdline, is_zombie, one_scan, parent_of, proc_pids
+from stack.server import read_pid
 
 
 def test_a_scan_keeps_what_it_read_until_it_ends_and_only_for_its_own_thread():
@@ -30,3 +31,15 @@ def test_a_scan_keeps_what_it_read_until_it_ends_and_only_for_its_own_thread():
         if sleeper.poll() is None:
             sleeper.kill()
             sleeper.wait()
+
+
+def test_a_pidfile_read_within_a_scan_stands_until_the_scan_ends(tmp_path):
+    pidfile = tmp_path / "server.pid"
+    pidfile.write_text("4242\n")
+    with one_scan():
+        assert read_pid(pidfile) == 4242
+        pidfile.write_text("4343\n")
+        assert read_pid(pidfile) == 4242
+    assert read_pid(pidfile) == 4343
+    pidfile.unlink()
+    assert read_pid(pidfile) is None
