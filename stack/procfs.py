@@ -1,7 +1,8 @@
 """The lab's processes as /proc lists them: a process's command line, its parent and whether it is a
 zombie. Within one_scan(), /proc's listing and each process's command line and stat line are read
-once: a sample of every lab server's processes then reads them once, not once per server (the step
-monitors)."""
+once, and so is what is found from them (a server's processes, a parent's zombies, a pidfile): a
+sample of every lab server's processes then reads them once, not once per server, and a watch's
+monitors share one reading as they start and another as they finish (the step monitors)."""
 import contextvars
 from contextlib import contextmanager
 from pathlib import Path

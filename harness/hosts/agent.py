@@ -40,14 +40,13 @@ class HostAgent:
 
     def watch_start(self, host, cpus):
         self.monitors = monitors.host_monitors(host, cpu_list(cpus))
-        for monitor in self.monitors:
-            monitor.start()
+        monitors.start_together(self.monitors)
 
     def watch_finish(self):
         if not self.monitors:
             # An agent started again during the step has no monitors: the step is disturbed, not judged.
             return [{LOST: 1}, "its step monitors were lost (its agent started again during the step)"]
-        figures = monitors.merged_monitor_figures([monitor.finish() for monitor in self.monitors])
+        figures = monitors.finish_together(self.monitors)
         note = "; ".join(monitor.note for monitor in self.monitors if getattr(monitor, "note", None))
         self.monitors = []
         return [figures, note or None]

@@ -11,7 +11,6 @@ from harness.measure import monitors, network
 from harness.measure.canary import CanaryMonitor
 from harness.measure.processes import cpu_list
 from stack import remote
-from stack.procfs import one_scan
 from stack.server import LabError
 
 
@@ -25,16 +24,13 @@ class Watch:
         self.figures, self.wall_s = {}, 0.0
 
     def __enter__(self):
-        with one_scan():  # the monitors find the lab's processes in one listing of /proc
-            for monitor in self.monitors:
-                monitor.start()
+        monitors.start_together(self.monitors)
         self.started = time.monotonic()
         return self
 
     def __exit__(self, *_):
         self.wall_s = time.monotonic() - self.started
-        with one_scan():
-            self.figures = monitors.merged_monitor_figures([monitor.finish() for monitor in self.monitors])
+        self.figures = monitors.finish_together(self.monitors)
         return False
 
     def disturbed(self):

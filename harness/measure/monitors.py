@@ -264,6 +264,19 @@ def merged_monitor_figures(figure_sets):
     return figures
 
 
+def start_together(watched):
+    """Start monitors in their order, finding the lab's processes in one listing of /proc."""
+    with one_scan():
+        for monitor in watched:
+            monitor.start()
+
+
+def finish_together(watched):
+    """Finish monitors in their order, from one listing of /proc: their figures merged."""
+    with one_scan():
+        return merged_monitor_figures([monitor.finish() for monitor in watched])
+
+
 # The monitors a server's declaration may name (contract/targets.json, `monitors`), each made for that server.
 SERVER_MONITORS = {"mariadb-status": MariaDBMonitor, "pool": pool_monitor, "jvm": JvmMonitor,
                    "jvm-heap": memory.JvmHeapMonitor}

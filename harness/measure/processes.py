@@ -69,8 +69,10 @@ def zombie_children(parent):
     """Exited children of `parent` not yet reaped (their times stay readable until they are)."""
     if not parent:
         return []
-    return read_once("zombies", parent, lambda: [pid for pid in proc_pids()
-                                                 if (fields := stat_fields(pid)) and fields[0] == "Z" and int(fields[1]) == parent])
+
+    def zombies():
+        return [pid for pid in proc_pids() if (fields := stat_fields(pid)) and fields[0] == "Z" and int(fields[1]) == parent]
+    return read_once("zombies", parent, zombies)
 
 
 # /proc/stat's per-CPU columns after the name (user nice system idle iowait irq softirq steal ...).

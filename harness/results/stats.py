@@ -18,7 +18,7 @@ CONFIDENCE = 0.95
 
 def distributions():
     """scipy.stats, imported where an interval is computed: its import takes about a second, which
-    every harness process that computes none (a sweep's steps, the agents on hosts) would pay."""
+    every `python -m harness` paid at its start (a sweep imports this module through its schedule)."""
     from scipy import stats
     return stats
 
