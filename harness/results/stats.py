@@ -12,7 +12,6 @@ import math
 import statistics
 from dataclasses import dataclass
 
-
 CONFIDENCE = 0.95
 
 
@@ -21,6 +20,11 @@ def distributions():
     every `python -m harness` paid at its start (a sweep imports this module through its schedule)."""
     from scipy import stats
     return stats
+
+
+def t_critical(confidence, degrees):
+    """Student's t beyond which each tail holds (1 - confidence) / 2, for a two-sided interval."""
+    return distributions().t.ppf((1 + confidence) / 2, degrees)
 
 
 @dataclass(frozen=True)
@@ -79,7 +83,7 @@ def geometric_interval(values, confidence=CONFIDENCE):
     centre = statistics.fmean(logs)
     if len(logs) == 1:
         return Interval(math.exp(centre))
-    spread = distributions().t.ppf((1 + confidence) / 2, len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
+    spread = t_critical(confidence, len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
     return Interval(math.exp(centre), math.exp(centre - spread), math.exp(centre + spread), confidence)
 
 
@@ -103,7 +107,7 @@ def stein_rounds(first_values, target, most, confidence=CONFIDENCE):
     many as it has, at most `most`."""
     first = len(first_values)
     spread = statistics.stdev(math.log(value) for value in first_values)
-    t = distributions().t.ppf((1 + confidence) / 2, first - 1)
+    t = t_critical(confidence, first - 1)
     return min(most, max(first, math.ceil((t * spread / math.log(1 + target)) ** 2)))
 
 
@@ -114,7 +118,7 @@ def stein_interval(values, first, confidence=CONFIDENCE):
         return geometric_interval(values, confidence)
     logs = [math.log(value) for value in values]
     centre = statistics.fmean(logs)
-    width = distributions().t.ppf((1 + confidence) / 2, first - 1) * statistics.stdev(logs[:first]) / math.sqrt(len(logs))
+    width = t_critical(confidence, first - 1) * statistics.stdev(logs[:first]) / math.sqrt(len(logs))
     return Interval(math.exp(centre), math.exp(centre - width), math.exp(centre + width), confidence)
 
 
@@ -127,6 +131,6 @@ def rounds_for(values, relative_half_width, confidence=CONFIDENCE):
     spread = statistics.stdev(math.log(value) for value in values)
     target = math.log(1 + relative_half_width)
     n = 2
-    while distributions().t.ppf((1 + confidence) / 2, n - 1) * spread / math.sqrt(n) > target:
+    while t_critical(confidence, n - 1) * spread / math.sqrt(n) > target:
         n += 1
     return n
