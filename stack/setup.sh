@@ -75,12 +75,12 @@ if [ -n "${LAB_ON_HOST:-}" ]; then
 fi
 
 # The harness's Python packages (scipy, for the rounds' intervals; ansible-core, for TOPOLOGY=ssh's
-# hosts; Jinja2 and Markdown, for the HTML report), from PyPI.
-if ! python3 -c 'import scipy, ansible, jinja2, markdown' 2>/dev/null; then
+# hosts; Jinja2 and Markdown, for the HTML report; lxml, for the HTML answers' check), from PyPI.
+if ! python3 -c 'import scipy, ansible, jinja2, markdown, lxml' 2>/dev/null; then
   say "installing harness/requirements.txt for $(command -v python3)"
   python3 -m pip install --quiet --disable-pip-version-check -r harness/requirements.txt 2>&1 \
       | grep -v "Running pip as the 'root' user" \
-    || python3 -c 'import scipy, ansible, jinja2, markdown' || die "could not install harness/requirements.txt with pip"
+    || python3 -c 'import scipy, ansible, jinja2, markdown, lxml' || die "could not install harness/requirements.txt with pip"
 fi
 
 # The HTML report's test opens the pages in a real browser (headless Chromium): the lab's machine

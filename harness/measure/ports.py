@@ -10,17 +10,20 @@ def local_port_range():
     return high - low + 1
 
 
+def time_wait_count(sockstat):
+    """Pure: the TCP sockets in TIME_WAIT that /proc/net/sockstat counts ("TCP: inuse 11 orphan 0 tw
+    37895 ..."): this network namespace's, IPv4 and IPv6 together; 0 when it has no such line."""
+    for line in sockstat.splitlines():
+        fields = line.split()
+        if fields[:1] == ["TCP:"] and "tw" in fields:
+            return int(fields[fields.index("tw") + 1])
+    return 0
+
+
 def time_wait_sockets():
-    """Sockets in TIME_WAIT (state 06)."""
-    count = 0
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            with open(table) as lines:
-                next(lines)
-                count += sum(1 for line in lines if line.split(None, 4)[3] == "06")
-        except OSError:
-            pass
-    return count
+    """Sockets in TIME_WAIT: the kernel's own count, read in one line where listing /proc/net/tcp
+    took 0.2 s with 38,000 of them, before and after every step."""
+    return time_wait_count(Path("/proc/net/sockstat").read_text())
 
 
 def tw_reuse():

@@ -2,7 +2,8 @@
 does: the rows an app returns for the sweep's exact request must be the rows the table holds, in
 order. Parsing and comparing are pure; fetching the answer and the rows sit in `verify_cell`."""
 import xml.etree.ElementTree as ET
-from html.parser import HTMLParser
+
+from lxml import etree
 
 from harness.measure import load
 from stack import echoes, lab, registry, targets, workload_names
@@ -18,26 +19,27 @@ class AnswerError(ValueError):
     """An answer that is not the contract's shape."""
 
 
-class TableParser(HTMLParser):
-    """The header and the rows of <th>/<td> text of the contract's HTML table (entities decoded)."""
+class TableRows:
+    """The header and the rows of <th>/<td> text of the contract's HTML table (entities decoded), as
+    lxml's HTML parser (libxml2's) reports its tags: a parser target. Python's own html.parser took
+    2.5 s over a 16,000-row page, this 0.5 s."""
 
     def __init__(self):
-        super().__init__(convert_charrefs=True)
         self.header, self.rows, self.cell, self.row = [], [], None, None
 
-    def handle_starttag(self, tag, attrs):
+    def start(self, tag, attrib):
         if tag == "tr":
             self.row = []
         elif tag in ("td", "th"):
-            self.cell = ""
+            self.cell = []
 
-    def handle_data(self, data):
+    def data(self, data):
         if self.cell is not None:
-            self.cell += data
+            self.cell.append(data)
 
-    def handle_endtag(self, tag):
-        if tag in ("td", "th") and self.row is not None:
-            self.row.append(self.cell)
+    def end(self, tag):
+        if tag in ("td", "th") and self.row is not None and self.cell is not None:
+            self.row.append("".join(self.cell))
             self.cell = None
         elif tag == "tr" and self.row is not None:
             if self.header:
@@ -46,15 +48,20 @@ class TableParser(HTMLParser):
                 self.header = self.row
             self.row = None
 
+    def close(self):
+        return self
+
 
 def html_rows(body):
     """Rows (strings in column order) of an HTML answer; AnswerError when its header is not the
     contract's columns."""
-    parser = TableParser()
-    parser.feed(body)
-    if parser.header != lab.COLUMN_NAMES:
-        raise AnswerError(f"table header {parser.header[:3]}... is not the contract's columns")
-    return parser.rows
+    try:
+        table = etree.fromstring(body, etree.HTMLParser(target=TableRows())) if body.strip() else TableRows()
+    except (ValueError, etree.LxmlError) as error:  # an XML document declaring its encoding, say
+        raise AnswerError(f"not HTML: {error}") from None
+    if table.header != lab.COLUMN_NAMES:
+        raise AnswerError(f"table header {table.header[:3]}... is not the contract's columns")
+    return table.rows
 
 
 def soap_rows(body):

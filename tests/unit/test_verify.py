@@ -51,6 +51,9 @@ def test_an_answer_of_the_wrong_shape_fails_with_a_reason():
     assert verify.judge_answer("soap", 200, "<html>", PLAYER_100) == (False, "not XML: no element found: line 1, column 6")
     correct, problem = verify.judge_answer("html", 200, "<table><tr><th>id</th></tr></table>", PLAYER_100)
     assert not correct and "not the contract's columns" in problem
+    for body in ("", "<html>", "<?xml version='1.0' encoding='utf-8'?><table/>"):
+        correct, problem = verify.judge_answer("html", 200, body, PLAYER_100)
+        assert not correct and ("not the contract's columns" in problem or problem.startswith("not HTML: ")), problem
 
 
 def test_a_nil_soap_result_is_no_row():
