@@ -146,7 +146,7 @@ SWEPT = "rows-1000"
 def test_a_sweep_with_two_clients_runs_from_the_client_host_across_the_link(netns_lab, tmp_path):
     size = netns_lab.on("client", "curl", "-s", "-o", "/dev/null", "-w", "%{size_download}", netns_lab.url(SWEPT))
     netns_lab.python("httperf-scripts/sweep.py", "--apps", "php", "--engines", "myisam", "--workloads", SWEPT,
-                     "--quick", "--clients", "2", "--max-other-pct", "100", "--max-steal-pct", "100", "--price-list", "0",
+                     "--quick", "--duration", "2", "--precision", "0.5", "--clients", "2", "--max-other-pct", "100", "--max-steal-pct", "100", "--price-list", "0",
                      "--quiet-check", "0.5", "--run", "netns", "--results", str(tmp_path), timeout=600)
     files = RunFiles(tmp_path / "netns")
     manifest = json.loads(files.manifest.read_text())

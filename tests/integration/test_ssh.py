@@ -203,8 +203,8 @@ def test_a_sweep_over_ssh_verifies_and_watches_each_host_through_its_agent(ssh_h
     # with 400 % allowed, the AMD EPYC host read 401-410 % at every step from 1,715 req/s on (apache2
     # 2 s, each other host's agent 3.5 s) and no step above the first two was judged.
     ssh_hosts.on_client(sys.executable, "httperf-scripts/sweep.py", "--apps", "php", "--engines", "innodb",
-                        "--workloads", "single", "--quick", "--max-other-pct", "100000", "--run", "ssh",
-                        "--results", str(tmp_path))
+                        "--workloads", "single", "--quick", "--duration", "2", "--precision", "0.5",
+                        "--max-other-pct", "100000", "--quiet-check", "0.5", "--run", "ssh", "--results", str(tmp_path))
     files = RunFiles(tmp_path / "ssh")
     manifest = json.loads(files.manifest.read_text())
     web = manifest["topology"]["hosts"]["web"]
@@ -297,7 +297,8 @@ def test_load_client_hosts_each_run_their_share_of_httperf_over_ssh(ssh_hosts, t
     # Each host's watch sees every host's processes on this one machine, the other load client's
     # busy-polling httperf among them: other work is not judged here.
     ssh_hosts.on_client(sys.executable, "httperf-scripts/sweep.py", "--apps", "soap-php", "--engines", "innodb",
-                        "--workloads", "single", "--quick", "--max-other-pct", "100000", "--price-list", "0",
+                        "--workloads", "single", "--quick", "--duration", "2", "--precision", "0.5", "--max-other-pct", "100000",
+                        "--price-list", "0",
                         "--quiet-check", "0.5", "--run", "clients", "--results", str(tmp_path), CLIENT_HOSTS=load_clients)
     files = RunFiles(tmp_path / "clients")
     manifest = json.loads(files.manifest.read_text())
