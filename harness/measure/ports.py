@@ -12,7 +12,8 @@ def local_port_range():
 
 def time_wait_count(sockstat):
     """Pure: the TCP sockets in TIME_WAIT that /proc/net/sockstat counts ("TCP: inuse 11 orphan 0 tw
-    37895 ..."): this network namespace's, IPv4 and IPv6 together; 0 when it has no such line."""
+    37895 ..."): this network namespace's time-wait sockets, IPv4 and IPv6 together, each holding its
+    local port (the few that close from FIN_WAIT2 among them); 0 when it has no such line."""
     for line in sockstat.splitlines():
         fields = line.split()
         if fields[:1] == ["TCP:"] and "tw" in fields:
