@@ -56,7 +56,7 @@ def html_rows(body):
     """Rows (strings in column order) of an HTML answer; AnswerError when its header is not the
     contract's columns."""
     try:
-        table = etree.fromstring(body, etree.HTMLParser(target=TableRows())) if body.strip() else TableRows()
+        table = etree.fromstring(body, etree.HTMLParser(target=TableRows()))
     except (ValueError, etree.LxmlError) as error:  # an XML document declaring its encoding, say
         raise AnswerError(f"not HTML: {error}") from None
     if table.header != lab.COLUMN_NAMES:
