@@ -9,7 +9,7 @@ from urllib.parse import quote
 from xml.sax.saxutils import escape
 
 from stack import echoes, settings, targets, topology
-from stack.workload_names import ECHO_PARAMETER, is_echo, parse_workload
+from stack.workload_names import ECHO_PARAMETER, SIZE_PARAMETER, is_echo, parse_workload
 
 
 @dataclass(frozen=True)
@@ -97,6 +97,20 @@ def engines_of(app_name, chosen):
     """The engines an app's cells run on, of those chosen: all of them, or none for a baseline
     (an echo workload has none either: cells_of)."""
     return tuple(chosen) if reads_database(app_name) else (NO_ENGINE,)
+
+
+def database_work(app_name, workload):
+    """{"selects": n, "rows": n}: what one reply of the app's workload must cost the database, by the
+    workload's declaration (contract/targets.json's work; rows-N reads N rows); None where none is
+    declared: a baseline's and an echo's replies read no database."""
+    if not reads_database(app_name) or is_echo(workload):
+        return None
+    base, fixed = parse_workload(workload)
+    if SIZE_PARAMETER in fixed:
+        work = targets.registry()["size_workload_work"]
+        return {"selects": work["selects"], "rows": work["rows_per_count"] * int(fixed[SIZE_PARAMETER])}
+    work = targets.registry()["workloads"].get(base, {}).get("work")
+    return dict(work) if work else None
 
 
 def workload_specs(app_name):

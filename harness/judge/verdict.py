@@ -17,6 +17,11 @@ class Thresholds:
     max_error_ratio: float = 0.01
     # ...and at most this share of replies with a status other than 2xx.
     max_non2xx_ratio: float = 0.01
+    # The share of its declared database work (SELECTs, rows) a step's 2xx replies may fall short of
+    # before the step is flagged "database work missing" (harness/judge/database_work.py). Every honest
+    # step measured read 1.000 or more, since MariaDB counts whole statements and rows; 1 % lets a
+    # rounding through and no cache worth the name (docs/method.md, "The database's own count").
+    max_missing_work_ratio: float = 0.01
 
 
 def failed_requests(figures, planned_requests, calls=1):

@@ -17,6 +17,7 @@ PLAN_LIMIT = "plan-limit"      # the plan stopped first (steps, confirmations, m
 NO_PASS = "no-pass"            # not even the lowest rate passed
 WRONG_ANSWER = "wrong-answer"  # the target's answer differed from the database: not measured
 UNREACHABLE = "unreachable"    # the target never answered: not measured
+WORK_MISSING = "work-missing"  # its replies skipped the database work declared: no figure of the app's
 TOO_DISTURBED = "too-disturbed"  # other work stopped the cell on its visit and its retry: not measured
 LOWER_BOUND_STATUSES = (CLIENT_BOUND, PLAN_LIMIT)
 
@@ -39,6 +40,26 @@ COSTS = {
     "client_vcsw_per_reply": ("client", ("client_vcsw",), 1),
     "client_ivcsw_per_reply": ("client", ("client_ivcsw",), 1),
 }
+
+# The database's work a step's replies caused, by MariaDB's own count (harness/measure/mariadb_status.py):
+# name -> the step's column divided by its 2xx replies (database_work_per_reply).
+DATABASE_WORK = {"selects": "db_selects", "rows": "db_rows_read", "connections": "db_connections"}
+
+
+def answered(figures):
+    """The replies that owe their workload's database work: the 2xx ones (a refused request or a
+    database outage's 503 may stop before its SELECT); every reply where a driver reports no statuses."""
+    return figures.get("status_2xx", figures.get("replies")) or 0
+
+
+def database_work_per_reply(figures):
+    """{"selects", "rows", "connections": a step's count per 2xx reply}, those its figures hold; {}
+    when it had no such reply or MariaDB was not read."""
+    replies = answered(figures)
+    if not replies:
+        return {}
+    return {name: round(figures[column] / replies, 4) for name, column in DATABASE_WORK.items() if column in figures}
+
 
 # The role of a step outside the plan: the reply time at low load.
 BASELINE = "baseline"
@@ -97,6 +118,8 @@ class Step:
     wall_s: float = None
     port_wait_s: float = None
     issue_rate: float = None
+    # Why its replies fell short of their database work (harness/judge/database_work.py), or "".
+    work_missing: str = ""
     figures: dict = field(default_factory=dict)
 
     def __post_init__(self):
@@ -130,6 +153,10 @@ class Step:
     def server_total(self, suffix):
         """A server figure summed over every lab server (e.g. suffix "_cpu_s")."""
         return sum(self.figures.get(f"{server}{suffix}") or 0.0 for server in self.servers)
+
+    def database_work(self):
+        """{"selects", "rows", "connections": per 2xx reply} as MariaDB counted them, those read."""
+        return database_work_per_reply(self.figures)
 
     def costs_per_reply(self):
         """{COSTS' name: what one reply cost} over the step, those its figures hold (none without
@@ -217,6 +244,12 @@ class CellSummary:
     client_minflt_per_reply_saturation: float = None
     client_vcsw_per_reply_saturation: float = None
     client_ivcsw_per_reply_saturation: float = None
+    # The database's work per 2xx reply at saturation, by MariaDB's own count (harness/judge/database_work.py),
+    # and how many of the cell's steps fell short of the work declared.
+    db_selects_per_reply_saturation: float = None
+    db_rows_per_reply_saturation: float = None
+    db_connections_per_reply_saturation: float = None
+    work_missing_steps: int = 0
 
     def __post_init__(self):
         coerce_numbers(self)

@@ -2,7 +2,7 @@
 counts, which passing step is the figure, and what the steps above it say of the cell's status.
 Pure."""
 from harness.results.records import (CLIENT_BOUND, CLIENT_LIMITED, DISTURBED, FAIL, LOCATED, NO_PASS, PASS,
-                                     PLAN_LIMIT, RSS_SUFFIX, CellSummary)
+                                     PLAN_LIMIT, RSS_SUFFIX, WORK_MISSING, CellSummary)
 
 
 def latest_verdicts(history):
@@ -30,9 +30,10 @@ def saturation_step(steps):
 def summarize(key, steps, restarts, round_=1, unmeasured=None, replica=1):
     """The saturation.tsv row a cell's judged steps imply. `unmeasured` is (status, note) for a cell
     whose target never answered or answered wrongly."""
+    short = [step for step in steps if step.work_missing]
     row = CellSummary(key.app, key.engine, key.workload, NO_PASS, steps=len(steps), restarts=restarts,
                       round=round_, replica=replica,
-                      disturbed_steps=sum(1 for step in steps if step.verdict == DISTURBED))
+                      disturbed_steps=sum(1 for step in steps if step.verdict == DISTURBED), work_missing_steps=len(short))
     if unmeasured:
         row.status, row.note = unmeasured
         return row
@@ -41,6 +42,15 @@ def summarize(key, steps, restarts, round_=1, unmeasured=None, replica=1):
         row.note = "no step passed; the server could not sustain even the lowest rate"
         return row
     best = saturation_step(steps)
+    for name, value in best.database_work().items():
+        setattr(row, f"db_{name}_per_reply_saturation", value)
+    if short:
+        # As a disturbed cell's: its steps measured something other than the app's work, so no figure.
+        row.status = WORK_MISSING
+        row.note = (f"{len(short)} of {len(steps)} steps did less database work than declared, "
+                    f"the first: {short[0].work_missing}; the would-be figure, {best.reply_rate:.1f} req/s, "
+                    "is not the app's")
+        return row
     lowest = min(passed, key=lambda step: step.offered_rate)
     top = best.offered_rate
     overload = min((rate for rate, verdict in latest.items() if verdict == FAIL and rate > top), default=None)

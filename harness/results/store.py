@@ -18,7 +18,7 @@ from stack.settings import ROOT
 RESULTS = ROOT / "results"
 
 STEP_COLUMNS = ["step", "round", "role", "offered_rate", "timeout_s", "num_conns", "verdict", "reason",
-                "killed", "wall_s", "port_wait_s", "issue_rate", "raw"]
+                "killed", "wall_s", "port_wait_s", "issue_rate", "raw", "work_missing"]
 SUMMARY_COLUMNS = [item.name for item in fields(CellSummary)]
 
 

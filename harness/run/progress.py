@@ -41,7 +41,8 @@ def figure(value, digits=1):
 def step_line(label, step, eta_s):
     return (f"[{label}] step {step.step}: offered {step.offered_rate:g} req/s -> "
             f"reply {figure(step.reply_rate)}/s, reply time {figure(step.reply_time_ms)} ms: "
-            f"{step.verdict.upper()} | ETA ~{format_duration(eta_s)}")
+            f"{step.verdict.upper()}" + (f" ({step.work_missing})" if step.work_missing else "")
+            + f" | ETA ~{format_duration(eta_s)}")
 
 
 def describe(summary):

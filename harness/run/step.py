@@ -13,6 +13,7 @@ from harness.drivers.httperf import IncompleteOutput, lifetime_histogram, parse,
 from harness.hosts import load_clients
 from harness.hosts.watch import watching
 from harness.judge import speed
+from harness.judge.database_work import missing_work
 from harness.judge.verdict import failed_requests, issue_rate, judge
 from harness.measure import clients, load, ports
 from harness.results.records import CLIENT_LIMITED, DISTURBED, Step
@@ -202,10 +203,13 @@ def take_step(cell, rate, context, speed_history, role="", duration_s=None, driv
     if lost or ((shared or slower) and figures is not None):
         why = "; ".join(filter(None, (lost, shared, slower)))
         verdict, reason = DISTURBED, f"{why}; not judged (would have been: {verdict}, {reason})"
+    measured = {**(figures or {}), **watch.figures, **speed_figures}
+    work_missing = figures and missing_work(measured, registry.database_work(cell.key.app, cell.key.workload),
+                                            context.thresholds.max_missing_work_ratio)
     step = Step(step=number, round=cell.state.round, role=role, offered_rate=rate, timeout_s=timeout_s,
                 num_conns=num_conns, verdict=verdict, reason=reason, killed=killed, wall_s=round(watch.wall_s, 2),
                 port_wait_s=port_wait, raw=raw,
                 issue_rate=round(issue_rate(figures, timeout_s, calls), 2) if figures else None,
-                figures={**(figures or {}), **watch.figures, **speed_figures})
+                work_missing=work_missing or "", figures=measured)
     cell.record(step)
     return step

@@ -6,7 +6,7 @@ import pytest
 
 from harness.results import manifest, store
 from harness.results.records import (CLIENT_BOUND, CLIENT_LIMITED, FAIL, LOCATED, NO_PASS, PASS, PLAN_LIMIT,
-                                     WRONG_ANSWER, CellKey, CellState, Step)
+                                     WORK_MISSING, WRONG_ANSWER, CellKey, CellState, Step)
 from harness.results.saturation import summarize
 from stack.settings import ROOT
 
@@ -155,3 +155,17 @@ def test_a_disturbed_step_neither_passes_nor_fails_its_rate():
              step(4, 400, FAIL, 300.0)]
     row = summarize(KEY, steps, restarts=0)
     assert (row.saturation_offered, row.overload_offered, row.disturbed_steps) == (200, 400, 1)
+
+
+def test_a_cell_whose_steps_skipped_the_database_gets_no_figure_but_its_counts():
+    honest = step(1, 100, PASS, 99.0, replies=600.0, status_2xx=600.0, db_selects=600.0, db_rows_read=600.0,
+                  db_connections=600.0)
+    row = summarize(KEY, [honest, step(2, 120, FAIL, 90.0)], restarts=0)
+    assert row.status == LOCATED and row.work_missing_steps == 0
+    assert (row.db_selects_per_reply_saturation, row.db_rows_per_reply_saturation,
+            row.db_connections_per_reply_saturation) == (1.0, 1.0, 1.0)
+    cached = dataclasses.replace(honest, figures={**honest.figures, "db_selects": 1.0, "db_rows_read": 1.0},
+                                 work_missing="database work missing: 0.00 selects per reply, not 1")
+    row = summarize(KEY, [cached, step(2, 120, FAIL, 90.0)], restarts=0)
+    assert row.status == WORK_MISSING and row.saturation_rps is None and row.work_missing_steps == 1
+    assert row.db_selects_per_reply_saturation == 0.0017 and "99.0 req/s, is not the app's" in row.note
