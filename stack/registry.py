@@ -34,7 +34,13 @@ def default_set():
 
 
 def apps():
-    return list(targets.registry()["apps"])
+    """The lab's apps, those declared for a test alone (test_only) aside."""
+    return [name for name, declared_app in targets.registry()["apps"].items() if "test_only" not in declared_app]
+
+
+def test_only_apps():
+    """The apps a test alone measures: the cheat the database-work check must catch."""
+    return [name for name, declared_app in targets.registry()["apps"].items() if "test_only" in declared_app]
 
 
 def sets():
@@ -130,7 +136,7 @@ def served_files(server_name):
     the file named by the path's last part in the app's folder (a name without an extension is a PHP
     script's: `.php` added). The web servers' configurations list exactly these."""
     files = {}
-    for name in apps():
+    for name in apps() + test_only_apps():
         spec = app(name)
         if spec["server"] != server_name:
             continue

@@ -83,7 +83,7 @@ def add_arguments(arguments):
 def chosen_apps(app_set, apps):
     """The set's apps (the default set's when none is named), narrowed to `apps` when given; without
     a named set, `apps` may name any registry app."""
-    unknown = [name for name in apps or () if name not in registry.apps()]
+    unknown = [name for name in apps or () if name not in registry.apps() + registry.test_only_apps()]
     if unknown:
         raise SystemExit(f"unknown apps {', '.join(unknown)}; the registry has {', '.join(registry.apps())}")
     members = registry.set_members(app_set or registry.default_set())

@@ -1,0 +1,39 @@
+"""The database's own count of each step's work, on the live stack: a short sweep of the caching
+test app (cached-php: single.php's page kept in a file) beside the app it cheats on (php), on both
+engines. The cheat is flagged on every step and gets no figure; the honest app is flagged on none and
+shows MariaDB running 1 SELECT and reading 1 row per reply."""
+from harness.judge.database_work import FLAG
+from harness.results.records import PASS, WORK_MISSING
+from harness.results.store import read_steps, read_summaries
+from stack import registry
+from tests.integration.test_sweep import short, sweep
+
+
+def test_the_caching_app_is_in_no_set_and_not_among_the_labs_apps():
+    assert registry.test_only_apps() == ["cached-php"]
+    assert "cached-php" not in registry.apps()
+    assert not any("cached-php" in members for members in registry.sets().values())
+
+
+def test_a_cache_is_flagged_on_every_step_on_both_engines_and_an_honest_app_on_none(stack, tmp_path):
+    files = sweep(tmp_path, "work", short(apps=("cached-php", "php"), engines=("myisam", "innodb"), max_steps=2))
+    rows = {(row.app, row.engine): row for row in read_summaries(files.saturation)}
+    assert set(rows) == {(app, engine) for app in ("cached-php", "php") for engine in ("myisam", "innodb")}
+    for engine in ("myisam", "innodb"):
+        cheat, honest = rows[("cached-php", engine)], rows[("php", engine)]
+        steps = read_steps(files.cell_steps(cheat.key))
+        assert steps and all(step.work_missing.startswith(FLAG) for step in steps), engine
+        assert all(step.figures["db_selects"] <= 1 and step.figures["status_2xx"] > 100 for step in steps)
+        assert cheat.status == WORK_MISSING and cheat.saturation_rps is None and cheat.work_missing_steps == len(steps)
+        assert cheat.db_selects_per_reply_saturation < 0.01 and "not the app's" in cheat.note
+
+        steps = read_steps(files.cell_steps(honest.key))
+        assert steps and not any(step.work_missing for step in steps), engine
+        for step in steps:
+            # Never less; more where requests timed out at the client after their SELECT (a failing step).
+            work = step.database_work()
+            assert work["selects"] >= 1 and work["rows"] >= 1 and work["connections"] >= 0.99, step
+            if step.verdict == PASS:
+                assert work["selects"] < 1.01 and work["rows"] < 1.01, step
+        assert honest.status != WORK_MISSING and honest.saturation_rps
+        assert honest.db_selects_per_reply_saturation == honest.db_rows_per_reply_saturation == 1.0
