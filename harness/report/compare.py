@@ -77,6 +77,49 @@ def request_cost(run, figures):
             1 / step.figures.get("calls_per_connection", 1))
 
 
+WORK_COUNTS = ("selects", "rows", "connections")
+
+
+def database_work_rows(run, other):
+    """Per cell in both runs, in the first's order: each run's MariaDB count per 2xx reply at
+    saturation ({selects, rows, connections}: None where the run has none) and its steps that fell
+    short of the work declared; cells without the count in either run aside (runs from before it)."""
+    mine, theirs = cell_figures(run), cell_figures(other)
+
+    def counts(figures):
+        summary = figures.representative
+        found = {name: getattr(summary, f"db_{name}_per_reply_saturation") for name in WORK_COUNTS}
+        return (None if None in found.values() else found), sum(row.work_missing_steps for row in figures.rows)
+    rows = []
+    for key, figures in mine.items():
+        if key in theirs:
+            (first, short_first), (second, short_second) = counts(figures), counts(theirs[key])
+            if first or second or short_first or short_second:
+                rows.append({"cell": str(key), "first": first, "second": second,
+                             "short": (short_first, short_second)})
+    return rows
+
+
+def database_work_lines(run, other, heading="#"):
+    rows = database_work_rows(run, other)
+    if not rows:
+        return []
+    first, second = run.manifest.run_id, other.manifest.run_id
+
+    def text(counts, name):
+        return "-" if counts is None else f"{counts[name]:,.2f}"
+    lines = ["", f"{heading}# What the database did per reply at saturation", "",
+             "MariaDB's own count over each cell's saturation step (the round of its median), per 2xx reply, "
+             "and how many of the cell's steps did less than the workload declares (harness/judge/database_work.py).",
+             "", f"| cell | SELECTs: {first} | {second} | rows: {first} | {second} | connections: {first} | {second} | "
+             f"steps short: {first} | {second} |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for row in rows:
+        lines.append(f"| {row['cell']} | " + " | ".join(f"{text(row['first'], name)} | {text(row['second'], name)}"
+                                                     for name in WORK_COUNTS)
+                     + f" | {row['short'][0]} | {row['short'][1]} |")
+    return lines
+
+
 def app_orders(rows):
     """Per (engine, workload) of the rows: (the apps fastest first in the first run, in the second)."""
     blocks = {}
@@ -133,7 +176,7 @@ def comparison_markdown(run, other, rows, heading="#"):
             (cpu_a, soft_a, conns_a), (cpu_b, soft_b, conns_b) = row["costs"]
             lines.append(f"| {row['cell']} | {cpu_a:,.0f} | {cpu_b:,.0f} | {soft_a:,.0f} | {soft_b:,.0f} | "
                          f"{conns_a:.2g} | {conns_b:.2g} |")
-    lines += ["", *explanation_lines(run, other, rows, heading)]
+    lines += [*database_work_lines(run, other, heading), "", *explanation_lines(run, other, rows, heading)]
     orders = app_orders(rows)
     if orders:
         lines += ["", f"{heading}# The apps' order, fastest first", "",

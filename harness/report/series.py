@@ -1,5 +1,5 @@
 """The data files gnuplot draws: points of a cell, bars of a workload, lines of a text page. Pure."""
-from harness.results.records import CLIENT_LIMITED, DISTURBED, PASS
+from harness.results.records import CLIENT_LIMITED, DISTURBED, PASS, WORK_MISSING
 
 
 def points(steps):
@@ -68,6 +68,8 @@ def ratio_text(row, reference, suffix="x", missing="-"):
 
 
 def throughput_text(row):
+    if row.get("status") == WORK_MISSING:
+        return "database work missing"
     if not row["saturation_rps"]:
         return "none passed"
     return (">= " if row["lower_bound"] else "") + f"{float(row['saturation_rps']):,.1f}"

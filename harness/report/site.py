@@ -5,7 +5,7 @@ summary rows in, dicts out; harness/report/html.py renders them with the templat
 Every link is relative to the run's report/ folder, so the pages open from the file system."""
 from collections import Counter
 
-from harness.report.tables import title_lines
+from harness.report.tables import database_work_text, title_lines
 from harness.report.trust import disturbance_line, rounds_line, speed_line
 from harness.results.records import CellKey
 from stack.registry import engine_title
@@ -41,6 +41,16 @@ def verdict_counts(view, key):
     return dict(Counter(step.verdict for _, steps in view.measurements(key) for step in steps))
 
 
+def database_work(row):
+    """MariaDB's count per 2xx reply at saturation and the cell's steps that fell short of the work
+    declared; None for a cell or a run without the count."""
+    counts = {f"{name}_per_reply": number(row.get(f"db_{name}_per_reply", ""))
+              for name in ("selects", "rows", "connections")}
+    if any(count is None for count in counts.values()):
+        return None
+    return {**counts, "steps_short": int(row.get("work_missing_steps") or 0)}
+
+
 def results_document(view, rows):
     """results.json: the run, its machine and every cell's figure, interval, rounds and verdict counts."""
     manifest = view.manifest
@@ -58,6 +68,7 @@ def results_document(view, rows):
             "p99_ms_saturation": number(row["p99_ms_saturation"]),
             "server_cpu_pct_saturation": number(row["server_cpu_pct_saturation"]),
             "bottleneck": row["bottleneck"] or None,
+            "database_work": database_work(row),
             "verdicts": verdict_counts(view, cell_key(view, row))})
     return {"format": FORMAT, "format_version": FORMAT_VERSION, "run_id": manifest.run_id,
             "started": manifest.started, "finished": manifest.finished,
@@ -92,7 +103,7 @@ def front_page(view, rows):
     table = [{"label": cell_label(view, row), "page": f"cell-{cell_name(row)}.html", "workload": row["workload"],
               "figure": figure_text(row), "interval": interval_text(row), "rounds": row["rounds"],
               "status": row["status"], "reply_ms": row["reply_ms_saturation"], "cpu_pct": row["server_cpu_pct_saturation"],
-              "bottleneck": row["bottleneck_why"] or row["bottleneck"]} for row in rows]
+              "database": database_work_text(row), "bottleneck": row["bottleneck_why"] or row["bottleneck"]} for row in rows]
     warnings = [rounds_line(view), disturbance_line(view), speed_line(view)]
     bounds = [entry["label"] for entry, row in zip(table, rows) if lower_bound(row)]
     if bounds:
@@ -120,7 +131,8 @@ def cell_page(view, row, files, figure, profile=None):
             "steps": [{"step": step.step, "offered": step.offered_rate, "role": step.role,
                        "reply_rate": None if step.reply_rate is None else round(step.reply_rate, 1),
                        "reply_ms": step.reply_time_ms,
-                       "verdict": step.verdict, "reason": step.reason, "raw": raw_link(files, visit, step.raw)}
+                       "verdict": step.verdict, "reason": step.reason, "work_missing": step.work_missing,
+                       "raw": raw_link(files, visit, step.raw)}
                       for step in steps]})
     profile_links = None
     if profile and "breakdown" in profile:
@@ -130,6 +142,7 @@ def cell_page(view, row, files, figure, profile=None):
     return {"title": cell_label(view, row), "run_id": view.manifest.run_id, "figure": figure,
             "summary": {"figure": figure_text(row), "interval": interval_text(row), "rounds": row["rounds"],
                         "status": row["status"], "bottleneck": row["bottleneck_why"] or row["bottleneck"],
+                        "database": database_work_text(row),
                         "rss_mb": row["server_rss_mb_saturation"]},
             "measurements": measurements, "profile": profile_links,
             "sources": [{"name": "steps.tsv", "href": f"../{files.cell_steps(key).relative_to(files.directory)}"},

@@ -29,7 +29,8 @@ SUMMARY_COLUMNS = ["workload", "engine", "app", "status", "saturation_rps", "low
                    "p50_ms_saturation", "p99_ms_saturation", "server_cpu_pct_saturation",
                    "server_rss_mb_saturation", "ratio_to_fastest", "constant_baseline_fraction",
                    "static_baseline_fraction", "bottleneck", "bottleneck_why", "study_2006_rps",
-                   "study_2006_response_ms_low"]
+                   "study_2006_response_ms_low", "db_selects_per_reply", "db_rows_per_reply",
+                   "db_connections_per_reply", "work_missing_steps"]
 
 
 def study_figures(study_rows=None):
@@ -89,6 +90,9 @@ def summary_rows(view, study):
                     "bottleneck": limit, "bottleneck_why": why,
                     "study_2006_rps": old.get("saturation_rps", ""),
                     "study_2006_response_ms_low": old.get("response_ms_low", ""),
+                    **{f"db_{name}_per_reply": cell_text(getattr(row, f"db_{name}_per_reply_saturation"))
+                       for name in ("selects", "rows", "connections")},
+                    "work_missing_steps": sum(each.work_missing_steps for each in figures.rows),
                 })
     return with_baseline_fractions(rows, view.manifest.baselines_of)
 
@@ -141,7 +145,10 @@ def summary_markdown(view, rows):
              "times in httperf's 1 ms bins (failed requests count as lasting the whole timeout). CPU is the servers' CPU time over the "
              "saturation step, in % of one core; RSS their summed peak. The bottleneck is what ran out first, "
              "named from the saturation step and the failing step above it (harness/judge/bottleneck.py). The 2006 study ran on a 2x Pentium 4 "
-             "3 GHz server with MySQL 5.0 (plots/study-2006.tsv): compare the shape, not the numbers.", ""]
+             "3 GHz server with MySQL 5.0 (plots/study-2006.tsv): compare the shape, not the numbers. The database per reply is "
+             "MariaDB's own count over the saturation step (its Com_select, Rows_read and Connections) per 2xx reply: "
+             "each workload declares its SELECTs and rows, and a cell any of whose steps did less (by more than "
+             f"{thresholds_of(options)['max_missing_work_ratio']:.0%}) has no figure (\"database work missing\"; docs/method.md).", ""]
     for workload in view.present("workloads"):
         for engine in view.present("engines"):
             group = [row for row in rows if row["workload"] == workload and row["engine"] == engine]
@@ -152,8 +159,8 @@ def summary_markdown(view, rows):
                       "constant row / static file | 2006 (req/s) | response ms low: ours / 2006 | "
                       "reply ms low (response + transfer) | reply ms at saturation (response + transfer) | "
                       "p50 / p99 ms at saturation | overload at (req/s offered) | server CPU % | server RSS MB | "
-                      "bottleneck |",
-                      "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+                      "database per reply: SELECTs / rows / connections | bottleneck |",
+                      "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
             for row in group:
                 lines.append(f"| {view.title(row['app'])} | {throughput_text(row)} | {rounds_with_interval(row)} | "
                              f"{row['ratio_to_fastest']} | {baseline_text(row)} | "
@@ -161,7 +168,7 @@ def summary_markdown(view, rows):
                              f"{row['study_2006_response_ms_low'] or '-'} | {reply_parts_text(row, 'low')} | "
                              f"{reply_parts_text(row, 'saturation')} | {spread_text(row)} | {row['overload_offered'] or '-'} | "
                              f"{row['server_cpu_pct_saturation']} | {row['server_rss_mb_saturation']} | "
-                             f"{bottleneck_text(row, view.run.profiles, server_title)} |")
+                             f"{database_work_text(row)} | {bottleneck_text(row, view.run.profiles, server_title)} |")
             lines.append("")
     return "\n".join(lines + size_lines(view, rows) + paper_lines(view, rows)
                      + [line for set_name, declared in view.manifest.comparisons.items()
@@ -171,11 +178,26 @@ def summary_markdown(view, rows):
                      + phase_lines(view.run.soap_phases, view.title))
 
 
+def thresholds_of(options):
+    """The verdict's thresholds a run recorded, today's defaults for those added since."""
+    return {**asdict(Thresholds()), **options.get("thresholds", {})}
+
+
+def database_work_text(row):
+    """MariaDB's count per 2xx reply at saturation, e.g. "1.00 / 16,000 / 0.00"; with the steps that
+    fell short of the declared work; "-" for a run or a cell without the count."""
+    counts = [row[f"db_{name}_per_reply"] for name in ("selects", "rows", "connections")]
+    short = int(row.get("work_missing_steps") or 0)
+    text = "-" if "" in counts else " / ".join(f"{float(count):,.2f}" if float(count) < 100 else f"{float(count):,.0f}"
+                                              for count in counts)
+    return f"{text}; {short} step(s) short" if short else text
+
+
 def study_method_lines(options):
     """A STUDY=1 run's method in words (the 2006 study's, sweep.json's presets.study); else none."""
     if "study" not in options.get("presets", []):
         return []
-    thresholds = {**asdict(Thresholds()), **options.get("thresholds", {})}
+    thresholds = thresholds_of(options)
     rates = (f"{options['linear_rates']} rates from {options['linear_low']:.0%} to {options['linear_high']:.0%} of "
              f"run {options.get('reference_run') or '?'}'s figure for each cell" if options.get("linear_rates")
              else "rates raised linearly from the study's first rate")

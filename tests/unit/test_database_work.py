@@ -1,9 +1,18 @@
-"""The database's work per reply, judged against what each workload declares. The counters
-themselves are read from recorded readings in test_mariadb_status.py."""
+"""The database's work per reply, judged against what each workload declares, and shown in a run's
+summary, results.json, HTML pages and make compare. The counters themselves are read from recorded
+readings in test_mariadb_status.py."""
 from harness.judge.database_work import FLAG, missing_work
 from harness.judge.verdict import Thresholds
-from harness.results.records import database_work_per_reply
+from harness.report import compare, site
+from harness.report.series import throughput_text
+from harness.report.tables import study_figures, summary_markdown, summary_rows
+from harness.report.view import View
+from harness.results.records import WORK_MISSING, database_work_per_reply
+from harness.results.store import RunFiles, load_run
 from stack import registry
+from stack.settings import ROOT
+
+FIXTURES = ROOT / "tests" / "fixtures" / "results"
 
 MARGIN = Thresholds().max_missing_work_ratio
 
@@ -55,3 +64,57 @@ def test_the_margin_is_a_share_of_the_declared_work():
 def test_a_step_without_the_databases_count_or_declared_work_is_not_judged():
     assert missing_work({"replies": 3000.0, "status_2xx": 3000.0}, {"selects": 1, "rows": 1}, MARGIN) is None
     assert missing_work(figures(3000, 0, 0), None, MARGIN) is None
+
+
+# Two recorded runs (Intel Xeon, QUICK=1, raw outputs left out): work-quick, the study's four on both
+# engines and workloads; work-cached, the caching test app beside php on single rows.
+def recorded(name):
+    view = View(load_run(FIXTURES / name))
+    return view, summary_rows(view, study_figures())
+
+
+def test_every_cell_of_the_study_shows_one_select_and_its_rows_per_reply_at_saturation():
+    view, rows = recorded("work-quick")
+    assert len(rows) == 16
+    for row in rows:
+        assert (row["db_selects_per_reply"], row["db_rows_per_reply"]) == (
+            "1.0", "1.0" if row["workload"] == "single" else "16000.0"), row["app"]
+        # A connection per reply, but from the pool.
+        assert row["db_connections_per_reply"] == ("0.0" if row["app"] == "pooled-servlet" else "1.0")
+        assert row["work_missing_steps"] == 0
+    # Every step, not only the saturation's: never less than the work declared.
+    for key in view.cells:
+        for _, steps in view.measurements(key):
+            assert all(step.database_work()["selects"] >= 1 and not step.work_missing for step in steps)
+    markdown = summary_markdown(view, rows)
+    assert "database per reply: SELECTs / rows / connections" in markdown
+    assert "| 1.00 / 16,000 / 0.00 |" in markdown and "| 1.00 / 1.00 / 1.00 |" in markdown
+
+
+def test_the_cache_shows_as_database_work_missing_in_every_output_and_the_honest_app_does_not():
+    view, rows = recorded("work-cached")
+    cached = [row for row in rows if row["app"] == "cached-php"]
+    assert {row["engine"] for row in cached} == {"myisam", "innodb"}
+    for row in cached:
+        assert row["status"] == WORK_MISSING and row["saturation_rps"] == "" and row["work_missing_steps"] > 0
+        assert float(row["db_selects_per_reply"]) < 0.01 and throughput_text(row) == "database work missing"
+    document = site.results_document(view, rows)
+    work = {(cell["app"], cell["engine"]): cell["database_work"] for cell in document["cells"]}
+    key = next(key for key in view.cells if (key.app, key.engine) == ("cached-php", "innodb"))
+    assert work[("cached-php", "innodb")]["steps_short"] == sum(len(steps) for _, steps in view.measurements(key))
+    assert work[("php", "myisam")] == {"selects_per_reply": 1.0, "rows_per_reply": 1.0,
+                                       "connections_per_reply": 1.0, "steps_short": 0}
+    row = next(row for row in cached if row["engine"] == "myisam")
+    page = site.cell_page(view, row, RunFiles(FIXTURES / "work-cached"), "figure.svg")
+    assert all(step["work_missing"].startswith(FLAG) for step in page["measurements"][0]["steps"])
+    assert page["summary"]["database"].endswith("step(s) short")
+
+
+def test_make_compare_sets_two_runs_counts_side_by_side_and_an_older_runs_as_missing():
+    (first, _), (second, _) = recorded("work-quick"), recorded("work-cached")
+    lines = compare.database_work_lines(first.run, second.run)
+    assert lines[1] == "## What the database did per reply at saturation"
+    assert "| php/myisam/single | 1.00 | 1.00 | 1.00 | 1.00 | 1.00 | 1.00 | 0 | 0 |" in lines
+    older = View(load_run(FIXTURES / "mem-quick"))
+    rows = compare.database_work_rows(first.run, older.run)
+    assert rows and all(row["second"] is None and row["first"]["selects"] == 1.0 for row in rows)
