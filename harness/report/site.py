@@ -6,7 +6,7 @@ Every link is relative to the run's report/ folder, so the pages open from the f
 from collections import Counter
 
 from harness.report.tables import database_work_text, title_lines
-from harness.report.trust import disturbance_line, rounds_line, speed_line
+from harness.report.trust import database_work_line, disturbance_line, rounds_line, speed_line
 from harness.results.records import CellKey
 from stack.registry import engine_title
 from stack.workload_names import workload_title
@@ -104,7 +104,7 @@ def front_page(view, rows):
               "figure": figure_text(row), "interval": interval_text(row), "rounds": row["rounds"],
               "status": row["status"], "reply_ms": row["reply_ms_saturation"], "cpu_pct": row["server_cpu_pct_saturation"],
               "database": database_work_text(row), "bottleneck": row["bottleneck_why"] or row["bottleneck"]} for row in rows]
-    warnings = [rounds_line(view), disturbance_line(view), speed_line(view)]
+    warnings = [rounds_line(view), disturbance_line(view), database_work_line(view), speed_line(view)]
     bounds = [entry["label"] for entry, row in zip(table, rows) if lower_bound(row)]
     if bounds:
         warnings.append("lower bounds (the client or the plan ran out first): " + "; ".join(bounds))

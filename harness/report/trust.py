@@ -5,7 +5,7 @@ import statistics
 
 from harness.report.series import ratio_interval_text
 from harness.results.calibration import calibration
-from harness.results.records import TOO_DISTURBED
+from harness.results.records import TOO_DISTURBED, WORK_MISSING
 from harness.results.rounds import control_noise, round_spread
 from harness.results.speed import references as canary_references
 
@@ -29,6 +29,7 @@ def rounds_sentence(view):
                  "them on their visit and on their retry later in the round: "
                  + ", ".join(f"{row.key} round {row.round}" + (" (its repeat)" if row.replica > 1 else "")
                              for row in stopped) + ".")
+    text += work_missing_text(view.run.saturation)
     spread = round_spread(view.cells)
     if spread:
         text += (f" The rounds' spread: the geometric 95 % interval's half-width is "
@@ -42,6 +43,17 @@ def rounds_sentence(view):
                      f"at the widest ({adjusted.widest}). The intervals use the figures as measured: a figure is "
                      "never rescaled, and how far the canary's speed predicts the servers' is in docs/method.md.")
     return text
+
+
+def work_missing_text(saturation):
+    """The cells whose replies skipped the database work their workload declares, in a sentence; ""
+    when none did."""
+    short = [row for row in saturation if row.status == WORK_MISSING]
+    if not short:
+        return ""
+    return (" Left out of every figure, interval and ratio, because MariaDB's own count shows their replies "
+            "doing less than their workload declares (\"database work missing\"): "
+            + ", ".join(f"{row.key} round {row.round} ({row.work_missing_steps} of {row.steps} steps)" for row in short) + ".")
 
 
 def calibration_lines(view):
@@ -89,6 +101,19 @@ def disturbance_line(view):
     return (f"disturbance: {disturbed} step(s) redone because other work shared the CPUs (other > "
             f"{options['max_other_pct']:g} % of a CPU or steal > {options['max_steal_pct']:g} %); "
             f"before the run: {quiet.get('disturbed') or 'quiet'}")
+
+
+def database_work_line(view):
+    """Whether every step's replies did the database work their workload declares, by MariaDB's count."""
+    counted = [row for row in view.run.saturation if row.db_selects_per_reply_saturation is not None]
+    if not counted:
+        return "database work: not counted (no cell read the database, or a run from before the count)"
+    short = [row for row in view.run.saturation if row.work_missing_steps]
+    if not short:
+        return (f"database work: every step's replies ran the SELECTs and read the rows their workload declares "
+                f"(MariaDB's own count, {len(counted)} cell visits)")
+    return (f"database work: MISSING in {len(short)} cell visit(s), no figure: "
+            + ", ".join(f"{row.key} round {row.round}" for row in short))
 
 
 def speed_line(view):

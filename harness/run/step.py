@@ -13,10 +13,10 @@ from harness.drivers.httperf import IncompleteOutput, lifetime_histogram, parse,
 from harness.hosts import load_clients
 from harness.hosts.watch import watching
 from harness.judge import speed
-from harness.judge.database_work import missing_work
+from harness.judge.database_work import extra_work, missing_work
 from harness.judge.verdict import failed_requests, issue_rate, judge
 from harness.measure import clients, load, ports
-from harness.results.records import CLIENT_LIMITED, DISTURBED, Step
+from harness.results.records import CLIENT_LIMITED, DISTURBED, PASS, Step
 from harness.results.store import write_atomically
 from harness.run.context import profile_for
 from stack import registry, remote, settings
@@ -204,8 +204,11 @@ def take_step(cell, rate, context, speed_history, role="", duration_s=None, driv
         why = "; ".join(filter(None, (lost, shared, slower)))
         verdict, reason = DISTURBED, f"{why}; not judged (would have been: {verdict}, {reason})"
     measured = {**(figures or {}), **watch.figures, **speed_figures}
-    work_missing = figures and missing_work(measured, registry.database_work(cell.key.app, cell.key.workload),
-                                            context.thresholds.max_missing_work_ratio)
+    declared, margin = registry.database_work(cell.key.app, cell.key.workload), context.thresholds.max_missing_work_ratio
+    work_missing = figures and missing_work(measured, declared, margin)
+    extra = verdict == PASS and extra_work(measured, declared, margin, measured.get(f"{registry.database_server()}_cpu_s"))
+    if extra:
+        reason += f"; {extra}"
     step = Step(step=number, round=cell.state.round, role=role, offered_rate=rate, timeout_s=timeout_s,
                 num_conns=num_conns, verdict=verdict, reason=reason, killed=killed, wall_s=round(watch.wall_s, 2),
                 port_wait_s=port_wait, raw=raw,

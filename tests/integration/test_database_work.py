@@ -6,6 +6,7 @@ from harness.judge.database_work import FLAG
 from harness.results.records import PASS, WORK_MISSING
 from harness.results.store import read_steps, read_summaries
 from stack import registry
+from tests.integration.conftest import fetch
 from tests.integration.test_sweep import short, sweep
 
 
@@ -37,3 +38,13 @@ def test_a_cache_is_flagged_on_every_step_on_both_engines_and_an_honest_app_on_n
                 assert work["selects"] < 1.01 and work["rows"] < 1.01, step
         assert honest.status != WORK_MISSING and honest.saturation_rps
         assert honest.db_selects_per_reply_saturation == honest.db_rows_per_reply_saturation == 1.0
+
+
+def test_the_cache_answers_only_a_get_of_its_canonical_query_and_hostile_input_still_gets_its_4xx(stack):
+    port, page = registry.port_of("cached-php"), "/cached-single.php"
+    first = fetch(port, f"{page}?id=100&engine=innodb")
+    assert first.status == 200 and fetch(port, f"{page}?id=100&engine=innodb").body == first.body
+    assert fetch(port, f"{page}?id=100&engine=innodb&id=100").status == 400
+    assert fetch(port, f"{page}?id=100&engine=innodb", method="POST", body=b"").status == 405
+    assert fetch(port, f"{page}?id=abc&engine=innodb").status == 400
+    assert fetch(port, f"{page}?id=99999&engine=innodb").status == 404

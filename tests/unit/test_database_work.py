@@ -1,11 +1,12 @@
 """The database's work per reply, judged against what each workload declares, and shown in a run's
 summary, results.json, HTML pages and make compare. The counters themselves are read from recorded
 readings in test_mariadb_status.py."""
-from harness.judge.database_work import FLAG, missing_work
+from harness.judge.database_work import FLAG, extra_work, missing_work
 from harness.judge.verdict import Thresholds
 from harness.report import compare, site
 from harness.report.series import throughput_text
 from harness.report.tables import study_figures, summary_markdown, summary_rows
+from harness.report.trust import database_work_line, rounds_sentence
 from harness.report.view import View
 from harness.results.records import WORK_MISSING, database_work_per_reply
 from harness.results.store import RunFiles, load_run
@@ -43,6 +44,15 @@ def test_replies_that_did_their_work_or_more_are_not_flagged():
     # Two SELECTs a reply, or requests that timed out after their SELECT ran: more is never missing.
     assert missing_work(figures(3000, 6000, 6000), single, MARGIN) is None
     assert missing_work(figures(10, 160010, 160010), {"selects": 1, "rows": 16000}, MARGIN) is None
+
+
+def test_replies_that_did_more_keep_their_figure_and_say_what_it_cost_the_database():
+    single = {"selects": 1, "rows": 1}
+    why = extra_work(figures(3000, 6000, 3000), single, MARGIN, database_cpu_s=1.5)
+    assert why == "more database work than declared: 2.00 selects per reply, not 1; the database's CPU 0.500 ms a reply"
+    assert extra_work(figures(3000, 3000, 3000), single, MARGIN, 1.5) is None
+    assert extra_work(figures(3000, 3000, 3000), None, MARGIN) is None
+    assert "CPU" not in extra_work(figures(10, 10, 320000), {"selects": 1, "rows": 16000}, MARGIN)
 
 
 def test_replies_served_from_a_cache_are_flagged_with_their_figures():
@@ -118,3 +128,15 @@ def test_make_compare_sets_two_runs_counts_side_by_side_and_an_older_runs_as_mis
     older = View(load_run(FIXTURES / "mem-quick"))
     rows = compare.database_work_rows(first.run, older.run)
     assert rows and all(row["second"] is None and row["first"]["selects"] == 1.0 for row in rows)
+
+
+def test_the_report_says_whether_every_step_did_its_work_and_names_the_cells_that_did_not():
+    honest, _ = recorded("work-quick")
+    assert database_work_line(honest) == ("database work: every step's replies ran the SELECTs and read the rows "
+                                          "their workload declares (MariaDB's own count, 16 cell visits)")
+    cheat, _ = recorded("work-cached")
+    assert database_work_line(cheat).startswith("database work: MISSING in 2 cell visit(s), no figure: cached-php/")
+    assert "doing less than their workload declares" in rounds_sentence(cheat)
+    assert "database work missing" not in rounds_sentence(honest)
+    older = View(load_run(FIXTURES / "mem-quick"))
+    assert database_work_line(older).startswith("database work: not counted")
