@@ -72,9 +72,27 @@ DOCROOT = ROOT / "php"
 SOAP_PHP_ROOT = ROOT / "soap-php"
 
 
+def served_files(server_name):
+    """{URL path: (folder, file name)} of the pages and scripts the web server `server_name` serves
+    from the repository's folders: each of its apps' service or workload paths (their query aside),
+    the file named by the path's last part in the app's folder (a name without an extension is a PHP
+    script's: `.php` added). The web servers' configurations list exactly these."""
+    files = {}
+    for name in registry.apps() + registry.test_only_apps():
+        spec = registry.app(name)
+        if spec["server"] != server_name:
+            continue
+        paths = [spec["service"]] if spec["kind"] == "soap" else [load["path"] for load in spec["workloads"].values()]
+        for path in paths:
+            url = path.split("?")[0]
+            last = url.rsplit("/", 1)[-1]
+            files[url] = (spec.get("folder", name), last if "." in last else f"{last}.php")
+    return files
+
+
 def docroot_files(served):
     """Pure: the pattern of the file names Apache serves from the pages' folder (php/), those of the
-    registry's apps on it (registry.served_files); the folder's other files are denied."""
+    registry's apps on it (served_files); the folder's other files are denied."""
     names = sorted({file for folder, file in served.values() if folder == DOCROOT.name})
     return f"^({'|'.join(re.escape(name) for name in names)})$"
 
@@ -109,7 +127,7 @@ class Apache(PhpWorkersRecord, Server):
             "LISTEN_BACKLOG": settings.int_knob("APACHE_LISTEN_BACKLOG"),
             "KEEPALIVE_REQUESTS": settings.int_knob("KEEPALIVE_REQUESTS"),
             "KEEPALIVE_TIMEOUT_S": settings.int_knob("KEEPALIVE_TIMEOUT_S"),
-            "DOCROOT": docroot, "DOCROOT_FILES": docroot_files(registry.served_files(self.name)),
+            "DOCROOT": docroot, "DOCROOT_FILES": docroot_files(served_files(self.name)),
             "DB_HOST": db["db.host"], "DB_PORT": db["db.port"], "DB_NAME": db["db.name"],
             "DB_USER": db["db.user"], "DB_PASSWORD": db["db.password"],
         }, self.config, mode=0o600)
@@ -211,7 +229,7 @@ class FpmApache(Apache):
 
 
 def lighttpd_routes(served, roots, socket):
-    """Pure: Lighttpd's lines for the files it serves ({URL path: (folder, file)}, registry.served_files)
+    """Pure: Lighttpd's lines for the files it serves ({URL path: (folder, file)}, served_files)
     from their folders' `roots`: an alias per path, the paths allowed (every other denied), and a
     FastCGI entry for each path whose file is a PHP script of another name."""
     return {
@@ -237,7 +255,7 @@ class Lighttpd(PhpWorkersRecord, Server):
         self.empty_root.mkdir(parents=True, exist_ok=True)
         user = settings.knob("APACHE_USER")
         fpm_socket = PhpFpm.socket_of(self.declared["fastcgi"])
-        served = registry.served_files(self.name)
+        served = served_files(self.name)
         # Each folder made readable once (as root, readable_folder copies it).
         roots = {folder.name: readable_folder(folder) for folder in
                  {DOCROOT, SOAP_PHP_ROOT, CONTRACT_ROOT, *(ROOT / folder for folder, _ in served.values())}}

@@ -9,7 +9,7 @@ from urllib.parse import quote
 from xml.sax.saxutils import escape
 
 from stack import echoes, settings, targets, topology
-from stack.workload_names import ECHO_PARAMETER, SIZE_PARAMETER, is_echo, parse_workload
+from stack.workload_names import ECHO_PARAMETER, declared_work, is_echo, parse_workload
 
 
 @dataclass(frozen=True)
@@ -106,17 +106,9 @@ def engines_of(app_name, chosen):
 
 
 def database_work(app_name, workload):
-    """{"selects": n, "rows": n}: what one reply of the app's workload must cost the database, by the
-    workload's declaration (contract/targets.json's work; rows-N reads N rows); None where none is
-    declared: a baseline's and an echo's replies read no database."""
-    if not reads_database(app_name) or is_echo(workload):
-        return None
-    base, fixed = parse_workload(workload)
-    if SIZE_PARAMETER in fixed:
-        work = targets.registry()["size_workload_work"]
-        return {"selects": work["selects"], "rows": work["rows_per_count"] * int(fixed[SIZE_PARAMETER])}
-    work = targets.registry()["workloads"].get(base, {}).get("work")
-    return dict(work) if work else None
+    """{"selects": n, "rows": n}: what one reply of the app's workload must cost the database
+    (workload_names.declared_work); None for an app that reads none (a baseline)."""
+    return declared_work(workload) if reads_database(app_name) else None
 
 
 def workload_specs(app_name):
@@ -128,24 +120,6 @@ def workload_specs(app_name):
     shared = targets.registry()["soap_requests"]
     return {workload: {"method": shared["method"], "path": spec["service"], "headers": shared["headers"],
                        "body": envelope} for workload, envelope in shared["envelopes"].items()}
-
-
-def served_files(server_name):
-    """{URL path: (folder, file name)} of the pages and scripts the web server `server_name` serves
-    from the repository's folders: each of its apps' service or workload paths (their query aside),
-    the file named by the path's last part in the app's folder (a name without an extension is a PHP
-    script's: `.php` added). The web servers' configurations list exactly these."""
-    files = {}
-    for name in apps() + test_only_apps():
-        spec = app(name)
-        if spec["server"] != server_name:
-            continue
-        paths = [spec["service"]] if spec["kind"] == "soap" else [load["path"] for load in spec["workloads"].values()]
-        for path in paths:
-            url = path.split("?")[0]
-            last = url.rsplit("/", 1)[-1]
-            files[url] = (spec.get("folder", name), last if "." in last else f"{last}.php")
-    return files
 
 
 def soap_max_element_depth():

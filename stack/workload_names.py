@@ -106,3 +106,17 @@ def baseline_workloads():
     """The workloads a baseline app serves (its server's constant-row page answers these only)."""
     return [workload for workload in workloads()
             if any(spec["kind"] == "baseline" and workload in spec["workloads"] for spec in targets.registry()["apps"].values())]
+
+
+def declared_work(workload):
+    """{"selects": n, "rows": n}: what one reply of the workload must cost the database, by its
+    declaration (contract/targets.json's work; rows-N reads N rows per size_workload_work); None
+    where none is declared: an echo reads no database."""
+    if is_echo(workload):
+        return None
+    base, fixed = parse_workload(workload)
+    if SIZE_PARAMETER in fixed:
+        work = targets.registry()["size_workload_work"]
+        return {"selects": work["selects"], "rows": work["rows_per_count"] * int(fixed[SIZE_PARAMETER])}
+    work = targets.registry()["workloads"].get(base, {}).get("work")
+    return dict(work) if work else None

@@ -1,5 +1,5 @@
 """Judge one sweep step: invalid (client-bound), pass or fail. Pure; thresholds documented below."""
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from harness.results.records import CLIENT_LIMITED, FAIL, PASS
 
@@ -22,6 +22,11 @@ class Thresholds:
     # step measured read 1.000 or more, since MariaDB counts whole statements and rows; 1 % lets a
     # rounding through and no cache worth the name (docs/method.md, "The database's own count").
     max_missing_work_ratio: float = 0.01
+
+
+def recorded_thresholds(options):
+    """{threshold: value} a run's manifest options recorded, today's defaults for those added since."""
+    return {**asdict(Thresholds()), **options.get("thresholds", {})}
 
 
 def failed_requests(figures, planned_requests, calls=1):

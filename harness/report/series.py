@@ -75,6 +75,16 @@ def throughput_text(row):
     return (">= " if row["lower_bound"] else "") + f"{float(row['saturation_rps']):,.1f}"
 
 
+def database_work_text(row):
+    """MariaDB's count per 2xx reply at saturation, e.g. "1.00 / 16,000 / 0.00"; with the steps that
+    fell short of the declared work; "-" for a run or a cell without the count."""
+    counts = [row[f"db_{name}_per_reply"] for name in ("selects", "rows", "connections")]
+    short = int(row.get("work_missing_steps") or 0)
+    text = "-" if "" in counts else " / ".join(f"{float(count):,.2f}" if float(count) < 100 else f"{float(count):,.0f}"
+                                              for count in counts)
+    return f"{text}; {short} step(s) short" if short else text
+
+
 def bars_text(view, rows, workload):
     """bars.gp data for one workload: apps grouped by engine, one bar per app in registry order, with
     the median's interval over the rounds (NaN with one round)."""

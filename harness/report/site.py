@@ -5,7 +5,8 @@ summary rows in, dicts out; harness/report/html.py renders them with the templat
 Every link is relative to the run's report/ folder, so the pages open from the file system."""
 from collections import Counter
 
-from harness.report.tables import database_work_text, title_lines
+from harness.report.series import database_work_text
+from harness.report.tables import title_lines
 from harness.report.trust import database_work_line, disturbance_line, rounds_line, speed_line
 from harness.results.records import CellKey
 from stack.registry import engine_title

@@ -1,9 +1,8 @@
 """The saturation table of a run, beside the 2006 study's figures: summary.tsv and summary.md rows,
 and the report's title and table pages. Pure: a run's records in, rows and lines out."""
-from dataclasses import asdict
 
 from harness.judge.bottleneck import bottleneck
-from harness.judge.verdict import Thresholds
+from harness.judge.verdict import recorded_thresholds
 from harness.report.comparisons import comparison_lines, differences_lines
 from harness.report.costs import moved_lines, price_lines, price_title_text, spread_lines
 from harness.report.drift import drift_lines
@@ -11,7 +10,7 @@ from harness.report.memory import memory_lines
 from harness.report.papers import paper_lines
 from harness.report.profiles import bottleneck_parts
 from harness.report.profiles import summary_lines as profile_lines
-from harness.report.series import ratio_text, short_interval, throughput_text
+from harness.report.series import database_work_text, ratio_text, short_interval, throughput_text
 from harness.report.sizes import size_lines
 from harness.report.soap_phases import summary_lines as phase_lines
 from harness.report.trust import (calibration_lines, database_work_line, disturbance_line, rounds_line, rounds_sentence,
@@ -149,7 +148,7 @@ def summary_markdown(view, rows):
              "3 GHz server with MySQL 5.0 (plots/study-2006.tsv): compare the shape, not the numbers. The database per reply is "
              "MariaDB's own count over the saturation step (its Com_select, Rows_read and Connections) per 2xx reply: "
              "each workload declares its SELECTs and rows, and a cell any of whose steps did less (by more than "
-             f"{thresholds_of(options)['max_missing_work_ratio']:.0%}) has no figure (\"database work missing\"; docs/method.md).", ""]
+             f"{recorded_thresholds(options)['max_missing_work_ratio']:.0%}) has no figure (\"database work missing\"; docs/method.md).", ""]
     for workload in view.present("workloads"):
         for engine in view.present("engines"):
             group = [row for row in rows if row["workload"] == workload and row["engine"] == engine]
@@ -179,26 +178,11 @@ def summary_markdown(view, rows):
                      + phase_lines(view.run.soap_phases, view.title))
 
 
-def thresholds_of(options):
-    """The verdict's thresholds a run recorded, today's defaults for those added since."""
-    return {**asdict(Thresholds()), **options.get("thresholds", {})}
-
-
-def database_work_text(row):
-    """MariaDB's count per 2xx reply at saturation, e.g. "1.00 / 16,000 / 0.00"; with the steps that
-    fell short of the declared work; "-" for a run or a cell without the count."""
-    counts = [row[f"db_{name}_per_reply"] for name in ("selects", "rows", "connections")]
-    short = int(row.get("work_missing_steps") or 0)
-    text = "-" if "" in counts else " / ".join(f"{float(count):,.2f}" if float(count) < 100 else f"{float(count):,.0f}"
-                                              for count in counts)
-    return f"{text}; {short} step(s) short" if short else text
-
-
 def study_method_lines(options):
     """A STUDY=1 run's method in words (the 2006 study's, sweep.json's presets.study); else none."""
     if "study" not in options.get("presets", []):
         return []
-    thresholds = thresholds_of(options)
+    thresholds = recorded_thresholds(options)
     rates = (f"{options['linear_rates']} rates from {options['linear_low']:.0%} to {options['linear_high']:.0%} of "
              f"run {options.get('reference_run') or '?'}'s figure for each cell" if options.get("linear_rates")
              else "rates raised linearly from the study's first rate")

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from stack import registry, targets
+from stack import php_servers, targets
 from stack.php_servers import docroot_files, lighttpd_routes
 from stack.settings import ROOT
 
@@ -22,23 +22,23 @@ def fake_app(monkeypatch):
 
 
 def test_each_app_path_names_the_file_its_folder_holds():
-    served = registry.served_files("lighttpd")
+    served = php_servers.served_files("lighttpd")
     assert served["/soap-php/PlayerService"] == ("soap-php", "PlayerService.php")
     assert served["/soap-baseline/quote-response.xml"] == ("contract", "quote-response.xml")
     assert served["/baseline.html"] == ("php", "baseline.html")
     assert "/single.php" not in served  # the pages are Apache's
-    apache = registry.served_files("apache")
+    apache = php_servers.served_files("apache")
     assert apache["/persistent/large.php"] == ("php", "large.php")
 
 
 def test_every_served_file_is_in_the_repository():
     for server in ("apache", "apache-fpm", "lighttpd"):
-        for url, (folder, file) in registry.served_files(server).items():
+        for url, (folder, file) in php_servers.served_files(server).items():
             assert (ROOT / folder / file).is_file(), (server, url)
 
 
 def test_a_new_app_on_lighttpd_is_aliased_allowed_and_run_by_php_fpm(fake_app):
-    served = registry.served_files("lighttpd")
+    served = php_servers.served_files("lighttpd")
     assert served["/fake/hello"] == ("php", "hello.php")
     lines = lighttpd_routes(served, {"php": "/srv/php", "soap-php": "/srv/soap", "contract": "/srv/contract"},
                             "/run/fpm.sock")
@@ -52,10 +52,10 @@ def test_a_new_app_on_lighttpd_is_aliased_allowed_and_run_by_php_fpm(fake_app):
 
 
 def test_apache_allows_the_pages_of_its_apps_and_no_other_file(fake_app):
-    pattern = re.compile(docroot_files(registry.served_files("apache")))
+    pattern = re.compile(docroot_files(php_servers.served_files("apache")))
     for name in ("single.php", "large.php", "rows.php", "baseline.php", "baseline.html"):
         assert pattern.match(name), name
     for name in ("lab.php", "hello.php", "single.phps", "xsingle.php"):
         assert not pattern.match(name), name
     targets.registry()["apps"]["fake-page"]["server"] = "apache"
-    assert re.match(docroot_files(registry.served_files("apache")), "hello.php")
+    assert re.match(docroot_files(php_servers.served_files("apache")), "hello.php")
