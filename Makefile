@@ -24,6 +24,7 @@ help: ## list the targets
 	@echo
 	@$(LAB) ports
 	@$(LAB) sets
+	@$(LAB) workloads
 	@echo "Knobs (any can be set here, e.g. make up APACHE_WORKERS=64): stack/settings.py (servers),"
 	@echo "httperf-scripts/sweep.json (the sweep), contract/targets.json (the apps). Read more: README.md and docs/."
 
@@ -59,12 +60,12 @@ saturation-sweep: up ## the main job: set up, start servers, import if needed, s
 	@$(if $(PROFILE),$(MAKE) --no-print-directory profile)
 	@$(MAKE) --no-print-directory plots
 
-size-sweep: up ## saturation and reply time against N per app: rows (1 to 16,000 rows), or SIZE_WORKLOAD=echo|list|ints|doubles|strings|employees|image (the SOAP papers' echoes, with getQuote and the SOAP baselines) (SET=soap ENGINES=innodb ROUNDS=1 SIZES=, as sweep.json); docs/soap-engines.md
+size-sweep: up ## saturation and reply time against N per app: the payload workload (the first N players by id), or SIZE_WORKLOAD= one of the SOAP papers' echoes (with getQuote and the SOAP baselines; the kinds are listed below) (SET=soap ENGINES=innodb ROUNDS=1 SIZES=, as sweep.json); docs/soap-engines.md
 	@$(LAB) import --if-needed
 	@$(MAKE) --no-print-directory sweep SIZE_SWEEP=1
 	@$(MAKE) --no-print-directory plots
 
-concurrency-sweep: up ## throughput and p50/p99 against 1-1,024 connections (closed loop) per app, connections closed and kept alive (SET=study APPS= ENGINES=innodb WORKLOADS=single CONN=both|close|keepalive LEVELS=1,2,4,... DRIVER=wrk|ab WINDOW_S= WINDOWS= SETTLE_WINDOWS= PROFILE=1 RUN=) -> concurrency.tsv and a PDF per workload; docs/method.md
+concurrency-sweep: up ## throughput and p50/p99 against 1-1,024 connections (closed loop) per app, connections closed and kept alive (SET=study APPS= ENGINES=innodb WORKLOADS= (sweep.json's concurrency) CONN=both|close|keepalive LEVELS=1,2,4,... DRIVER=wrk|ab WINDOW_S= WINDOWS= SETTLE_WINDOWS= PROFILE=1 RUN=) -> concurrency.tsv and a PDF per workload; docs/method.md
 	@$(LAB) import --if-needed
 	@$(if $(PROFILE),$(INFERNO))
 	@$(PYTHON) -m harness concurrency-sweep $(KNOBS)
@@ -86,7 +87,7 @@ spread-sources: ## where a cell's cost spread lives: its server restarted RESTAR
 interleave: ## two cells' servers' CPU per reply against each other at one moment: their steps alternated AB, BA... in PAIRS pairs (default 6) at SHARE (0.6) of the lower figure, beside the run's saturation ratio (RUN= CELLS=a,b) -> results/RUN-interleave-<when>/interleave.md; docs/method.md
 	@$(PYTHON) -m harness spread-sources --interleave 6 $(KNOBS)
 
-soap-phases: ## where a SOAP request's time goes per engine against N, one request at a time: un-marshal, logic, marshal, by each engine's own hooks, on running servers (APPS= SIZES=1,10,100,1000,5000 KINDS=rows,echo|employees|image COUNT=20 WARMUP_CALLS=3 JVM_WARMUP=60 CLIENT=raw|zeep RUN=; restarts the SOAP engines' servers with SOAP_PHASES=on and back) -> soap-phases.tsv/.md/.pdf in results/RUN; docs/soap-engines.md
+soap-phases: ## where a SOAP request's time goes per engine against N, one request at a time: un-marshal, logic, marshal, by each engine's own hooks, on running servers (APPS= SIZES=1,10,100,1000,5000 KINDS= of those grown by N, below COUNT=20 WARMUP_CALLS=3 JVM_WARMUP=60 CLIENT=raw|zeep RUN=; restarts the SOAP engines' servers with SOAP_PHASES=on and back) -> soap-phases.tsv/.md/.pdf in results/RUN; docs/soap-engines.md
 	@$(PYTHON) -m harness soap-phases $(KNOBS)
 
 driver-agreement: build ## Debian's httperf against the lab's large-body build on cells both can drive (RUN= CELLS=app/engine/workload,... FACTORS=0.5,1.2 REPEATS=3 DURATION=s), on running servers -> results/RUN-drivers/agreement.tsv; docs/soap-engines.md

@@ -6,7 +6,7 @@ import hashlib
 import json
 import sys
 
-from stack import exposure, lifecycle, playbooks, registry, remote, settings, topology
+from stack import exposure, lifecycle, playbooks, registry, remote, settings, topology, workload_names
 from stack.lifecycle import LabError
 from stack.settings import ROOT
 
@@ -200,6 +200,10 @@ def main(argv):
         "sets": lambda: ["Sets of apps (make saturation-sweep SET=name; APPS= narrows one):"]
                         + [f"  {name:10} {', '.join(members)}" + (" (default)" if name == registry.default_set() else "")
                            for name, members in registry.sets().items()],
+        "workloads": lambda: [
+            "Workloads (WORKLOADS=): " + ", ".join(workload_names.workloads()) + ".",
+            "Grown by N (SIZE_WORKLOAD=, KINDS=, cells NAME-N): " + ", ".join(workload_names.size_kinds())
+            + f"; without N: {', '.join(kind for kind in workload_names.echo_workloads() if kind not in workload_names.size_kinds())}."],
     }
     if not argv or argv[0] not in commands:
         print(f"usage: python3 -m stack.lab {'|'.join(commands)} [--if-needed | up's servers]", file=sys.stderr)

@@ -5,6 +5,8 @@ Each knob can be overridden by an environment variable of the same name; make pa
 line's variables through, so `make up APACHE_PORT=9000` reaches here.  The sweep writes `knobs()`, the
 values really used, into each run's manifest.
 """
+import contextlib
+import contextvars
 import os
 import secrets
 from pathlib import Path
@@ -174,9 +176,27 @@ SAME_AS = {
 }
 
 
+# Knobs a command sets for what it runs within `chosen`, above the environment's: a value passed down,
+# never written into os.environ (which every later process would inherit).
+CHOSEN = contextvars.ContextVar("chosen knobs", default={})
+
+
+@contextlib.contextmanager
+def chosen(**values):
+    """Within the block, these knobs read as given (a server started there records them)."""
+    unknown = [name for name in values if name not in DEFAULTS]
+    if unknown:
+        raise ValueError(f"no knob {', '.join(unknown)}")
+    token = CHOSEN.set({**CHOSEN.get(), **values})
+    try:
+        yield
+    finally:
+        CHOSEN.reset(token)
+
+
 def knob(name):
-    value = os.environ.get(name)
-    if value is not None and value != "":
+    value = CHOSEN.get().get(name) or os.environ.get(name)
+    if value:
         return value
     return knob(SAME_AS[name]) if name in SAME_AS else DEFAULTS[name]
 

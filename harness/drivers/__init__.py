@@ -1,19 +1,24 @@
 """The load drivers: each load generator a binding behind one interface, pure.
 
-A closed-loop binding (`wrk`, `ab`) has `NAME`, `invocation(window, workdir)`, the command line and
-input files for one `Window`, and `figures(text)`, its output read as the same figures for every
-driver: replies_per_s, requests (answered whole), seconds, non2xx, errors (by the driver's own
-kinds), error_count, p50_ms, p90_ms and p99_ms where it gives them, and keepalive_requests where it
-counts them; ValueError when the output holds no report. Running one is the edge's
-(harness/measure/load.py `run_window`), which adds the client's own CPU time.
+Every binding has `NAME`; `LOOP`, "open" (requests sent at an offered rate, whatever the replies do)
+or "closed" (connections each waiting for its reply); a command line for one measured window; and its
+output read as figures in the lab's own words, with the driver's own beside them. Where a binding's
+version is worth a manifest's line it declares how to read it (`VERSIONS`).
 
-The open-loop bindings (`httperf`, the sweeps' driver, and `oha`, the cross-check's second opinion)
-have `NAME`, their command line for one step at an offered rate, and their output read as the
-judge's figures (harness/judge/verdict.py). Running one is the one step's (harness/run/step.py
-`take_step`, its `OPEN_LOOP`), which watches, judges and records every driver's steps alike."""
+- Closed loop (`wrk`, `ab`): `invocation(window, workdir)`, the command line and input files for one
+  `Window`, and `figures(text)`: replies_per_s, requests (answered whole), seconds, non2xx, errors (by
+  the driver's own kinds), error_count, p50_ms, p90_ms and p99_ms where it gives them, and
+  keepalive_requests where it counts them; ValueError when the output holds no report. Running one is
+  the edge's (harness/measure/load.py `run_window`), which adds the client's own CPU time.
+- Open loop (`httperf`, the sweeps' driver, and `oha`, the cross-check's second opinion): `command`, its
+  command line for one step at an offered rate, and its output read as a step's figures
+  (harness/results/figures.py: every binding gives at least its `JUDGED`). Running one is the one
+  step's (harness/run/step.py `take_step`, its `OPEN_LOOP`), which watches, judges and records every
+  driver's steps alike. Which build of a driver runs is a value passed in (httperf's: the plan's
+  `httperf_build`), never read from the environment."""
 from dataclasses import dataclass
 
-from harness.drivers import ab, wrk
+from harness.drivers import ab, httperf, oha, wrk
 
 
 @dataclass(frozen=True)
@@ -28,7 +33,8 @@ class Window:
     timeout_s: float | None = None   # a request unanswered this long is an error (the driver's default if None)
 
 
-CLOSED_LOOP = {binding.NAME: binding for binding in (wrk, ab)}
+DRIVERS = {binding.NAME: binding for binding in (httperf, oha, wrk, ab)}
+CLOSED_LOOP = {name: binding for name, binding in DRIVERS.items() if binding.LOOP == "closed"}
 
 
 def closed_loop(name):
@@ -36,3 +42,20 @@ def closed_loop(name):
     if name not in CLOSED_LOOP:
         raise ValueError(f"no closed-loop driver {name!r}: one of {', '.join(CLOSED_LOOP)}")
     return CLOSED_LOOP[name]
+
+
+def driver(name):
+    """The binding called `name`; ValueError naming the others."""
+    if name not in DRIVERS:
+        raise ValueError(f"no load driver {name!r}: one of {', '.join(DRIVERS)}")
+    return DRIVERS[name]
+
+
+def checked_build(name, build):
+    """`build` when driver `name` has it (httperf: auto or always); ValueError otherwise."""
+    return driver(name).checked_build(build)
+
+
+def versions():
+    """{what: how to read its version} of every driver that declares it."""
+    return {what: how for binding in DRIVERS.values() for what, how in getattr(binding, "VERSIONS", {}).items()}

@@ -12,6 +12,7 @@ from pathlib import Path
 from harness.drivers.invocation import Invocation
 
 NAME = "ab"
+LOOP = "closed"
 # ab allocates a record per request up front (-n, 32 bytes each): room for this many replies a second of
 # the window, so that -t ends it. At 50,000 Lighttpd's static file (142,000 replies/s on kept connections,
 # Intel Xeon) ran out of -n in 0.7 s of a 2 s window.

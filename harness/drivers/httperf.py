@@ -4,9 +4,8 @@ Pure, tested on recorded outputs."""
 import re
 from pathlib import Path
 
-from stack import settings
-
 NAME = "httperf"
+LOOP = "open"
 
 NUMBER = r"([-+]?\d+(?:\.\d+)?)"
 
@@ -82,9 +81,9 @@ def reply_rate(figures):
     return replies / duration if duration > 0 else 0.0
 
 
-def parse(text):
-    """Every figure of one httperf summary, as floats keyed by the names in FIGURES; reply_rate is
-    `reply_rate`'s."""
+def figures(text):
+    """Every figure of one httperf summary, as floats keyed by the names in FIGURES (the lab's words,
+    harness/results/figures.py); reply_rate is `reply_rate`'s."""
     figures = {}
     for pattern, names in LINES:
         match = re.search(pattern, text)
@@ -96,15 +95,6 @@ def parse(text):
     figures["offered_rate"] = offered_rate(text)
     figures["reply_rate"] = reply_rate(figures)
     return figures
-
-
-def reply_time_ms(figures):
-    """Request sent to last reply byte: httperf's response time (to the first byte) plus its
-    transfer time, which is most of the time for a 16,000-row page. None when httperf printed none."""
-    try:
-        return round(float(figures["response_time_ms"]) + float(figures.get("transfer_time_ms") or 0), 1)
-    except (KeyError, TypeError, ValueError):
-        return None
 
 
 HISTOGRAM_LINE = re.compile(r"^\s+(\d+(?:\.\d+)?)\s+(\d+)$")
@@ -130,25 +120,6 @@ def lifetime_histogram(text):
     return bins
 
 
-def percentiles(bins, failed, timeout_ms, quantiles=(0.5, 0.9, 0.99)):
-    """{quantile: ms} over every request of a step: completed ones from the histogram (each at its
-    bin's upper edge, so a sub-millisecond app reads 1 ms), failed ones (errors, timeouts, never
-    sent) as lasting the whole timeout. A quantile at the timeout means beyond it."""
-    total = sum(count for _, count in bins) + failed
-    if total == 0:
-        return {}
-    found = {}
-    for quantile in quantiles:
-        rank, seen = quantile * total, 0
-        found[quantile] = timeout_ms
-        for edge, count in bins:
-            seen += count
-            if seen >= rank:
-                found[quantile] = min(edge, timeout_ms)
-                break
-    return found
-
-
 # Debian's httperf reads each --wsesslog line with fgets into 10,000-byte buffers, which keep at
 # most 9,999 bytes: a longer session line (a POST body past ~9.9 KB: echo-N from N = 77) would be
 # read in pieces and its body sent cut. Such sessions go to the lab's large-body build
@@ -156,21 +127,25 @@ def percentiles(bins, failed, timeout_ms, quantiles=(0.5, 0.9, 0.99)):
 STOCK_SESSION_LINE_LIMIT = 9999
 DEFAULT_SEND_BUFFER = 4096
 LARGE_BODY_HTTPERF = Path(__file__).resolve().parents[2] / "target" / "httperf" / "httperf"
+# How the manifest reads each build's version (harness/hosts/inventory.py).
+VERSIONS = {"httperf": ["httperf", "--version"], "httperf_large_bodies": [str(LARGE_BODY_HTTPERF), "--version"]}
 
 
-def large_body_choice():
-    """The knob LARGE_BODY_HTTPERF, checked: auto or always."""
-    choice = settings.knob("LARGE_BODY_HTTPERF")
-    if choice not in ("auto", "always"):
-        raise ValueError(f"LARGE_BODY_HTTPERF is auto or always, not {choice!r}")
-    return choice
+# The builds a step may ask for (the plan's httperf_build, from the knob LARGE_BODY_HTTPERF).
+BUILDS = ("auto", "always")
 
 
-def binary(request, choice=None):
+def checked_build(build):
+    """`build` when it names one of BUILDS; ValueError otherwise."""
+    if build not in BUILDS:
+        raise ValueError(f"LARGE_BODY_HTTPERF is {' or '.join(BUILDS)}, not {build!r}")
+    return build
+
+
+def binary(request, build="auto"):
     """Debian's httperf for every request it can send whole; the lab's large-body build otherwise, or
-    for every POST when the knob LARGE_BODY_HTTPERF (or `choice`) is "always"."""
-    choice = choice or large_body_choice()
-    if request.method == "GET" or (choice == "auto" and len(session_line(request).encode())
+    for every POST when `build` is "always"."""
+    if request.method == "GET" or (checked_build(build) == "auto" and len(session_line(request).encode())
                                    <= STOCK_SESSION_LINE_LIMIT):
         return "httperf"
     if not LARGE_BODY_HTTPERF.exists():
@@ -179,12 +154,11 @@ def binary(request, choice=None):
     return str(LARGE_BODY_HTTPERF)
 
 
-
-def command(request, rate, num_requests, timeout_s, session_file=None, calls=1):
+def command(request, rate, num_requests, timeout_s, session_file=None, calls=1, build="auto"):
     """One open-loop httperf run of `num_requests` at `rate` req/s: a new connection per request, as
     in the 2006 study; or with `calls` > 1, connections opened at rate / calls, each carrying `calls`
     requests one after another (a GET's --num-calls; a POST's session of `calls` requests, written
-    by session_file_text), kept alive.
+    by session_file_text), kept alive; by the httperf `build` names (binary).
 
     No --hog: with it httperf binds every local port itself, which the kernel cannot recycle from
     TIME_WAIT; at ~50,000 TIME_WAIT sockets a run hung and printed nothing (measured here). Left to
@@ -192,7 +166,7 @@ def command(request, rate, num_requests, timeout_s, session_file=None, calls=1):
     if num_requests % calls:
         raise ValueError(f"{num_requests} requests do not fill connections of {calls} calls")
     connections = num_requests // calls
-    command = [binary(request), "--server", request.host, "--port", str(request.port),
+    command = [binary(request, build), "--server", request.host, "--port", str(request.port),
                "--rate", f"{rate / calls:g}", "--timeout", f"{timeout_s:g}",
                # Twice: httperf then prints each step's connection-lifetime histogram (1 ms bins).
                "--verbose", "--verbose"]

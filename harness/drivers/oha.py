@@ -4,6 +4,7 @@ cross-check's open-loop runs are judged by exactly the sweep's rules. Pure."""
 import math
 
 NAME = "oha"
+LOOP = "open"
 
 # httperf's own reply rate is the mean of its samples of replies per 5 s window from the run's
 # start (replies still in flight at the end of the last whole window are not counted). The sweep

@@ -13,8 +13,10 @@ from pathlib import Path
 from harness.drivers.invocation import Invocation
 
 NAME = "wrk"
+LOOP = "closed"
 UNITS_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0, "h": 3_600_000.0}
 ERROR_KINDS = ("connect", "read", "write", "timeout")
+VERSIONS = {"wrk": ["dpkg", "wrk"]}  # how the manifest reads its version (harness/hosts/inventory.py)
 
 
 def duration_ms(text):

@@ -10,7 +10,7 @@ import selectors
 import subprocess
 import time
 
-from stack import remote, settings
+from stack import remote, settings, targets
 from stack.server import LabError, log_tail
 
 # The longest a call may take on its host, in seconds: a call answers at once, but a host's
@@ -35,7 +35,7 @@ def code_version(root=settings.ROOT):
     """A digest of the lab's code under `root`: its Python files under CODE and the registry."""
     digest = hashlib.sha256()
     files = sorted(path for folder in CODE for path in (root / folder).rglob("*.py") if "__pycache__" not in path.parts)
-    for path in [*files, root / "contract" / "targets.json"]:
+    for path in [*files, root / targets.TARGETS_FILE.relative_to(settings.ROOT)]:
         digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 

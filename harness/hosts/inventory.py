@@ -4,7 +4,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from harness.drivers import httperf
+from harness import drivers
 from harness.measure import network, ports
 from stack import registry, settings
 
@@ -34,14 +34,11 @@ def declared_version(how):
 
 def installed_versions():
     """The versions of what is installed on this machine (on a host of TOPOLOGY=ssh: that host's):
-    each server's, as its declaration says, and the client's tools."""
+    each server's and each load driver's, as its declaration says, and the client's tools."""
     return {
         **{what: declared_version(how) for name in registry.servers()
            for what, how in registry.server(name).get("versions", {}).items()},
-        "httperf": first_line(["httperf", "--version"]),
-        # The lab's build for bodies Debian's cannot send (httperf-scripts/build-httperf.sh).
-        "httperf_large_bodies": first_line([str(httperf.LARGE_BODY_HTTPERF), "--version"]),
-        "wrk": package_version("wrk"),
+        **{what: declared_version(how) for what, how in drivers.versions().items()},
         "gnuplot": first_line(["gnuplot", "--version"]),
         "python": first_line(["python3", "--version"]),
         "kernel": os.uname().release,

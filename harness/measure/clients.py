@@ -8,7 +8,7 @@ samples) is left out rather than guessed."""
 import math
 from collections import Counter
 
-from harness.drivers.httperf import percentiles
+from harness.results.figures import percentiles
 
 # The marker line before each client's output in a step's raw file (only with more than one).
 MARKER = "### client {number} of {clients}"

@@ -18,11 +18,12 @@ from harness.report import concurrency, html
 from harness.report.gnuplot import comparison_figures
 from harness.report.costs import explanation_lines
 from harness.report.series import ratio_interval_text
+from harness.results import kinds
 from harness.results.chosen import add_results_argument
 from harness.results.manifest import Manifest
 from harness.results.rounds import cell_figures
 from harness.results.stats import ratio_interval
-from harness.results.store import load_run, write_atomically
+from harness.results.store import load_run, run_kind, write_atomically
 
 
 def overlap(first, second):
@@ -194,7 +195,7 @@ def add_arguments(parser):
 
 
 def execute(args):
-    if all((args.results / run_id / "concurrency.json").exists() for run_id in (args.run, args.run2)):
+    if all(run_kind(args.results / run_id) == kinds.CONCURRENCY for run_id in (args.run, args.run2)):
         return compare_concurrency(args.results, args.run, args.run2)
     run, other = load_run(args.results / args.run), load_run(args.results / args.run2)
     rows = comparison_rows(run, other)

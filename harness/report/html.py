@@ -19,7 +19,8 @@ import markdown
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from harness.report import site
-from harness.results.store import RunFiles, write_atomically
+from harness.results import kinds
+from harness.results.store import RunFiles, run_record, write_atomically
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -143,30 +144,29 @@ def write_comparison(results_dir, first, second, text, figures=(), figures_about
 
 
 def run_manifest(run_dir):
-    """What a run's folder says of its run: its manifest; a paper's run, its first sweep's; a run of
-    `make soap-phases` alone, soap-phases.json (host and start); None for a folder that holds no run."""
-    manifests = [run_dir / "manifest.json"] if (run_dir / "manifest.json").exists() \
-        else sorted(run_dir.glob("round-*/*/manifest.json"))
-    if manifests:
-        return json.loads(manifests[0].read_text())
-    if (run_dir / "soap-phases.json").exists():
-        phases = json.loads((run_dir / "soap-phases.json").read_text())
-        return {"host": phases["host"], "started": phases["started"], "finished": phases["started"]}
-    return None
+    """(the kind of run in `run_dir`, what its folder says of it): its manifest; a paper's run, its
+    first figure's; SOAP phases alone, its host and start. (None, None) for a folder that holds no run."""
+    kind, record = run_record(run_dir)
+    if kind == kinds.PAPER:
+        figures = sorted(run_dir.glob("round-*/*/manifest.json"))
+        return (kind, json.loads(figures[0].read_text())) if figures else (None, None)
+    if kind == kinds.SOAP_PHASES:
+        return kind, {"host": record["host"], "started": record["started"], "finished": record["started"]}
+    return kind, record
 
 
 def write_index(results_dir):
-    """results/index.html: every run under `results_dir` (run_manifest) and the comparisons made; its path."""
+    """results/index.html: every run under `results_dir`, by its kind, and the comparisons made; its path."""
     entries = []
     for run_dir in sorted(path for path in Path(results_dir).iterdir() if path.is_dir()):
-        manifest = run_manifest(run_dir)
-        if manifest is None:
+        kind, manifest = run_manifest(run_dir)
+        if kind is None:
             continue
         document, peaks = run_dir / "results.json", run_dir / "concurrency.json"
         entries.append(site.run_entry(run_dir.name, manifest,
-                                      json.loads(document.read_text()) if document.exists() else None,
+                                      json.loads(document.read_text()) if kind == kinds.SWEEP and document.exists() else None,
                                       (run_dir / "report" / "index.html").exists(),
-                                      json.loads(peaks.read_text()) if peaks.exists() else None))
+                                      json.loads(peaks.read_text()) if kind == kinds.CONCURRENCY and peaks.exists() else None))
     comparisons = [path.name for path in sorted(Path(results_dir).glob("compare-*.html"))]
     index = Path(results_dir) / "index.html"
     write_atomically(index, environment().get_template("runs.html").render(

@@ -24,7 +24,8 @@ from harness.report.tables import (SUMMARY_COLUMNS, study_figures, summary_markd
 from harness.report.view import ENGINE_DASH, View
 from harness.results.calibration import calibration
 from harness.results.chosen import add_run_arguments
-from harness.results.store import latest_run, load_run, tsv_text
+from harness.results.kinds import CONCURRENCY, SWEEP
+from harness.results.store import latest_run, load_run, run_kind, tsv_text
 from stack.workload_names import workload_title
 
 
@@ -238,11 +239,12 @@ def execute(args):
         raise ReportError(f"no run {args.run!r} under {args.results}")
     if args.beside and not (args.results / args.beside).is_dir():
         raise ReportError(f"no run {args.beside!r} under {args.results} to set beside")
-    if (run_dir / "concurrency.json").exists():
+    kind = run_kind(run_dir)
+    if kind == CONCURRENCY:
         markdown, pdfs, front = concurrency.write_report(run_dir)
         print(f"plots: {', '.join(map(str, pdfs))}; summary: {markdown}; browse: {front}")
         return
-    if not (run_dir / "manifest.json").exists():
+    if kind != SWEEP:
         # A paper's run (`make reproduce`) or SOAP phases alone: its figures as its own command drew them.
         front = html.write_documents_report(run_dir, f"Run {run_dir.name}", figures=sorted(run_dir.glob("*.pdf")))
         html.write_index(run_dir.parent)

@@ -4,14 +4,18 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.results import kinds
 from stack.registry import NO_ENGINE, comparisons as registry_comparisons, engine_title as registry_engine_title
 from stack.settings import DEFAULTS, cpu_numbers
 
-# 1: runs before the format had an owner (no format_version, no round, no servers); 2: this one.
-FORMAT_VERSION = 2
+# 1: runs before the format had an owner (no format_version, no round, no servers); 2: no kind, told by
+# the run's files (harness/results/kinds.py); 3: this one.
+FORMAT_VERSION = 3
 
 SCHEMA = {
     "format_version": "the version of this results format",
+    "kind": "what the run is: sweep or concurrency (harness/results/kinds.py), read by the summary, the report, "
+            "make compare and the index",
     "run_id": "the run's folder name under results/",
     "started": "UTC time the run (or its first invocation) started",
     "finished": "UTC time it finished; absent while unfinished",
@@ -61,6 +65,11 @@ class Manifest:
     @property
     def format_version(self):
         return self.data.get("format_version", 1)
+
+    @property
+    def kind(self):
+        """The run's kind (harness/results/kinds.py); None when written before format 3."""
+        return self.data.get("kind")
 
     @property
     def run_id(self):
@@ -217,17 +226,20 @@ class Manifest:
 
 
 # What the runner gives: every part but the ones the run's own history sets.
-GIVEN = [key for key in SCHEMA if key not in ("format_version", "run_id", "started", "finished")]
+GIVEN = [key for key in SCHEMA if key not in ("format_version", "kind", "run_id", "started", "finished")]
 
 
-def written(earlier, **parts):
-    """Pure: the manifest the runner writes, from what an earlier invocation of the run wrote
-    (`earlier`: at least its run_id and started) and every part of GIVEN; a part the schema does not
-    know, or one it misses, is a ValueError, so that the schema stays the manifest's one owner."""
+def written(earlier, kind, **parts):
+    """Pure: the manifest the runner writes for a run of `kind` (one of kinds.RECORDS' with a manifest),
+    from what an earlier invocation of the run wrote (`earlier`: at least its run_id and started) and
+    every part of GIVEN; a part the schema does not know, or one it misses, is a ValueError, so that
+    the schema stays the manifest's one owner."""
     unknown, missing = sorted(set(parts) - set(GIVEN)), [key for key in GIVEN if key not in parts]
     if unknown or missing:
         raise ValueError(f"manifest parts not in its schema: {unknown}; missing: {missing}")
-    return {**earlier, "format_version": FORMAT_VERSION, **parts}
+    if kinds.RECORDS.get(kind) != "manifest.json":
+        raise ValueError(f"no manifest is written for a run of kind {kind!r}")
+    return {**earlier, "format_version": FORMAT_VERSION, "kind": kind, **parts}
 
 
 def problems(data):

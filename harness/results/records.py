@@ -2,7 +2,7 @@
 stored as TSV and JSON by `store`; the names of verdicts and statuses are defined once, here."""
 from dataclasses import asdict, dataclass, field, fields
 
-from harness.drivers.httperf import reply_time_ms
+from harness.results.figures import reply_time_ms
 
 # The verdict of one step. A disturbed step (other work shared the lab's CPUs) is not judged. A
 # client-limited step measured the client, not the server (httperf could not keep the offered rate,

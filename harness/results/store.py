@@ -8,7 +8,8 @@ import json
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from harness.drivers.httperf import FIGURES
+from harness.results import kinds
+from harness.results.figures import STEP_FIGURES
 from harness.results.manifest import Manifest
 from harness.results.records import CellKey, CellState, CellSummary, Step
 from stack.files import write_atomically
@@ -90,11 +91,11 @@ def step_from_row(row):
 
 
 def step_columns(steps):
-    """The header of steps.tsv: the same for every step of a run (every httperf figure, then what
+    """The header of steps.tsv: the same for every step of a run (every figure of the lab's words, then what
     the step monitors add), so that rewriting a file keeps its finished rows byte for byte."""
     watched = dict.fromkeys(name for step in steps for name in step.figures
-                            if name not in FIGURES and name not in STEP_COLUMNS)
-    return STEP_COLUMNS + [name for name in FIGURES if name not in STEP_COLUMNS] + list(watched)
+                            if name not in STEP_FIGURES and name not in STEP_COLUMNS)
+    return STEP_COLUMNS + [name for name in STEP_FIGURES if name not in STEP_COLUMNS] + list(watched)
 
 
 def write_steps(path, steps):
@@ -193,10 +194,29 @@ class Run:
     prices: list = field(default_factory=list)  # prices.tsv's rows, as strings (results/prices.py)
 
 
+def run_record(directory):
+    """(the kind of run in `directory` (harness/results/kinds.py), its record's data): its manifest's,
+    else soap-phases.json's; (None, None) for a folder that holds no run."""
+    directory = Path(directory)
+    present = {path.name for path in directory.iterdir()} if directory.is_dir() else set()
+    name = next((name for name in ("manifest.json", "soap-phases.json") if name in present), None)
+    record = json.loads((directory / name).read_text()) if name else None
+    try:
+        return kinds.kind_of(record, present), record
+    except ValueError as error:
+        raise ResultsError(f"{directory}: {error}") from None
+
+
+def run_kind(directory):
+    return run_record(directory)[0]
+
+
 def load_run(directory):
     files = RunFiles(Path(directory))
-    if not files.manifest.exists():
-        raise ResultsError(f"{directory} holds no manifest.json: not a sweep run")
+    kind = run_kind(files.directory)
+    if kind != kinds.SWEEP:
+        raise ResultsError(f"{directory} holds a {kinds.TITLES[kind]}, not a sweep" if kind
+                           else f"{directory} holds no run: no manifest.json")
     saturation = read_summaries(files.saturation)
     if not saturation:
         raise ResultsError(f"{directory} has no saturation.tsv rows yet: no cell has finished")
@@ -230,5 +250,5 @@ def latest_run(results_dir):
 
 
 __all__ = ["CellKey", "ResultsError", "Run", "RunFiles", "latest_run", "load_run", "read_cell_state",
-           "read_steps", "read_summaries", "read_tsv", "write_atomically", "write_cell_state",
+           "read_steps", "read_summaries", "read_tsv", "run_kind", "run_record", "write_atomically", "write_cell_state",
            "write_steps", "write_summaries"]

@@ -9,8 +9,8 @@ the geometric mean of the paired reply-rate ratios (each repeat's large-body ste
 step just before it, on the same server process) with its 95 % interval. Below saturation the reply
 time is the figure (the reply rate is the offered one); above it, the reply rate (what the server
 could serve)."""
-import os
 import statistics
+from dataclasses import replace
 
 from harness.hosts import servers
 from harness.measure import processes
@@ -80,11 +80,11 @@ def measure_cell(cell, saturation_offered, context, speed_history, factors, repe
         rate = round(saturation_offered * factor, 1)
         steps = []
         for _ in range(repeats):
-            for choice, driver in DRIVERS.items():
-                os.environ["LARGE_BODY_HTTPERF"] = choice
+            for build, driver in DRIVERS.items():
                 servers.server(cell.server).recycle()
-                steps.append((driver, take_step(cell, rate, context, speed_history, role=f"{driver} x{factor:g}",
-                                                     duration_s=duration_s)))
+                by_build = replace(context, plan=replace(context.plan, httperf_build=build))
+                steps.append((driver, take_step(cell, rate, by_build, speed_history, role=f"{driver} x{factor:g}",
+                                                duration_s=duration_s)))
         rows.append(agreement_row(cell.key, rate, steps))
     return rows
 

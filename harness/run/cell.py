@@ -3,7 +3,6 @@ server, its folder, its state and its steps. It saves itself after every change,
 run resumes where it stopped."""
 from datetime import datetime, timezone
 
-from harness.drivers import httperf
 from harness.results.records import BASELINE, DISTURBED, TOO_DISTURBED, CellState, Visit
 from harness.results.saturation import summarize
 from harness.results.store import (read_cell_state, read_steps, write_atomically, write_cell_state,
@@ -70,14 +69,6 @@ class Cell:
     @property
     def has_baseline(self):
         return any(step.role == BASELINE for step in self.steps)
-
-    def session_file(self, calls=1):
-        """httperf's --wsesslog file for a POSTed request, a session of `calls` of it; None for a GET."""
-        if self.request.method == "GET":
-            return None
-        path = self.directory / "session.txt"
-        write_atomically(path, httperf.session_file_text(self.request, calls))
-        return path
 
     def summary(self):
         unmeasured = self.state.not_measured

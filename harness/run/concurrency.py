@@ -36,6 +36,7 @@ from harness.judge import cpu_components
 from harness.judge.concurrency import Limits, knee, level_figures, level_flags, peak
 from harness.measure import load, processes, profiler
 from harness.report import concurrency as figures_of
+from harness.results import kinds
 from harness.results.chosen import Refused, add_results_argument
 from harness.results.store import RunFiles, tsv_text, write_atomically
 from harness.run import jvm_warmup, probe, profile
@@ -187,7 +188,7 @@ def run(context, run_id, results_dir, modes, ladder=None, driver=wrk, profiling=
     recorded = {**sweep_settings(), "window_s": windows.seconds, "windows": windows.count,
                 "settle_windows": windows.settle, "ladder": list(ladder), "modes": list(modes), "driver": driver.NAME,
                 "profile": profiling and {"perf": profiler.version(), "frequency_hz": profiler.FREQUENCY_HZ}}
-    write_manifest(files.manifest, run_id, context, topology, quiet, concurrency=recorded)
+    write_manifest(files.manifest, run_id, context, topology, quiet, concurrency=recorded, kind=kinds.CONCURRENCY)
     cells = context.selection.cells
     progress = Progress(len(cells) * len(modes) * len(ladder), windows)
     print(f"concurrency-sweep {run_id} ({driver.NAME}): {len(cells)} cells x {', '.join(modes)} x {len(ladder)} levels "
@@ -208,7 +209,8 @@ def run(context, run_id, results_dir, modes, ladder=None, driver=wrk, profiling=
             write_atomically(files.directory / "concurrency.tsv", tsv_text(COLUMNS, rows))
             print(f"== {key} {mode}: peak at {results[-1]['peak']} connections, knee at {results[-1]['knee']}",
                   flush=True)
-    write_manifest(files.manifest, run_id, context, topology, quiet, concurrency=recorded, finished=True)
+    write_manifest(files.manifest, run_id, context, topology, quiet, concurrency=recorded, finished=True,
+                   kind=kinds.CONCURRENCY)
     print(f"concurrency-sweep {run_id} finished in {format_duration(time.monotonic() - progress.started)}", flush=True)
     return results
 

@@ -155,6 +155,9 @@ class Plan:
     connection: str = default("connection", "--conn", choices=CONNECTIONS)
     calls: int = default("calls", "--calls", type=number(int, 1))
     min_connections: int = default("min_connections")
+    # Which httperf sends a POST: "auto" Debian's wherever it can send the body whole, "always" the lab's
+    # large-body build (harness/drivers/httperf.py); set from the knob LARGE_BODY_HTTPERF.
+    httperf_build: str = "auto"
 
     @property
     def keepalive(self):

@@ -6,7 +6,7 @@ import random
 from dataclasses import fields, replace
 from datetime import datetime
 
-from harness.drivers import httperf
+from harness import drivers
 from harness.judge.verdict import Thresholds
 from harness.results.chosen import add_results_argument
 from harness.run import study
@@ -144,7 +144,7 @@ def from_args(args):
                          f"{', '.join(workload_names.workloads())}, {', '.join(workload_names.echo_workloads())}, "
                          f"and {', '.join(workload_names.size_kinds())} as NAME-N (--sizes)")
     try:
-        httperf.large_body_choice()
+        httperf_build = drivers.checked_build("httperf", settings.knob("LARGE_BODY_HTTPERF"))
     except ValueError as error:
         raise SystemExit(str(error)) from None
     if args.quick and args.study:
@@ -157,7 +157,7 @@ def from_args(args):
         values["rounds"] = defaults()["other_set_rounds"]
     elif "rounds" not in values:
         values["rounds"] = defaults()["default_set_rounds"]
-    values.update(field_values(args))
+    values.update(field_values(args), httperf_build=httperf_build)
     if args.no_warmup:
         values.update(warmup_cap_s=0, jvm_warmup_cap_s=0)
     calls, most = values.get("calls", defaults()["calls"]), settings.int_knob("KEEPALIVE_REQUESTS")

@@ -22,7 +22,6 @@ Into the run's folder, profile/: per cell its folded stacks, flame graph (SVG), 
 (gzipped; every figure traces back to it) and breakdown.json; profile.json and profile.tsv for the run."""
 import gzip
 import json
-import os
 import time
 from contextlib import contextmanager, nullcontext
 from dataclasses import replace
@@ -43,7 +42,7 @@ from harness.run import jvm_warmup, probe, step
 from harness.run.cell import Cell
 from harness.run.context import RunContext, defaults, profile_for
 from harness.run.session import from_the_client
-from stack import registry
+from stack import registry, settings
 
 
 # The overhead's steps run below saturation: at the saturation rate itself a step on the edge passes or
@@ -119,7 +118,7 @@ class Profiler:
             # The samples are cut to the monitors' whole window, not the load's: after a failing step's
             # client has given up, the servers still work through their backlog, and the monitors count it.
             with watching(self.context) as watch:
-                runs = step.run_load(cell, rate, num_requests, timeout_s, raw, plan.clients,
+                runs = step.run_load(cell, rate, num_requests, timeout_s, raw, plan,
                                      self.context.pinning.client_cpus, calls)
         figures, _ = step.merged_client_runs(runs)
         killed = any(killed for _, _, _, killed, _ in runs)
@@ -179,10 +178,10 @@ def saturation_rate(figures):
 def frame_pointers(on, pinning):
     """Restart Tomcat (and any other JIT server) with frame pointers kept in compiled code, or as the
     sweep runs it; the JVM then warms again in each cell's warm-up."""
-    os.environ["TOMCAT_FRAME_POINTERS"] = "on" if on else "off"
-    for name in registry.servers_on(None):
-        if registry.server_jit(name):
-            servers.server(name).restart(pinning.cpus_of(name))
+    with settings.chosen(TOMCAT_FRAME_POINTERS="on" if on else "off"):
+        for name in registry.servers_on(None):
+            if registry.server_jit(name):
+                servers.server(name).restart(pinning.cpus_of(name))
 
 
 def warm_jvms(cells, context, directory):
@@ -264,7 +263,8 @@ def execute(args):
         if jit_cells:
             frame_pointers(True, context.pinning)
         try:
-            rows = profile_cells(run, context, chosen, args.overhead)
+            with settings.chosen(TOMCAT_FRAME_POINTERS="on") if jit_cells else nullcontext():
+                rows = profile_cells(run, context, chosen, args.overhead)
         finally:
             if jit_cells:
                 frame_pointers(False, context.pinning)

@@ -5,6 +5,7 @@ import dataclasses
 import json
 
 from harness.hosts import inventory, servers
+from harness.results import kinds
 from harness.results.manifest import written
 from harness.results.store import write_atomically
 from harness.run.cell import now
@@ -12,12 +13,13 @@ from harness.run.context import plan_factors, profiles, size_sweep
 from stack import database_access, lifecycle, settings, targets
 
 
-def write_manifest(path, run_id, context, topology, quiet, added_rounds=None, concurrency=None, finished=False):
-    """Write (or rewrite, keeping when it started) the run's manifest.json at `path`."""
+def write_manifest(path, run_id, context, topology, quiet, added_rounds=None, concurrency=None, finished=False,
+                   kind=kinds.SWEEP):
+    """Write (or rewrite, keeping when it started) the manifest.json at `path` of a run of `kind`."""
     pinning = context.pinning
     earlier = json.loads(path.read_text()) if path.exists() else {"run_id": run_id, "started": now()}
     manifest = written(
-        earlier,
+        earlier, kind,
         options=context.as_manifest(),
         plan=plan_factors(),
         profiles={name: vars(profile) for name, profile in profiles().items()},

@@ -25,7 +25,6 @@ its own): soap-phases.tsv, one row per (app, workload, N), and soap-phases.json 
 the registry as it was (a paper's page names the apps by it)."""
 import http.client
 import json
-import os
 import socket
 import statistics
 import time
@@ -41,10 +40,12 @@ from harness.report import html
 from harness.report.render import phases_page
 from harness.report.soap_phases import COLUMNS, summary_lines
 from harness.report.view import PALETTE
+from harness.results import kinds
 from harness.results.chosen import Refused, add_results_argument
+from harness.results.manifest import FORMAT_VERSION
 from harness.results.store import tsv_text
 from harness.run.context import RunContext
-from stack import layout, lifecycle, registry, targets, topology, workload_names
+from stack import layout, lifecycle, registry, settings, targets, topology, workload_names
 
 DEFAULT_SIZES = (1, 10, 100, 1000, 5000)  # Infosys: 1,000-5,000 records
 WARMUP_S = 5.0
@@ -154,10 +155,10 @@ def measure(app, workload, count, warmup, client=RAW):
 def switch_phases(names, on, pinning):
     """Restart those of the servers that did not start with SOAP_PHASES on (or off): the ones restarted."""
     value = "on" if on else "off"
-    os.environ["SOAP_PHASES"] = value
     restarted = [name for name in names if (lifecycle.lab_servers()[name].started_with() or {}).get("SOAP_PHASES") != value]
-    for name in restarted:
-        servers.server(name).restart(pinning.cpus_of(name))
+    with settings.chosen(SOAP_PHASES=value):
+        for name in restarted:
+            servers.server(name).restart(pinning.cpus_of(name))
     return restarted
 
 
@@ -250,8 +251,9 @@ def execute(args, browse=True):
     speed.start()
     switched = switch_phases(names, True, pinning)
     try:
-        rows, calls = run_all(apps, planned, args.count, warmup, args.jvm_warmup, lambda text: print(text, flush=True),
-                              Watched(context), args.client)
+        with settings.chosen(SOAP_PHASES="on"):
+            rows, calls = run_all(apps, planned, args.count, warmup, args.jvm_warmup, lambda text: print(text, flush=True),
+                                  Watched(context), args.client)
     finally:
         switch_phases(switched, False, pinning)  # those started with the phases on stay on
     canary = speed.finish()
@@ -260,7 +262,7 @@ def execute(args, browse=True):
     (folder / "soap-phases.tsv").write_text(tsv_text(COLUMNS, rows))
     (folder / "soap-phases-calls.tsv").write_text(tsv_text(CALL_COLUMNS, calls))
     (folder / "soap-phases.json").write_text(json.dumps({
-        "host": inventory.host(), "started": started, "count": args.count, "warmup_s": args.warmup,
+        "kind": kinds.SOAP_PHASES, "format_version": FORMAT_VERSION, "host": inventory.host(), "started": started, "count": args.count, "warmup_s": args.warmup,
         "warmup_calls": args.warmup_calls, "jvm_warmup_s": args.jvm_warmup, "apps": apps, "sizes": sizes,
         "kinds": kinds, "client": args.client, "canary": canary,
         "client_link_mtu": network.client_link_mtu(topology.current()), "registry": targets.registry(),

@@ -9,13 +9,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from harness.drivers import httperf, oha
-from harness.drivers.httperf import IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
 from harness.hosts import load_clients
 from harness.hosts.watch import watching
 from harness.judge import speed
 from harness.judge.database_work import extra_work, missing_work
 from harness.judge.verdict import failed_requests, issue_rate, judge
 from harness.measure import clients, load, ports
+from harness.results.figures import percentiles, reply_time_ms
 from harness.results.records import CLIENT_LIMITED, DISTURBED, PASS, Step
 from harness.results.store import write_atomically
 from harness.run.context import profile_for
@@ -26,36 +26,45 @@ OHA = settings.OPT / "oha" / "bin" / "oha"
 
 def parsed(output):
     try:
-        return parse(output)
-    except IncompleteOutput:
+        return httperf.figures(output)
+    except httperf.IncompleteOutput:
         return None
 
 
-def launch(cell, share, number, timeout_s, client_cpus, session_file, calls):
+def launch(cell, share, number, timeout_s, client_cpus, session_file, calls, build):
     """How client `number` (from 1) runs its share of a step (load_clients.run_clients): here, or on
     its load client host, with the POST's session written there."""
     share_rate, share_requests = share
     host = remote.load_client(number)
     if host is None:
-        command = httperf.command(cell.request, share_rate, share_requests, timeout_s, session_file, calls)
+        command = httperf.command(cell.request, share_rate, share_requests, timeout_s, session_file, calls, build)
         return None, load.httperf_here(command, client_cpus)
     there = load.host_session_file(number) if session_file else None
-    command = httperf.command(cell.request, share_rate, share_requests, timeout_s, there, calls)
+    command = httperf.command(cell.request, share_rate, share_requests, timeout_s, there, calls, build)
     if command[0] != "httperf":
         raise ValueError(f"{cell.visit}: its body needs the large-body httperf, which runs on this machine only, "
                          f"not on load client host {host}")
     return host, [command, there, session_file.read_text() if session_file else None]
 
 
-def run_load(cell, rate, num_requests, timeout_s, raw, clients_count, client_cpus, calls=1):
-    """One step's load: `clients_count` httperf runs sharing the rate and the requests (whole
-    connections of `calls` each), their raw outputs kept in one file under `raw`. [(share's rate,
+def session_file(cell, calls):
+    """httperf's --wsesslog file for a POSTed request, a session of `calls` of it; None for a GET."""
+    if cell.request.method == "GET":
+        return None
+    path = cell.directory / "session.txt"
+    write_atomically(path, httperf.session_file_text(cell.request, calls))
+    return path
+
+
+def run_load(cell, rate, num_requests, timeout_s, raw, plan, client_cpus, calls=1):
+    """One step's load: the plan's clients, httperf runs of its build sharing the rate and the requests
+    (whole connections of `calls` each), their raw outputs kept in one file under `raw`. [(share's rate,
     its requests, output, killed, figures or None when it printed no summary)], one per client."""
     shares = [(share_rate, connections * calls)
-              for share_rate, connections in clients.shares(rate, num_requests // calls, clients_count)]
+              for share_rate, connections in clients.shares(rate, num_requests // calls, plan.clients)]
     wall_limit_s = load.wall_limit(num_requests, rate, timeout_s, calls)
-    session_file = cell.session_file(calls)
-    runs = load_clients.run_clients([launch(cell, share, number, timeout_s, client_cpus, session_file, calls)
+    session = session_file(cell, calls)
+    runs = load_clients.run_clients([launch(cell, share, number, timeout_s, client_cpus, session, calls, plan.httperf_build)
                                      for number, share in enumerate(shares, start=1)], client_cpus, wall_limit_s)
     write_atomically(cell.directory / raw, clients.joined_output([output for output, _ in runs]))
     return [(share_rate, share_requests, output, killed, parsed(output))
@@ -66,12 +75,12 @@ def merged_client_runs(runs):
     """(the step's figures or None when a client printed no summary, its merged lifetime histogram)."""
     if any(figures is None for *_, figures in runs):
         return None, []
-    histogram = clients.merged_histogram(lifetime_histogram(output) for _, _, output, _, _ in runs)
+    histogram = clients.merged_histogram(httperf.lifetime_histogram(output) for _, _, output, _, _ in runs)
     return clients.merged([figures for *_, figures in runs], histogram), histogram
 
 
 def httperf_load(cell, rate, requests, timeout_s, raw, context, calls):
-    return run_load(cell, rate, requests, timeout_s, raw, context.plan.clients, context.pinning.client_cpus, calls)
+    return run_load(cell, rate, requests, timeout_s, raw, context.plan, context.pinning.client_cpus, calls)
 
 
 def httperf_figures(runs, requests, timeout_s, context, calls):
@@ -150,7 +159,7 @@ def gate_check(cell, rate, context, number):
     when it had none). Its raw output is kept beside the steps' (raw/gate-...), outside steps.tsv."""
     num_requests, calls = context.plan.step_load(rate, duration_s=1)
     figures, _ = merged_client_runs(run_load(cell, rate, num_requests, profile_for(cell.key.workload).timeout_s,
-                                             f"raw/gate-{number:02d}-rate-{rate:g}.txt", context.plan.clients,
+                                             f"raw/gate-{number:02d}-rate-{rate:g}.txt", context.plan,
                                              context.pinning.client_cpus, calls))
     return reply_time_ms(figures) if figures else None
 

@@ -6,7 +6,6 @@ import subprocess
 import pytest
 
 from harness.drivers import httperf
-from harness.drivers.httperf import parse
 from stack import registry
 
 REQUESTS = 4
@@ -16,7 +15,7 @@ def driven(binary, request, session):
     """httperf's figures for REQUESTS sessions of `request`, sent by `binary`."""
     command = httperf.command(request, 4, REQUESTS, 10, session)
     completed = subprocess.run([binary, *command[1:]], capture_output=True, text=True, timeout=60)
-    return parse(completed.stdout)
+    return httperf.figures(completed.stdout)
 
 
 @pytest.mark.parametrize("app", ["soap-gsoap", "soap-php"])

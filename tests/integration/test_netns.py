@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from harness.drivers.httperf import parse
+from harness.drivers import driver
 from harness.measure import clients
 from harness.results.records import PASS
 from harness.results.store import RunFiles, read_steps, read_summaries, read_tsv
@@ -17,6 +17,8 @@ from stack import exposure, registry, settings, topology
 from stack.settings import ROOT, knob
 from tests import margins
 from tests.integration.conftest import measured_rate
+
+HTTPERF = driver("httperf")
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="network namespaces need root")
 
@@ -162,7 +164,7 @@ def test_a_sweep_with_two_clients_runs_from_the_client_host_across_the_link(netn
         parts = clients.split_output((files.cell(row.key) / step.raw).read_text())
         assert len(parts) == 2 and all("--server 198.18.0.2" in part for part in parts)
         if step.verdict == PASS:
-            assert step.figures["connections"] == sum(parse(part)["connections"] for part in parts)
+            assert step.figures["connections"] == sum(HTTPERF.figures(part)["connections"] for part in parts)
 
 
 def test_down_leaves_no_namespace_behind(netns_lab):

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.drivers import httperf
-from harness.drivers.httperf import parse
+from harness.drivers import driver
 from harness.measure import clients
 from harness.results.records import DISTURBED, PASS
 from harness.results.store import RunFiles, read_steps, read_summaries, read_tsv
@@ -25,6 +24,8 @@ from stack.server import read_pid
 from stack.settings import ROOT, knob
 from tests import margins
 from tests.integration.conftest import measured_rate
+
+HTTPERF = driver("httperf")
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="network namespaces and sshd need root")
 
@@ -309,7 +310,7 @@ def test_load_client_hosts_each_run_their_share_of_httperf_over_ssh(ssh_hosts, t
     [row] = read_summaries(files.saturation)
     assert measured_rate(files, row) > 0
     # Each client host's agent wrote the POST's session it was sent, and its httperf read it there.
-    session = httperf.session_file_text(registry.request("soap-php", "single", engine="innodb"))
+    session = HTTPERF.session_file_text(registry.request("soap-php", "single", engine="innodb"))
     for number in (1, 2):
         assert (ssh_hosts.roots[f"client{number}"] / f"session-{number}.txt").read_text() == session
     steps = read_steps(files.cell(row.key) / "steps.tsv")
@@ -322,7 +323,7 @@ def test_load_client_hosts_each_run_their_share_of_httperf_over_ssh(ssh_hosts, t
             assert command.startswith("$ timeout -s KILL ") and " httperf " in command
             assert f",0,session-{number}.txt " in command  # in its agent's folder there
         if step.verdict == PASS:
-            assert step.figures["connections"] == sum(parse(part)["connections"] for part in parts)
+            assert step.figures["connections"] == sum(HTTPERF.figures(part)["connections"] for part in parts)
     # Every host was watched, the load client hosts too: their interrupts and free ports each under their name.
     watched = next(step.figures for step in steps if step.verdict == PASS)
     assert {name.split("_")[0] for name in watched if "_softirq_cpu" in name} == {"web", "db", "client1", "client2"}

@@ -2,11 +2,14 @@
 combined from theirs, checked on a recorded two-client step with its answers worked out by hand."""
 import pytest
 
-from harness.drivers.httperf import lifetime_histogram, parse, percentiles
+from harness.drivers import driver
+from harness.results.figures import percentiles
 from harness.judge.verdict import Thresholds
 from harness.measure import clients
 from harness.run import step
 from tests.unit.test_httperf_driver import FIXTURES
+
+HTTPERF = driver("httperf")
 
 TWO_CLIENTS = (FIXTURES / "php-single-two-clients.txt").read_text()
 
@@ -29,8 +32,8 @@ def test_one_clients_raw_output_is_kept_as_httperf_wrote_it_and_several_each_und
 
 
 def test_a_recorded_two_client_step_adds_up_its_counts_and_rates():
-    per_client = [parse(part) for part in clients.split_output(TWO_CLIENTS)]
-    histogram = clients.merged_histogram(lifetime_histogram(part) for part in clients.split_output(TWO_CLIENTS))
+    per_client = [HTTPERF.figures(part) for part in clients.split_output(TWO_CLIENTS)]
+    histogram = clients.merged_histogram(HTTPERF.lifetime_histogram(part) for part in clients.split_output(TWO_CLIENTS))
     combined = clients.merged(per_client, histogram)
     assert (combined["connections"], combined["replies"], combined["status_2xx"]) == (451, 451, 451)
     assert combined["offered_rate"] == 150
@@ -46,7 +49,7 @@ def test_a_recorded_two_client_step_adds_up_its_counts_and_rates():
 
 
 def test_the_histograms_are_merged_bin_by_bin_and_the_percentiles_read_from_the_merge():
-    histogram = clients.merged_histogram(lifetime_histogram(part) for part in clients.split_output(TWO_CLIENTS))
+    histogram = clients.merged_histogram(HTTPERF.lifetime_histogram(part) for part in clients.split_output(TWO_CLIENTS))
     assert histogram == [(1.0, 445), (2.0, 3), (5.0, 3)]
     # p99 is request 446.5 of 451: past the 445 in the first bin, within the next 3.
     assert percentiles(histogram, failed=0, timeout_ms=2000) == {0.5: 1.0, 0.9: 1.0, 0.99: 2.0}

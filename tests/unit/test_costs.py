@@ -8,7 +8,7 @@ import statistics
 
 import pytest
 
-from harness.drivers.httperf import parse
+from harness.drivers import driver
 from harness.measure.load import usage_line
 from harness.measure.processes import CLOCK_TICKS, context_switches, stat_reading
 from harness.report import costs
@@ -18,6 +18,8 @@ from harness.results.rounds import cell_figures
 from harness.results.saturation import summarize
 from harness.results.store import load_run, read_steps
 from stack.settings import ROOT
+
+HTTPERF = driver("httperf")
 
 FIXTURES = ROOT / "tests" / "fixtures"
 RUN_A, RUN_B = load_run(FIXTURES / "results" / "cost-a"), load_run(FIXTURES / "results" / "cost-b")
@@ -39,12 +41,12 @@ def test_the_clients_rusage_line_is_parsed_with_httperfs_summary():
     raw = (RUN_A.directory / "cells" / "php-myisam-single" / "raw").glob("step-*.txt")
     output = (sorted(raw))[0].read_text()
     assert output.splitlines()[2].startswith("# rusage: minflt ")
-    figures = parse(output)
+    figures = HTTPERF.figures(output)
     assert {"client_minflt", "client_vcsw", "client_ivcsw"} <= set(figures)
 
     class Usage:
         ru_minflt, ru_nvcsw, ru_nivcsw = 468, 1, 162
-    assert parse(output.replace(output.splitlines()[2], usage_line(Usage())))["client_ivcsw"] == 162
+    assert HTTPERF.figures(output.replace(output.splitlines()[2], usage_line(Usage())))["client_ivcsw"] == 162
 
 
 def test_a_recorded_cells_saturation_row_keeps_its_steps_costs_per_reply():

@@ -1,11 +1,13 @@
 """The load drivers (harness/drivers): each binding's command line for what it is asked, and its output
 read on recorded outputs as the figures every driver of its kind gives."""
+import json
 from pathlib import Path
 
 import pytest
 
-from harness.drivers import CLOSED_LOOP, Window, ab, closed_loop, httperf, oha, wrk
+from harness.drivers import CLOSED_LOOP, DRIVERS, Window, ab, checked_build, closed_loop, httperf, oha, wrk
 from harness.drivers.wrk import duration_ms
+from harness.results.figures import JUDGED, STEP_FIGURES
 from stack import registry, settings
 
 FIXTURES = settings.ROOT / "tests" / "fixtures"
@@ -80,10 +82,12 @@ def test_sessions_debian_httperf_would_cut_go_to_the_large_body_build(monkeypatc
     assert httperf.command(cut, 5, 10, 2, "session.txt")[0] == str(built)
 
 
-def test_the_large_body_knob_takes_auto_or_always(monkeypatch):
-    monkeypatch.setenv("LARGE_BODY_HTTPERF", "sometimes")
+def test_the_large_body_knob_takes_auto_or_always():
     with pytest.raises(ValueError, match="auto or always, not 'sometimes'"):
-        httperf.large_body_choice()
+        checked_build("httperf", "sometimes")
+    assert checked_build("httperf", "always") == "always"
+    with pytest.raises(ValueError, match="no load driver 'siege'"):
+        checked_build("siege", "auto")
 
 
 def test_wrk_durations_are_read_in_milliseconds():
@@ -193,3 +197,15 @@ def test_oha_reads_a_posts_body_from_a_file_and_a_get_sends_none():
     assert command[command.index("-c") + 1] == "500" and command[-1] == echo.url
     get = oha.command("oha", registry.request("php", "single"), 500, 2500, 2, 900, "requests.sqlite", "body.txt")
     assert "-D" not in get and get[get.index("-c") + 1] == "900"
+
+
+def test_every_open_loop_driver_gives_the_figures_the_judge_reads_in_the_lab_s_words():
+    recorded = json.loads((FIXTURES / "oha" / "php-myisam-single-1500.json").read_text())
+    by_oha = oha.figures(recorded["report"], 1500, 7500, recorded["reply_ends"])
+    by_httperf = httperf.figures((FIXTURES / "httperf" / "php-single-normal.txt").read_text())
+    for figures in (by_oha, by_httperf):
+        assert set(JUDGED) <= set(figures)
+    # httperf's own figures are the lab's step columns, in their order: a step's row keeps its bytes.
+    assert [name for name in STEP_FIGURES if name in httperf.FIGURES] == httperf.FIGURES
+    assert {binding.LOOP for binding in DRIVERS.values()} == {"open", "closed"}
+    assert sorted(CLOSED_LOOP) == sorted(name for name, binding in DRIVERS.items() if binding.LOOP == "closed")

@@ -73,7 +73,7 @@ def test_the_command_line_runs_a_declared_experiment_with_overrides_after_it(tmp
     assert cli.main(["experiment", str(declaration), "a", "b"]) == 1
     said = capsys.readouterr()
     assert f"python -m harness compare --results {tmp_path / 'none'} a b" in said.out
-    assert said.err.startswith("compare: ") and "holds no manifest.json" in said.err
+    assert said.err.startswith("compare: ") and "holds no run: no manifest.json" in said.err
     assert cli.main(["experiment", str(tmp_path / "missing.json")]) == 1
     assert "missing.json: cannot read it (No such file or directory)" in capsys.readouterr().err
 

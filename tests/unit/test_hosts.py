@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from harness.drivers.httperf import parse
+from harness.drivers import driver
 from harness.hosts import agent, channel, load_clients, servers, watch
 from harness.measure import monitors
 from harness.measure.canary import CanaryMonitor
@@ -15,6 +15,8 @@ from harness.run.context import RunContext
 from stack import remote
 from stack.topology import Topology
 from stack.server import LabError
+
+HTTPERF = driver("httperf")
 
 
 class ThisMachine:
@@ -129,7 +131,7 @@ def test_a_load_client_hosts_agent_runs_httperf_bounded_and_nothing_else(tmp_pat
         [[get, None, None], [post, "session-2.txt", "/echo method=POST contents='x'\n"]], "none", 20)
     assert (tmp_path / "session-2.txt").read_text() == "/echo method=POST contents='x'\n"
     assert got.startswith("$ timeout -s KILL 20 httperf --server") and not got_killed and not posted_killed
-    assert parse(got)["connrefused"] == 3 and parse(posted)["connrefused"] == 2
+    assert HTTPERF.figures(got)["connrefused"] == 3 and HTTPERF.figures(posted)["connrefused"] == 2
     with pytest.raises(ValueError, match="httperf and nothing else"):
         host_agent.load([[["sh", "-c", "id"], None, None]], "none", 20)
     with pytest.raises(ValueError, match="named like session-1.txt"):

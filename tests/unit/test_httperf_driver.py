@@ -1,14 +1,15 @@
 """The parser on real httperf 0.9 outputs recorded on this machine (tests/fixtures/httperf)."""
 import pytest
 
-from harness.drivers.httperf import FIGURES, IncompleteOutput, lifetime_histogram, parse, percentiles, reply_time_ms
+from harness.drivers.httperf import FIGURES, IncompleteOutput, figures, lifetime_histogram
+from harness.results.figures import STEP_FIGURES, percentiles, reply_time_ms
 from stack.settings import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "httperf"
 
 
 def load(name):
-    return parse((FIXTURES / f"{name}.txt").read_text())
+    return figures((FIXTURES / f"{name}.txt").read_text())
 
 
 def test_normal_run_yields_every_figure():
@@ -74,7 +75,7 @@ def test_wsesslog_sessions_are_parsed():
 def test_a_killed_run_with_no_summary_is_incomplete():
     text = (FIXTURES / "php-single-normal.txt").read_text().split("Total:")[0]
     with pytest.raises(IncompleteOutput, match="missing connections"):
-        parse(text)
+        figures(text)
 
 
 def test_reply_time_adds_the_transfer_to_the_time_to_first_byte():
@@ -88,7 +89,7 @@ def test_the_verbose_histogram_gives_each_bins_upper_edge_and_count():
     text = (FIXTURES / "php-single-verbose-histogram.txt").read_text()
     bins = lifetime_histogram(text)
     assert bins == [(1.0, 213), (2.0, 178), (3.0, 2), (4.0, 3), (5.0, 2), (6.0, 2)]
-    assert sum(count for _, count in bins) == parse(text)["connections"] == 400
+    assert sum(count for _, count in bins) == figures(text)["connections"] == 400
     assert lifetime_histogram((FIXTURES / "php-single-normal.txt").read_text()) == []
 
 
@@ -104,6 +105,6 @@ def test_a_histogram_with_elided_empty_bins_is_read_whole():
     text = (FIXTURES / "php-large-verbose-elided-histogram.txt").read_text()
     bins = lifetime_histogram(text)
     assert "             :" in text and len(bins) == 93
-    assert sum(count for _, count in bins) == parse(text)["connections"] == 108
+    assert sum(count for _, count in bins) == figures(text)["connections"] == 108
     assert bins[0] == (40.0, 5) and bins[-1] == (830.0, 1)
     assert percentiles(bins, failed=0, timeout_ms=10000) == {0.5: 259.0, 0.9: 711.0, 0.99: 818.0}

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from harness.results import manifest, store
+from harness.results import kinds, manifest, store
 from harness.results.records import (CLIENT_BOUND, CLIENT_LIMITED, FAIL, LOCATED, NO_PASS, PASS, PLAN_LIMIT,
                                      WORK_MISSING, WRONG_ANSWER, CellKey, CellState, Step)
 from harness.results.saturation import summarize
@@ -127,18 +127,46 @@ def test_a_manifest_missing_part_of_its_schema_is_named():
 def test_the_manifest_the_runner_writes_is_its_schema_exactly():
     earlier = {"run_id": "r", "started": "2026-11-24T09:00:00+00:00"}
     parts = {key: {} for key in manifest.GIVEN}
-    data = manifest.written(earlier, **parts)
+    data = manifest.written(earlier, kinds.CONCURRENCY, **parts)
     assert manifest.problems(data) == [] and data["format_version"] == manifest.FORMAT_VERSION
-    assert data["started"] == earlier["started"]
+    assert data["started"] == earlier["started"] and manifest.Manifest(data).kind == "concurrency"
     with pytest.raises(ValueError, match=r"not in its schema: \['cooldown'\]; missing: \[\]"):
-        manifest.written(earlier, **parts, cooldown=5)
+        manifest.written(earlier, kinds.SWEEP, **parts, cooldown=5)
+    with pytest.raises(ValueError, match="no manifest is written for a run of kind 'soap-phases'"):
+        manifest.written(earlier, kinds.SOAP_PHASES, **parts)
     del parts["size_sweep"]
     with pytest.raises(ValueError, match=r"missing: \['size_sweep'\]"):
-        manifest.written(earlier, **parts)
+        manifest.written(earlier, kinds.SWEEP, **parts)
+
+
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+@pytest.mark.parametrize("folder, kind", [
+    ("results/full6", "sweep"),                            # format 1
+    ("results/work-quick", "sweep"),                       # format 2
+    ("reproduce/round-1/fig-3", "concurrency"),            # a manifest beside concurrency.json
+    ("reproduce-lublin/round-1/fig-5", "soap-phases"),     # soap-phases.json alone
+    ("reproduce", "paper"),                                # figures' folders alone
+    ("httperf", None),
+])
+def test_a_run_written_before_its_kind_was_recorded_is_told_by_its_files(folder, kind):
+    assert store.run_kind(FIXTURES / folder) == kind
+
+
+def test_a_run_s_recorded_kind_is_read_and_an_unknown_one_refused(tmp_path):
+    (tmp_path / "manifest.json").write_text(json.dumps({"kind": "concurrency"}))
+    assert store.run_kind(tmp_path) == "concurrency"  # whatever files lie beside it
+    (tmp_path / "manifest.json").write_text(json.dumps({"kind": "ladder"}))
+    with pytest.raises(store.ResultsError, match="a run of kind 'ladder': this lab reads sweep, concurrency"):
+        store.run_kind(tmp_path)
+    (tmp_path / "manifest.json").write_text(json.dumps({"kind": "concurrency"}))
+    with pytest.raises(store.ResultsError, match="holds a concurrency sweep, not a sweep"):
+        store.load_run(tmp_path)
 
 
 def test_a_folder_without_a_manifest_is_not_a_run(tmp_path):
-    with pytest.raises(store.ResultsError, match="not a sweep run"):
+    with pytest.raises(store.ResultsError, match="holds no run: no manifest.json"):
         store.load_run(tmp_path)
 
 

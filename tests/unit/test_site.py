@@ -146,16 +146,16 @@ def test_a_concurrency_sweep_s_levels_link_their_windows_and_their_profiled_wind
 
 def test_a_folder_is_a_run_by_its_manifest_a_paper_s_first_sweep_or_its_soap_phases(tmp_path):
     (tmp_path / "empty").mkdir()
-    assert html.run_manifest(tmp_path / "empty") is None
+    assert html.run_manifest(tmp_path / "empty") == (None, None)
     phases = tmp_path / "phases"
     phases.mkdir()
     (phases / "soap-phases.json").write_text(json.dumps({"host": {"cpu_model": "X"}, "started": "2026-11-27T01:00:00+00:00"}))
-    assert html.run_manifest(phases) == {"host": {"cpu_model": "X"}, "started": "2026-11-27T01:00:00+00:00",
-                                         "finished": "2026-11-27T01:00:00+00:00"}
+    assert html.run_manifest(phases) == ("soap-phases", {"host": {"cpu_model": "X"}, "started": "2026-11-27T01:00:00+00:00",
+                                                         "finished": "2026-11-27T01:00:00+00:00"})
     paper = tmp_path / "paper" / "round-1" / "fig-3"
     paper.mkdir(parents=True)
     (paper / "manifest.json").write_text(json.dumps({"run_id": "fig-3", "started": "2026-11-26T00:00:00+00:00"}))
-    assert html.run_manifest(tmp_path / "paper")["run_id"] == "fig-3"
+    assert html.run_manifest(tmp_path / "paper")[1]["run_id"] == "fig-3"
 
 
 def test_a_concurrency_sweep_is_listed_and_compared_by_each_cell_s_peak_and_its_windows():

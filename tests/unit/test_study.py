@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from harness.drivers.httperf import parse
+from harness.drivers import driver
 from harness.judge.verdict import Thresholds, judge
 from harness.report import tables
 from harness.results.records import FAIL, PASS, CellKey, LOCATED
@@ -16,6 +16,8 @@ from harness.run.context import Plan, profiles, sweep
 from harness.run.planner import LinearPlan
 from harness.run.procedure import plan_for
 from stack.settings import ROOT
+
+HTTPERF = driver("httperf")
 
 FIXTURE = ROOT / "tests" / "fixtures" / "results" / "full6"
 SERVLET = FIXTURE / "cells" / "servlet-myisam-single"
@@ -59,11 +61,11 @@ def test_the_study_reads_the_reply_rate_alone_on_a_recorded_step():
     # (3.3 %) with a reply rate of 1,172.5 (95.2 %). The lab's rule fails it for the errors; the study
     # read only whether the reply rate reached the offered rate, and a timed-out request is no reply.
     text = (SERVLET / "raw" / "step-11-rate-1231.txt").read_text()
-    figures = parse(text)
+    figures = HTTPERF.figures(text)
     assert figures["client_timo"] == 245 and figures["reply_rate"] == pytest.approx(1172.5, abs=0.1)
     assert judge(figures, 1231, 0.73, 7386)[0] == FAIL
     assert judge(figures, 1231, 0.73, 7386, thresholds=STUDY_THRESHOLDS)[0] == PASS
-    short = parse((SERVLET / "raw" / "step-12-rate-1164.txt").read_text())
+    short = HTTPERF.figures((SERVLET / "raw" / "step-12-rate-1164.txt").read_text())
     assert judge(short, 1164, 0.77, 6984, thresholds=STUDY_THRESHOLDS)[0] == FAIL, "1,097.5 of 1,164: 94.3 %"
 
 
@@ -72,7 +74,7 @@ def test_a_long_steps_error_pages_fail_it_though_the_reply_rate_the_study_read_w
     # wait (POOL_TIMEOUT_MS) for one of its 5 connections ran out 539 times, each answered 503, while
     # the reply rate, 5xx included, reached 37.5 (98.6 %). The study read only that rate; the lab
     # keeps its rule that an error page is not a page served, in STUDY=1 too.
-    figures = parse((ROOT / "tests" / "fixtures" / "httperf" / "pooled-large-180s-pool-waits-5xx.txt").read_text())
+    figures = HTTPERF.figures((ROOT / "tests" / "fixtures" / "httperf" / "pooled-large-180s-pool-waits-5xx.txt").read_text())
     assert (figures["status_5xx"], figures["replies"]) == (539, 6840)
     assert figures["reply_rate"] == pytest.approx(37.5, abs=0.1)
     verdict, reason = judge(figures, 38, 23.68, 6840, thresholds=STUDY_THRESHOLDS)
@@ -91,7 +93,7 @@ def test_the_studys_saturation_on_a_recorded_cell_is_the_best_reply_below_the_fi
                    key=lambda step: step.offered_rate)
     read = []
     for step in steps:
-        figures = parse((SERVLET / step.raw).read_text())
+        figures = HTTPERF.figures((SERVLET / step.raw).read_text())
         verdict, reason = judge(figures, step.offered_rate, step.timeout_s, step.num_conns, thresholds=STUDY_THRESHOLDS)
         read.append(replace(step, verdict=verdict, reason=reason))
         if verdict != PASS:

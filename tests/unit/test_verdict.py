@@ -1,13 +1,15 @@
 """The verdict on each recorded case, and the thresholds at their edges."""
-from harness.drivers.httperf import parse
+from harness.drivers import driver
 from harness.judge.verdict import CLIENT_LIMITED, FAIL, PASS, Thresholds, failed_requests, issue_rate, judge
 from stack.settings import ROOT
+
+HTTPERF = driver("httperf")
 
 FIXTURES = ROOT / "tests" / "fixtures" / "httperf"
 
 
 def judged(name, timeout_s):
-    figures = parse((FIXTURES / f"{name}.txt").read_text())
+    figures = HTTPERF.figures((FIXTURES / f"{name}.txt").read_text())
     return judge(figures, figures["offered_rate"], timeout_s, figures["connections"])
 
 
@@ -41,7 +43,7 @@ def test_a_killed_httperf_is_invalid():
 
 def test_issue_rate_discounts_the_wait_for_slow_replies():
     # Recorded: 300 requests offered at 50/s against a server taking 5-6 s; httperf reports 25 req/s.
-    figures = parse((FIXTURES / "pooled-single-db-down-5xx.txt").read_text())
+    figures = HTTPERF.figures((FIXTURES / "pooled-single-db-down-5xx.txt").read_text())
     assert figures["request_rate"] == 25.0
     assert issue_rate(figures, 8) >= 0.98 * 50
 
@@ -83,7 +85,7 @@ def kept_alive(name, timeout_s, calls=10):
     """A recorded kept-alive step (10 calls a connection) judged per request: its figures, planned
     requests (connections x calls, from the command line) and verdict."""
     text = (FIXTURES / f"{name}.txt").read_text()
-    figures = parse(text)
+    figures = HTTPERF.figures(text)
     connections = int(text.split("--num-conns ")[1].split()[0]) if "--num-conns " in text else \
         int(text.split("--wsesslog ")[1].split(",")[0])
     planned = connections * calls
