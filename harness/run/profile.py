@@ -28,20 +28,19 @@ from dataclasses import replace
 from datetime import datetime, timezone
 
 from harness.hosts import inventory, servers
-from harness.hosts.watch import watching
 from harness.judge import cpu_components
 from harness.judge.disturbance import redone_while_disturbed
-from harness.judge.verdict import judge
-from harness.measure import load, perf_script, processes, profiler
+from harness.measure import perf_script, processes, profiler
 from harness.report import profiles
-from harness.results.records import LOCATED, LOWER_BOUND_STATUSES, CellKey
+from harness.results.records import DISTURBED, LOCATED, LOWER_BOUND_STATUSES, CellKey
 from harness.results.rounds import cell_figures
 from harness.results.chosen import Refused, add_run_arguments, chosen_cells, chosen_run
 from harness.results.store import RunFiles, tsv_text, write_atomically
-from harness.run import jvm_warmup, probe, step
+from harness.run import jvm_warmup, probe
 from harness.run.cell import Cell
-from harness.run.context import RunContext, defaults, profile_for
+from harness.run.context import RunContext, defaults
 from harness.run.session import from_the_client
+from harness.run.step import take_step
 from stack import registry, settings
 
 
@@ -69,14 +68,13 @@ def server_cpus_of(pinning):
 
 
 @contextmanager
-def recorded(folder, server_cpu_list, client_cpus):
+def recorded(folder, server_cpu_list, client_cpus, taken):
     """perf record on the servers' CPUs into `folder` while the block runs, the lab servers' processes
-    sampled beside it: yields a dict that holds, once the block ends, the processes' "owners" and the
-    block's "window" on perf's clock (what analysed needs)."""
-    taken = {}
+    sampled beside it: once the block ends, `taken` holds the processes' "owners" and the block's
+    "window" on perf's clock (what analysed needs)."""
     with profiler.recording(folder / "perf.data", server_cpu_list, client_cpus), profiler.Owners() as owners:
         started = time.monotonic()
-        yield taken
+        yield
         ended = time.monotonic()
     taken.update(owners=dict(owners), window=(started, ended))
 
@@ -109,26 +107,17 @@ class Profiler:
         self.classifier = cpu_components.Classifier()
 
     def load_step(self, cell, rate, raw, folder=None):
-        """One step at `rate` (under perf into `folder` when given), watched: its figures."""
-        plan = self.context.plan
-        num_requests, calls = plan.step_load(rate)
-        timeout_s = load.step_timeout(rate, plan.timeout_for(profile_for(cell.key.workload)), plan.fd_budget)
-        perf = recorded(folder, self.server_cpu_list, self.context.pinning.client_cpus) if folder else nullcontext({})
-        with perf as taken:
-            # The samples are cut to the monitors' whole window, not the load's: after a failing step's
-            # client has given up, the servers still work through their backlog, and the monitors count it.
-            with watching(self.context) as watch:
-                runs = step.run_load(cell, rate, num_requests, timeout_s, raw, plan,
-                                     self.context.pinning.client_cpus, calls)
-        figures, _ = step.merged_client_runs(runs)
-        killed = any(killed for _, _, _, killed, _ in runs)
-        verdict, reason = judge(figures, rate, timeout_s, num_requests, killed, self.context.thresholds, calls)
-        measured = measured_server_cpu(watch.figures, self.server_cpus)
+        """One step at `rate` (under perf into `folder` when given), taken as the sweep's are but kept
+        out of the cell's steps: its figures."""
+        taken = {}
+        perf = recorded(folder, self.server_cpu_list, self.context.pinning.client_cpus, taken) if folder else None
+        done = take_step(cell, rate, self.context, None, role="profile", raw=raw, around=perf, recorded=False)
+        measured = measured_server_cpu(done.figures, self.server_cpus)
         cpu_s = measured["processes_s"]  # the sweep's server CPU (records.server_total("_cpu_s"))
-        replies = (figures or {}).get("replies") or 0
-        return {"rate": rate, "verdict": verdict, "reason": reason, "raw": raw, "disturbed": watch.disturbed(),
-                "window_s": round(watch.wall_s, 3), "replies": replies,
-                "reply_rate": (figures or {}).get("reply_rate"), "measured_cpu_s": cpu_s, "measured": measured,
+        replies = done.figures.get("replies") or 0
+        return {"rate": rate, "verdict": done.verdict, "reason": done.reason, "raw": raw,
+                "disturbed": done.verdict == DISTURBED, "window_s": done.wall_s, "replies": replies,
+                "reply_rate": done.reply_rate, "measured_cpu_s": cpu_s, "measured": measured,
                 "cpu_us_per_reply": round(cpu_s / replies * 1e6, 1) if replies else None, "taken": taken}
 
     def watched(self, run):

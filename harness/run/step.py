@@ -6,6 +6,7 @@ by the same rules."""
 import json
 import resource
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from harness.drivers import httperf, oha
@@ -174,16 +175,22 @@ def judged_speed(figures, speed_history, min_speed):
 
 def machine_speed(watch, speed_history, cell, min_speed):
     """({"machine_speed": the slowest CPU's} or {}, why the machine was slower or None) of a step. A
-    cell measured on a slower machine (guard.wait_for_speed) has its speed recorded, not judged."""
+    cell measured on a slower machine (guard.wait_for_speed) has its speed recorded, not judged; a step
+    with no `speed_history` (a profile's) has neither."""
+    if speed_history is None:
+        return {}, None
     step_speeds, slower = judged_speed(watch.figures, speed_history, min_speed)
     figures = {"machine_speed": min(step_speeds.values())} if step_speeds else {}
     return figures, None if cell.state.slower_machine else slower
 
 
-def take_step(cell, rate, context, speed_history, role="", duration_s=None, driver=httperf.NAME):
+def take_step(cell, rate, context, speed_history, role="", duration_s=None, driver=httperf.NAME, raw=None,
+              around=None, recorded=True):
     """One step of the cell at `rate` for `duration_s` (the plan's step length unless given) by the
-    open-loop `driver`, judged and recorded; its canary readings judged against, and kept in, the
-    run's `speed_history`."""
+    open-loop `driver`, judged and, when `recorded`, kept among the cell's steps; its canary readings
+    judged against, and kept in, the run's `speed_history`. Its raw output goes to `raw` (the step's
+    own name under raw/ unless given); `around` is a context manager held over its watched window
+    (a profile's perf recording)."""
     number = len(cell.steps) + 1
     binding = OPEN_LOOP[driver]
     longest = context.plan.timeout_for(profile_for(cell.key.workload))
@@ -192,8 +199,10 @@ def take_step(cell, rate, context, speed_history, role="", duration_s=None, driv
     num_conns, calls = (context.plan.step_load(rate, duration_s) if binding.sessions
                         else (context.plan.requests(rate, duration_s), 1))
     port_wait = ports.wait_for_ports(num_conns // calls, loopback=ports.on_loopback(cell.request.host))
-    raw = f"raw/step-{number:02d}-rate-{rate:g}.{binding.suffix}"
-    with watching(context) as watch:
+    raw = raw or f"raw/step-{number:02d}-rate-{rate:g}.{binding.suffix}"
+    # The watch is inside `around`: after a failing step's client has given up the servers still work
+    # through their backlog, and both the monitors and a profile's samples count it.
+    with around or nullcontext(), watching(context) as watch:
         runs = binding.load(cell, rate, num_conns, timeout_s, raw, context, calls)
     figures = binding.figures(runs, num_conns, timeout_s, context, calls)
     killed = any(killed for _, _, _, killed, _ in runs)
@@ -223,5 +232,6 @@ def take_step(cell, rate, context, speed_history, role="", duration_s=None, driv
                 port_wait_s=port_wait, raw=raw,
                 issue_rate=round(issue_rate(figures, timeout_s, calls), 2) if figures else None,
                 work_missing=work_missing or "", figures=measured)
-    cell.record(step)
+    if recorded:
+        cell.record(step)
     return step

@@ -57,7 +57,7 @@ def test_the_knobs_a_command_chooses_are_values_within_a_block(monkeypatch):
 def test_only_the_registry_s_loader_names_its_file():
     naming = [f"{path.relative_to(ROOT)}:{node.lineno}" for path in CODE for node in ast.walk(tree(path))
               if isinstance(node, ast.Constant) and node.value == "targets.json"]
-    assert naming == ["stack/targets.py:11"]
+    assert [line.partition(":")[0] for line in naming] == ["stack/targets.py"]
 
 
 def httperf_imports(path):
@@ -70,7 +70,7 @@ def test_httperf_is_imported_by_its_driver_and_its_edge_alone():
     outside = [line for path in CODE + TESTS for line in httperf_imports(path)
                if path.parent != ROOT / "harness" / "drivers" and path.name not in HTTPERF_TESTS]
     # The step is httperf's edge: it runs the binding's command here or on load client hosts.
-    assert outside == ["harness/run/step.py:11"]
+    assert [line.partition(":")[0] for line in outside] == ["harness/run/step.py"]
 
 
 def test_the_makefile_s_help_restates_no_workload_s_name():
