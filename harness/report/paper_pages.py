@@ -118,15 +118,11 @@ def log_base(figure, points):
 
 
 def x_label(figure, points):
-    """The x axis's words: of the one kind of message a figure draws ("Employee records in the message"),
-    else its x's."""
-    kinds_drawn = sorted({kind for _, kind in points})
-    title = workload_names.workload_title(f"{kinds_drawn[0]}-2", short=True) if len(kinds_drawn) == 1 else ""
-    if figure["x"] == "items" and title.startswith("2 "):  # "2 ints", not "list of 2"
-        return f"{title.removeprefix('2 ').replace('employees', 'Employee records')} in the message"
-    if figure["x"] == "items" and title.startswith("2-byte "):  # "2-byte image"
-        return f"bytes of the {title.removeprefix('2-byte ')} in the message"
-    if (figure["x"] == "items" and title and kinds_drawn[0] in workload_names.size_kinds()
-            and workload_names.largest_count(kinds_drawn[0]) == 1):  # echoVoid: one call, whatever N
-        return title
+    """The x axis's words: the registry's for the one kind of message a figure draws against N ("Employee
+    records in the message"), else its x's."""
+    kinds_drawn = {kind for _, kind in points}
+    if figure["x"] == "items" and len(kinds_drawn) == 1:
+        axis = workload_names.echo_workloads().get(kinds_drawn.pop(), {}).get("axis")
+        if axis:
+            return axis
     return X_LABELS[figure["x"]]
