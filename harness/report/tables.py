@@ -179,7 +179,7 @@ def summary_markdown(view, rows):
 
 
 def study_method_lines(options):
-    """A STUDY=1 run's method in words (the 2006 study's, sweep.json's presets.study); else none."""
+    """A STUDY=1 run's method in words (the 2006 study's, experiments/presets/study.json); else none."""
     if "study" not in options.get("presets", []):
         return []
     thresholds = recorded_thresholds(options)

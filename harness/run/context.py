@@ -1,6 +1,6 @@
 """The run context: what a run is told, built once at its start and handed out in small values, each
-to the functions that use it. sweep.json gives the defaults, presets, plan factors and workload
-profiles; the knobs give the CPU lists and the topology, read here and nowhere else in the harness;
+to the functions that use it. sweep.json gives the defaults, plan factors and workload profiles, and
+each preset is a file of its own (experiments/presets/); the knobs give the CPU lists and the topology, read here and nowhere else in the harness;
 the command line (options.py) overrides them. Every knob keeps the one name it has in sweep.json and
 in the manifest."""
 import functools
@@ -16,13 +16,21 @@ from stack import registry, settings, workload_names
 from stack.topology import Topology, current as current_topology
 
 SWEEP_FILE = settings.ROOT / "httperf-scripts" / "sweep.json"
+PRESETS = settings.ROOT / "experiments" / "presets"
 
 
 @functools.cache
 def sweep():
-    """sweep.json, read on first use: the options' defaults, the presets, the plan's factors, the size
-    sweep's and the cross-check's settings, the workloads' profiles."""
+    """sweep.json, read on first use: the options' defaults, the plan's factors, the size sweep's and
+    the cross-check's settings, the workloads' profiles."""
     return json.loads(SWEEP_FILE.read_text())
+
+
+@functools.cache
+def preset(name):
+    """experiments/presets/NAME.json, read on first use: its `about` and its `options`, the values it
+    sets by the names they keep in sweep.json and the manifest (QUICK=1 is the quick preset)."""
+    return json.loads((PRESETS / f"{name}.json").read_text())
 
 
 def defaults():

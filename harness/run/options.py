@@ -10,7 +10,7 @@ from harness import drivers
 from harness.judge.verdict import Thresholds
 from harness.results.chosen import add_results_argument
 from harness.run import study
-from harness.run.context import GROUPS, RunContext, defaults, size_sweep, sweep
+from harness.run.context import GROUPS, RunContext, defaults, preset, size_sweep, sweep
 from harness.run.option_types import listed, number
 from stack import registry, settings, topology, workload_names
 
@@ -73,9 +73,9 @@ def add_arguments(arguments):
                            help="make size-sweep: sweep.json's size_sweep (its counts, set, engines and rounds), "
                                 "unless --sizes, --set, --engines or --rounds say otherwise")
     arguments.add_argument("--run", default=None, help="run id (re-use one to resume it)")
-    arguments.add_argument("--quick", action="store_true", help="the quick preset of sweep.json: "
-                           + ", ".join(f"{key}={value}" for key, value in sweep()["presets"]["quick"].items()))
-    arguments.add_argument("--study", action="store_true", help=sweep()["presets_about"])
+    arguments.add_argument("--quick", action="store_true", help=preset("quick")["about"] + " " + ", ".join(
+        f"{key}={value}" for key, value in preset("quick")["options"].items()) + " (experiments/presets/quick.json)")
+    arguments.add_argument("--study", action="store_true", help=preset(study.STUDY_PRESET)["about"])
     add_results_argument(arguments)
     return arguments
 
@@ -150,7 +150,7 @@ def from_args(args):
     if args.quick and args.study:
         raise SystemExit("QUICK=1 and STUDY=1 are two methods: choose one")
     presets = ("quick",) * args.quick + (study.STUDY_PRESET,) * args.study
-    values = {key: value for preset in presets for key, value in sweep()["presets"][preset].items()}
+    values = {key: value for name in presets for key, value in preset(name)["options"].items()}
     thresholds = Thresholds(**values.pop("thresholds", {}))
     preset_mode = values.pop("mode", defaults()["mode"])
     if args.app_set not in (None, registry.default_set()):

@@ -17,7 +17,7 @@ from harness.results.chosen import Refused
 from harness.results.manifest import Manifest
 from harness.results.store import read_tsv
 from harness.run import concurrency, options
-from harness.run.context import LevelWindows, sweep as sweep_settings
+from harness.run.context import LevelWindows, preset
 from harness.run.study import STUDY_PRESET
 from stack import registry, targets
 from stack.settings import ROOT
@@ -152,7 +152,7 @@ def sweep_estimate_s(args):
     rates listed, at the study's linear rates around a reference (every rate, though a cell stops at
     its first that fails; the reference may not be run yet), or the adaptive plan's whole budget."""
     if bracketed(args):
-        study = sweep_settings()["presets"][STUDY_PRESET]
+        study = preset(STUDY_PRESET)["options"]
         cells = len(args.apps) * len(args.engines) * len(args.workloads)
         return cells * (SWEEP_CELL_GUESS_S + study["linear_rates"] * study["duration_s"])
     context = options.from_args(args)[0]

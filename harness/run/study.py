@@ -1,5 +1,5 @@
 """STUDY=1's reference: the figures of a run of the default method that its linear rates bracket
-(sweep.json's presets.study, linear_rates). Read once, when the run starts, and kept in its manifest,
+(experiments/presets/study.json, linear_rates). Read once, when the run starts, and kept in its manifest,
 so a resumed run plans the same rates without the reference run."""
 from pathlib import Path
 

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from harness.judge.verdict import Thresholds
-from harness.run.context import Gate, Plan, RunContext, defaults
+from harness.run.context import PRESETS, Gate, Plan, RunContext, defaults, preset
 from stack.settings import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "results"
@@ -69,3 +69,13 @@ def test_a_resumed_run_keeps_its_seed_and_nothing_else_changes():
     resumed = context.with_seed(11)
     assert (resumed.plan.seed, resumed.plan.rounds) == (11, 2)
     assert resumed.selection == context.selection and resumed.gate == context.gate
+
+
+@pytest.mark.parametrize("name", sorted(path.stem for path in PRESETS.glob("*.json")))
+def test_every_preset_file_says_what_it_is_for_and_sets_knobs_a_run_has(name):
+    declared = preset(name)
+    values = dict(declared["options"])
+    thresholds = Thresholds(**values.pop("thresholds", {}))
+    chosen = RunContext.of(("php",), thresholds=thresholds, presets=(name,), **values)
+    assert declared["about"] and chosen.as_manifest()["presets"] == [name]
+    assert {key: chosen.as_manifest()[key] for key in values} == values

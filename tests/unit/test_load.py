@@ -77,7 +77,7 @@ def test_the_eta_counts_the_current_cell_and_the_cells_left_at_their_measured_le
 def test_options_come_from_sweep_json_and_the_command_line_overrides_them(monkeypatch):
     monkeypatch.setenv("CLIENT_CPUS", "none")
     chosen, run_id, _ = options.from_argv(["--apps", "php", "--quick", "--duration", "4"], "test")
-    quick = context.sweep()["presets"]["quick"]
+    quick = context.preset("quick")["options"]
     assert chosen.selection.apps == ("php",) and chosen.presets == ("quick",) and run_id.endswith("-quick")
     assert chosen.plan.duration_s == 4 and chosen.plan.precision == quick["precision"] and chosen.pinning.client_cpus == "none"
     default, _, _ = options.from_argv([], "test")

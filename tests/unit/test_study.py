@@ -12,7 +12,7 @@ from harness.results.records import FAIL, PASS, CellKey, LOCATED
 from harness.results.saturation import summarize
 from harness.results.store import read_steps
 from harness.run import options
-from harness.run.context import Plan, profiles, sweep
+from harness.run.context import Plan, preset, profiles
 from harness.run.planner import LinearPlan
 from harness.run.procedure import plan_for
 from stack.settings import ROOT
@@ -21,7 +21,7 @@ HTTPERF = driver("httperf")
 
 FIXTURE = ROOT / "tests" / "fixtures" / "results" / "full6"
 SERVLET = FIXTURE / "cells" / "servlet-myisam-single"
-STUDY_THRESHOLDS = Thresholds(**sweep()["presets"]["study"]["thresholds"])
+STUDY_THRESHOLDS = Thresholds(**preset("study")["options"]["thresholds"])
 
 
 def rates(plan, capacity=float("inf")):
