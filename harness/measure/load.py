@@ -18,12 +18,6 @@ from harness.drivers import wrk
 from stack.server import pinned
 
 
-def step_timeout(rate, longest, fd_budget):
-    """httperf's --timeout for a step: the workload's own, shortened so rate x timeout stays within
-    the descriptor budget (at most fd_budget connections can be waiting at once)."""
-    return round(max(0.1, min(float(longest), fd_budget / rate)), 2)
-
-
 def wall_limit(num_requests, rate, timeout_s, calls=1):
     """The watchdog's bound on one httperf run: its schedule with half again as slack, then the last
     connection's calls each taking the timeout, and 15 s for start-up and the summary."""

@@ -12,12 +12,10 @@ from dataclasses import dataclass
 from harness.drivers import httperf, oha
 from harness.hosts import load_clients
 from harness.hosts.watch import watching
-from harness.judge import speed
-from harness.judge.database_work import extra_work, missing_work
-from harness.judge.verdict import failed_requests, issue_rate, judge
+from harness.judge import speed, steps
+from harness.judge.verdict import failed_requests
 from harness.measure import clients, load, ports
 from harness.results.figures import percentiles, reply_time_ms
-from harness.results.records import CLIENT_LIMITED, DISTURBED, PASS, Step
 from harness.results.store import write_atomically
 from harness.run.context import profile_for
 from stack import registry, remote, settings
@@ -143,18 +141,6 @@ OPEN_LOOP = {
 }
 
 
-def client_bound(runs, timeout_s, thresholds, calls=1):
-    """The first of several clients that could not keep its own share (the step then measured a
-    client, whatever the others saw): its reason, or None."""
-    if len(runs) == 1:
-        return None
-    for number, (share_rate, share_requests, _, killed, figures) in enumerate(runs, start=1):
-        verdict, reason = judge(figures, share_rate, timeout_s, share_requests, killed, thresholds, calls)
-        if verdict == CLIENT_LIMITED:
-            return f"client {number} of {len(runs)}: {reason}"
-    return None
-
-
 def gate_check(cell, rate, context, number):
     """A short low-rate httperf run (1 s) after a step that did not pass: its reply time in ms (None
     when it had none). Its raw output is kept beside the steps' (raw/gate-...), outside steps.tsv."""
@@ -190,48 +176,23 @@ def take_step(cell, rate, context, speed_history, role="", duration_s=None, driv
     open-loop `driver`, judged and, when `recorded`, kept among the cell's steps; its canary readings
     judged against, and kept in, the run's `speed_history`. Its raw output goes to `raw` (the step's
     own name under raw/ unless given); `around` is a context manager held over its watched window
-    (a profile's perf recording)."""
-    number = len(cell.steps) + 1
+    (a profile's perf recording). Planning and judging are harness/judge/steps.py's."""
     binding = OPEN_LOOP[driver]
-    longest = context.plan.timeout_for(profile_for(cell.key.workload))
-    timeout_s = load.step_timeout(rate, longest, context.plan.fd_budget)
-    # num_conns: the requests, as the 2006 study's
-    num_conns, calls = (context.plan.step_load(rate, duration_s) if binding.sessions
-                        else (context.plan.requests(rate, duration_s), 1))
-    port_wait = ports.wait_for_ports(num_conns // calls, loopback=ports.on_loopback(cell.request.host))
-    raw = raw or f"raw/step-{number:02d}-rate-{rate:g}.{binding.suffix}"
+    plan = steps.planned(len(cell.steps) + 1, rate, context.plan, profile_for(cell.key.workload), binding.sessions,
+                         binding.suffix, duration_s, raw)
+    port_wait = ports.wait_for_ports(plan.requests // plan.calls, loopback=ports.on_loopback(cell.request.host))
     # The watch is inside `around`: after a failing step's client has given up the servers still work
     # through their backlog, and both the monitors and a profile's samples count it.
     with around or nullcontext(), watching(context) as watch:
-        runs = binding.load(cell, rate, num_conns, timeout_s, raw, context, calls)
-    figures = binding.figures(runs, num_conns, timeout_s, context, calls)
-    killed = any(killed for _, _, _, killed, _ in runs)
-    verdict, reason = judge(figures, rate, timeout_s, num_conns, killed, context.thresholds, calls)
-    lagging = client_bound(runs, timeout_s, context.thresholds, calls) if figures else None
-    if lagging:
-        verdict, reason = CLIENT_LIMITED, lagging
-    if watch.figures.get("servers_oom_kills"):
-        reason += (f"; the kernel's OOM killer killed {watch.figures['servers_oom_kills']} process(es) in the "
-                   f"servers' cgroup (SERVERS_MEMORY_MB={settings.knob('SERVERS_MEMORY_MB')})")
-    if context.plan.step_timeout_s and timeout_s < longest:  # the study's 60 s, where the budget allows
-        reason += f"; timeout {timeout_s:g} s, not {longest:g}: rate x timeout kept within fd_budget"
-    # A lost load client host leaves no summary to judge: the step is redone, like a disturbed one.
-    lost, shared = load_clients.lost_hosts(output for _, _, output, _, _ in runs), watch.disturbed()
+        runs = binding.load(cell, rate, plan.requests, plan.timeout_s, plan.raw, context, plan.calls)
     speed_figures, slower = machine_speed(watch, speed_history, cell, context.disturbance.min_speed)
-    if lost or ((shared or slower) and figures is not None):
-        why = "; ".join(filter(None, (lost, shared, slower)))
-        verdict, reason = DISTURBED, f"{why}; not judged (would have been: {verdict}, {reason})"
-    measured = {**(figures or {}), **watch.figures, **speed_figures}
-    declared, margin = registry.database_work(cell.key.app, cell.key.workload), context.thresholds.max_missing_work_ratio
-    work_missing = figures and missing_work(measured, declared, margin)
-    extra = verdict == PASS and extra_work(measured, declared, margin, measured.get(f"{registry.database_server()}_cpu_s"))
-    if extra:
-        reason += f"; {extra}"
-    step = Step(step=number, round=cell.state.round, role=role, offered_rate=rate, timeout_s=timeout_s,
-                num_conns=num_conns, verdict=verdict, reason=reason, killed=killed, wall_s=round(watch.wall_s, 2),
-                port_wait_s=port_wait, raw=raw,
-                issue_rate=round(issue_rate(figures, timeout_s, calls), 2) if figures else None,
-                work_missing=work_missing or "", figures=measured)
+    seen = steps.Observed(runs, binding.figures(runs, plan.requests, plan.timeout_s, context, plan.calls),
+                          watch.figures, watch.wall_s, lost=load_clients.lost_hosts(output for _, _, output, _, _ in runs),
+                          shared=watch.disturbed(), slower=slower, speed=speed_figures, port_wait_s=port_wait)
+    rules = steps.Rules(context.thresholds, plan_timeout=bool(context.plan.step_timeout_s),
+                        declared_work=registry.database_work(cell.key.app, cell.key.workload),
+                        database=registry.database_server(), memory_limit=settings.knob("SERVERS_MEMORY_MB"))
+    step = steps.judged(plan, seen, rules, cell.state.round, role)
     if recorded:
         cell.record(step)
     return step

@@ -4,6 +4,7 @@ import pytest
 
 from harness.drivers import driver
 from harness.results.figures import percentiles
+from harness.judge.steps import client_bound
 from harness.judge.verdict import Thresholds
 from harness.measure import clients
 from harness.run import step
@@ -73,12 +74,12 @@ def test_a_step_is_client_bound_when_any_one_client_is():
                   "request_rate": 50.0, "errors_total": 0, "reply_rate": 50.0, "conn_time_max_ms": 1.0}
     lagging = {**keeping_up, "connections": 150, "requests": 150, "replies": 150, "request_rate": 30.0,
                "reply_rate": 30.0}
-    assert step.client_bound([run(50, 250, keeping_up), run(50, 250, keeping_up)], 2, Thresholds()) is None
-    reason = step.client_bound([run(50, 250, keeping_up), run(50, 250, lagging)], 2, Thresholds())
+    assert client_bound([run(50, 250, keeping_up), run(50, 250, keeping_up)], 2, Thresholds()) is None
+    reason = client_bound([run(50, 250, keeping_up), run(50, 250, lagging)], 2, Thresholds())
     assert reason.startswith("client 2 of 2: client issued only 30.0 of 50 req/s")
-    killed = step.client_bound([run(50, 250, keeping_up, killed=True), run(50, 250, keeping_up)], 2, Thresholds())
+    killed = client_bound([run(50, 250, keeping_up, killed=True), run(50, 250, keeping_up)], 2, Thresholds())
     assert killed.startswith("client 1 of 2: httperf killed")
-    assert step.client_bound([run(50, 250, lagging)], 2, Thresholds()) is None  # one client: the step's own verdict
+    assert client_bound([run(50, 250, lagging)], 2, Thresholds()) is None  # one client: the step's own verdict
 
 
 def test_a_step_with_a_client_that_printed_no_summary_has_no_figures():

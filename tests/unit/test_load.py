@@ -1,6 +1,7 @@
 """The load's bounds, the ports check, the ETA and the sweep's options."""
 import pytest
 
+from harness.judge.steps import step_timeout
 from harness.measure import load, ports
 from harness.run import context, options
 from harness.run.progress import estimate_eta, planned_eta
@@ -8,8 +9,8 @@ from stack import registry
 
 
 def test_step_timeout_keeps_rate_times_timeout_within_the_descriptor_budget():
-    assert load.step_timeout(10, 10, fd_budget=900) == 10
-    assert load.step_timeout(3000, 2, fd_budget=900) == 0.3
+    assert step_timeout(10, 10, fd_budget=900) == 10
+    assert step_timeout(3000, 2, fd_budget=900) == 0.3
 
 
 def test_the_watchdog_allows_the_schedule_with_slack_then_the_timeout():
