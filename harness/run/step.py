@@ -7,7 +7,7 @@ import json
 import resource
 from collections.abc import Callable
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from harness.drivers import httperf, oha
 from harness.hosts import load_clients
@@ -15,7 +15,7 @@ from harness.hosts.watch import watching
 from harness.judge import speed, steps
 from harness.judge.verdict import failed_requests
 from harness.measure import clients, load, ports
-from harness.results.figures import percentiles, reply_time_ms
+from harness.results.figures import percentiles
 from harness.results.store import write_atomically
 from harness.run.context import profile_for
 from stack import registry, remote, settings
@@ -142,13 +142,14 @@ OPEN_LOOP = {
 
 
 def gate_check(cell, rate, context, number):
-    """A short low-rate httperf run (1 s) after a step that did not pass: its reply time in ms (None
-    when it had none). Its raw output is kept beside the steps' (raw/gate-...), outside steps.tsv."""
-    num_requests, calls = context.plan.step_load(rate, duration_s=1)
-    figures, _ = merged_client_runs(run_load(cell, rate, num_requests, profile_for(cell.key.workload).timeout_s,
-                                             f"raw/gate-{number:02d}-rate-{rate:g}.txt", context.plan,
-                                             context.pinning.client_cpus, calls))
-    return reply_time_ms(figures) if figures else None
+    """A short low-rate step (1 s) after a step that did not pass, taken and watched as every step but
+    kept out of the cell's steps and its speed history, its raw output beside theirs (raw/gate-...): its
+    reply time in ms (None when it had none). It runs with the workload's own timeout, never the plan's
+    (STUDY=1's 60 s would hold a stuck server's gate a minute)."""
+    own_timeout = replace(context, plan=replace(context.plan, step_timeout_s=0))
+    gate = take_step(cell, rate, own_timeout, None, role="gate", duration_s=1,
+                     raw=f"raw/gate-{number:02d}-rate-{rate:g}.txt", recorded=False)
+    return gate.reply_time_ms
 
 
 def judged_speed(figures, speed_history, min_speed):
