@@ -67,11 +67,20 @@ def test_unknown_app_is_a_clear_error():
         registry.app("cobol")
 
 
-def test_app_traits_come_from_the_registry():
-    assert {name: registry.app(name)["connections"] for name in registry.apps() if registry.reads_database(name)} == {
-        "php": "per-request", "php-persistent": "per-worker", "php-fpm": "per-worker", "servlet": "per-request",
-        "pooled-servlet": "pooled", "soap": "per-request", "soap-php": "per-request", "soap-php-lighttpd": "per-request",
-        "soap-cxf": "per-request", "soap-axis2": "per-request", "soap-gsoap": "pooled"}
+def test_every_app_that_reads_the_database_says_how_it_holds_its_connections():
+    """The vocabulary of contract/targets.json's about, and what each word asks of the app's servers: a
+    pooled app's logs its pool, a per-worker app's count their workers' connections."""
+    for name in [app for app in registry.apps() if registry.reads_database(app)]:
+        held = registry.app(name)["connections"]
+        servers = [registry.server(server) for server in registry.app_servers(name)]
+        assert held in ("per-request", "per-worker", "pooled"), name
+        if held == "pooled":
+            assert any(server.get("pool", {}).get("watch") == "log" for server in servers), name
+        if held != "per-request":
+            assert any(server.get("db_connections") for server in servers), name
+    # The study's four, as the study built them (002): a new connection per request but the pooled servlet's.
+    assert [registry.app(name)["connections"] for name in registry.set_members("study")] == [
+        "per-request", "per-request", "pooled", "per-request"]
 
 
 def test_every_soap_app_posts_the_shared_envelopes_to_its_own_service():
