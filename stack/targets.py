@@ -1,6 +1,8 @@
 """The targets' declarations (contract/targets.json), read on first use (never at import) and laid out
 by the layout knobs (stack/layout.py: TOMCAT_LAYOUT): the registry of apps and servers
 (stack/registry.py) and the workloads' names (stack/workload_names.py) both read them here."""
+import contextlib
+import contextvars
 import functools
 import json
 
@@ -18,10 +20,30 @@ def declared():
 
 
 @functools.cache
-def registry():
-    """What the knobs make of the declarations, once; a wrong layout knob stops with its message, as a
-    wrong knob does (settings.int_knob)."""
+def from_file():
+    """What the knobs make of the file's declarations, once; a wrong layout knob stops with its
+    message, as a wrong knob does (settings.int_knob)."""
     try:
         return laid_out(declared(), settings.knob)
     except ValueError as error:
         raise SystemExit(str(error)) from None
+
+
+# A registry value given for a block (a test's own, with a fake app or server), else the file's.
+GIVEN = contextvars.ContextVar("the registry given", default=None)
+
+
+@contextlib.contextmanager
+def given(value):
+    """Within the block the registry is `value`: one as `registry()` gives it, laid out."""
+    token = GIVEN.set(value)
+    try:
+        yield value
+    finally:
+        GIVEN.reset(token)
+
+
+def registry():
+    """The registry in force: the one given for this block, else the file's."""
+    value = GIVEN.get()
+    return from_file() if value is None else value

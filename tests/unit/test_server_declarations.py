@@ -25,11 +25,12 @@ FAKE = {"title": "Fake server", "class": "Gsoap", "host": "db", "port_knob": "FA
 def fake_server(monkeypatch):
     declared = copy.deepcopy(targets.registry())
     declared["servers"]["fake"] = FAKE
-    monkeypatch.setattr(targets, "registry", lambda: declared)
     monkeypatch.setenv("FAKE_PORT", "18099")
     monkeypatch.setenv("FAKE_WORKERS", "33")
-    built = lifecycle.declared_servers()
-    monkeypatch.setattr(lifecycle, "lab_servers", lambda: built)
+    with targets.given(declared):
+        built = lifecycle.declared_servers()
+        monkeypatch.setattr(lifecycle, "lab_servers", lambda: built)
+        yield
 
 
 def test_the_lifecycle_starts_it_after_what_it_needs_on_its_hosts_cpus(fake_server, monkeypatch):
@@ -99,7 +100,7 @@ def test_setup_reads_each_hosts_packages_from_the_registry():
 def test_a_declaration_naming_no_behaviour_is_refused_with_what_there_is(monkeypatch):
     declared = copy.deepcopy(targets.registry())
     declared["servers"]["nginx"] = {**FAKE, "class": "Nginx"}
-    monkeypatch.setattr(targets, "registry", lambda: declared)
-    with pytest.raises(lifecycle.LabError, match="servers declared with class Nginx; stack/servers.py and "
-                                                 "stack/php_servers.py define Apache, .*Lighttpd, MariaDB, .*Gsoap"):
+    with targets.given(declared), pytest.raises(lifecycle.LabError, match="servers declared with class Nginx; "
+                                                "stack/servers.py and stack/php_servers.py define Apache, .*Lighttpd, "
+                                                "MariaDB, .*Gsoap"):
         lifecycle.declared_servers()

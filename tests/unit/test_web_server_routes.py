@@ -15,10 +15,11 @@ FAKE_PAGE = {"folder": "php", "server": "lighttpd", "kind": "baseline",
 
 
 @pytest.fixture
-def fake_app(monkeypatch):
+def fake_app():
     declared = copy.deepcopy(targets.registry())
     declared["apps"]["fake-page"] = copy.deepcopy(FAKE_PAGE)
-    monkeypatch.setattr(targets, "registry", lambda: declared)
+    with targets.given(declared):
+        yield
 
 
 def test_each_app_path_names_the_file_its_folder_holds():
