@@ -163,7 +163,7 @@ def judged_speed(figures, speed_history, min_speed):
 def machine_speed(watch, speed_history, cell, min_speed):
     """({"machine_speed": the slowest CPU's} or {}, why the machine was slower or None) of a step. A
     cell measured on a slower machine (guard.wait_for_speed) has its speed recorded, not judged; a step
-    with no `speed_history` (a profile's) has neither."""
+    with no `speed_history` (a profile's, a gate's) has neither."""
     if speed_history is None:
         return {}, None
     step_speeds, slower = judged_speed(watch.figures, speed_history, min_speed)
