@@ -5,8 +5,7 @@ from datetime import datetime, timezone
 
 from harness.results.records import BASELINE, DISTURBED, TOO_DISTURBED, CellState, Visit
 from harness.results.saturation import summarize
-from harness.results.store import (read_cell_state, read_steps, write_atomically, write_cell_state,
-                                   write_steps)
+from harness.results.store import read_cell_state, read_steps, write_cell_state, write_steps
 from stack import registry
 
 

@@ -107,7 +107,8 @@ def profiled_window(cell, name, pinning, watched, run_window):
     cpu_list = profile.server_cpus_of(pinning)
 
     def under_perf():
-        with profile.recorded(folder, cpu_list, pinning.client_cpus) as taken:
+        taken = {}
+        with profile.recorded(folder, cpu_list, pinning.client_cpus, taken):
             result = run_window()
         return result, taken
     (result, taken), shared, monitored = watched(under_perf)

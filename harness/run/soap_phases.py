@@ -40,7 +40,7 @@ from harness.report import html
 from harness.report.render import phases_page
 from harness.report.soap_phases import COLUMNS, summary_lines
 from harness.report.view import PALETTE
-from harness.results import kinds
+from harness.results.kinds import SOAP_PHASES
 from harness.results.chosen import Refused, add_results_argument
 from harness.results.manifest import FORMAT_VERSION
 from harness.results.store import tsv_text
@@ -262,7 +262,7 @@ def execute(args, browse=True):
     (folder / "soap-phases.tsv").write_text(tsv_text(COLUMNS, rows))
     (folder / "soap-phases-calls.tsv").write_text(tsv_text(CALL_COLUMNS, calls))
     (folder / "soap-phases.json").write_text(json.dumps({
-        "kind": kinds.SOAP_PHASES, "format_version": FORMAT_VERSION, "host": inventory.host(), "started": started, "count": args.count, "warmup_s": args.warmup,
+        "kind": SOAP_PHASES, "format_version": FORMAT_VERSION, "host": inventory.host(), "started": started, "count": args.count, "warmup_s": args.warmup,
         "warmup_calls": args.warmup_calls, "jvm_warmup_s": args.jvm_warmup, "apps": apps, "sizes": sizes,
         "kinds": kinds, "client": args.client, "canary": canary,
         "client_link_mtu": network.client_link_mtu(topology.current()), "registry": targets.registry(),

@@ -2,7 +2,7 @@
 import pytest
 
 from harness.drivers.httperf import FIGURES, IncompleteOutput, figures, lifetime_histogram
-from harness.results.figures import STEP_FIGURES, percentiles, reply_time_ms
+from harness.results.figures import percentiles, reply_time_ms
 from stack.settings import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "httperf"
