@@ -8,6 +8,7 @@ from collections import Counter
 from harness.report.series import database_work_text
 from harness.report.tables import title_lines
 from harness.report.trust import database_work_line, disturbance_line, rounds_line, speed_line
+from harness.results import kinds
 from harness.results.records import CellKey
 from stack.registry import engine_title
 from stack.workload_names import workload_title
@@ -189,12 +190,12 @@ def run_entry(run_id, manifest, document, has_report, peaks=None):
              "report": f"{run_id}/report/index.html" if has_report else None, "rounds": None, "headline": [],
              "cells": None, "kind": None}
     if document:
-        entry.update(rounds=document["rounds"], cells=comparable(document), kind="saturation sweep")
+        entry.update(rounds=document["rounds"], cells=comparable(document), kind=kinds.TITLES[kinds.SWEEP])
         entry["headline"] = fastest_per_workload(
             (cell["workload"], cell["saturation_rps"], f"{cell['app']} {cell['saturation_rps']:,.0f} req/s")
             for cell in document["cells"] if cell["saturation_rps"] is not None)
     elif peaks:
-        entry.update(rounds=1, cells=peak_cells(peaks), kind="concurrency sweep")
+        entry.update(rounds=1, cells=peak_cells(peaks), kind=kinds.TITLES[kinds.CONCURRENCY])
         entry["headline"] = fastest_per_workload(
             (result["workload"], level["replies_per_s"], f"{result['app']} {level['replies_per_s']:,.0f} replies/s "
                                                          f"at {level['connections']} connections ({mode_text(result['connection'])})")

@@ -23,18 +23,18 @@ def kind_of(record, present):
     that holds no run. A kind the lab does not know is a ValueError."""
     kind = (record or {}).get("kind")
     if kind is None:
-        kind = earlier_kind(record, present)
+        kind = earlier_kind(present)
     if kind is not None and kind not in KINDS:
         raise ValueError(f"a run of kind {kind!r}: this lab reads {', '.join(KINDS)}")
     return kind
 
 
-def earlier_kind(record, present):
+def earlier_kind(present):
     """Before format 3: a manifest beside concurrency.json was a concurrency sweep's, any other a sweep's;
     soap-phases.json alone, SOAP phases; figures' folders (round-N) alone, a paper's."""
     if "manifest.json" in present:
         return CONCURRENCY if "concurrency.json" in present else SWEEP
-    if record is not None and "soap-phases.json" in present:
+    if "soap-phases.json" in present:
         return SOAP_PHASES
     if any(name.startswith("round-") for name in present):
         return PAPER
