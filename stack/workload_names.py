@@ -82,6 +82,13 @@ def workloads():
     return list(targets.registry()["workloads"])
 
 
+def kind_title(kind):
+    """How reports name a kind of size_kinds against N: "the first N rows by id", "echoStructs of N structs"."""
+    if kind == size_workload():
+        return "the first N rows by id"
+    return echo_workloads()[kind]["title"].format(n="N")
+
+
 def workload_title(workload, short=False):
     """How reports name a workload: its declaration's title (short_title when `short`), or for the
     payload workload its row count."""

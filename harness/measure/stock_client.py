@@ -4,11 +4,12 @@ round trip held. The lab's own calls send a raw envelope and read the reply as b
 (`make soap-phases CLIENT=zeep`; Infosys's Fig. 4z)."""
 import time
 
-from stack import echoes
+from stack import echoes, workload_names
 
-# The echo kinds zeep sends here: every one but the linked list, whose nesting the raw envelope spells
-# out (stack/echoes.py) and zeep would build otherwise, and getQuote and echoVoid, which echo nothing.
-KINDS = tuple(kind for kind in echoes.OPERATIONS if kind not in ("list", "quote", "void"))
+
+def kinds():
+    """The echo kinds zeep sends here: those the registry does not declare `stock_client: false`."""
+    return tuple(kind for kind, declared in workload_names.echo_workloads().items() if declared.get("stock_client", True))
 
 
 def arguments(kind, count):

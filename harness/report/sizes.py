@@ -24,9 +24,7 @@ def sized_rows(rows):
 def group_title(kind, engine, view):
     """How the figure and the table name one sized workload: "the first N rows by id, InnoDB" (the
     engine as the run's registry titled it)."""
-    if kind == workload_names.size_workload():
-        return f"the first N rows by id, {view.engine_title(engine)}"
-    return f"{workload_names.echo_workloads()[kind]['title'].format(n='N')}, {view.engine_title(engine)}"
+    return f"{workload_names.kind_title(kind)}, {view.engine_title(engine)}"
 
 
 def quote_rows(rows):

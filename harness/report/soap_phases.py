@@ -1,16 +1,12 @@
 """The SOAP phases (`make soap-phases`, harness/run/soap_phases.py) as the report shows them: a table
 per workload of each engine's un-marshalling, logic and marshalling against N, and the plot's data. Pure."""
 from harness.measure.soap_phases import MEMORY, PHASES
+from stack.workload_names import kind_title
 
 COLUMNS = ["app", "workload", "n", "samples", *PHASES, "total_us", "round_trip_us",
            *(f"{phase[:-3]}_{end}_us" for phase in (*PHASES, "total_us") for end in ("p10", "p90")),
            "redone", "disturbed", *MEMORY]
 
-WORKLOAD_TITLES = {"rows": "rows-N: the first N rows by id (a small request, a reply of N rows, InnoDB)",
-                   "echo": "echo-N: echoStructs of N structs (N sent, the same N returned, no database)",
-                   "employees": "employees-N: echoEmployees of N Employee records (Infosys's message, no database)",
-                   "image": "image-N: echoImage of an N-byte image, inline as base64 (Lublin's MIME image/jpg, no database)",
-                   "void": "void-1: echoVoid, a call that carries no data either way (Lublin's VOID)"}
 
 def number(value):
     return float(value) if value not in (None, "") else None
@@ -40,11 +36,12 @@ def summary_lines(rows, title):
              "Per engine and N, one request at a time after a warm-up: the median un-marshalling (the engine "
              "receiving the request to its business logic starting), business logic and marshalling (the logic's "
              "end to the reply sent), in ms as each engine's own hooks timed them, and in brackets the round trip "
-             "the client measured (the Infosys paper's four times; docs/soap-engines.md).", ""]
+             "the client measured (the Infosys paper's four times; docs/soap-engines.md). rows-N reads InnoDB; the "
+             "echoes read no database.", ""]
     kinds = by_kind(rows)
     for kind, apps in kinds.items():
         counts = sorted({n for by_n in apps.values() for n in by_n})
-        lines += [f"### {WORKLOAD_TITLES.get(kind, kind)}", "",
+        lines += [f"### {kind}-N: {kind_title(kind)}", "",
                   "| engine | " + " | ".join(f"N = {count:,}" for count in counts) + " |",
                   "|---|" + "---:|" * len(counts)]
         lines += [f"| {title(app)} | " + " | ".join(cell(by_n.get(count)) for count in counts) + " |"

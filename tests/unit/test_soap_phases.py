@@ -1,6 +1,7 @@
 """The SOAP engines' phase records (harness/measure/soap_phases.py) on records the engines wrote, the
 report's table (harness/report/soap_phases.py) on known answers, and what a stock client is given."""
 import argparse
+import copy
 import csv
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from harness.report.soap_phases import COLUMNS, series, summary_lines
 from harness.results.chosen import Refused
 from harness.results.store import tsv_text
 from harness.run import soap_phases
-from stack import echoes
+from stack import echoes, targets
 from stack.registry import Request
 
 RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "soap-phases"
@@ -71,6 +72,8 @@ def test_the_table_gives_each_engine_its_phases_by_n_and_points_to_infosys_like_
     lines = summary_lines(rows, str.upper)
     assert "| SOAP | 0.40 / 0.01 / 0.30 (1.00) | 24.00 / 0.05 / 8.00 (40.00) |" in lines
     assert "| SOAP-CXF | - | 2.00 / 0.04 / 2.00 (5.00) |" in lines
+    assert "### echo-N: echoStructs of N structs" in lines and "### rows-N: the first N rows by id" in lines, \
+        "each kind titled by its registry entry"
     # The paper's ratios are set beside its own message and procedure only (make reproduce PAPER=infosys).
     assert not any("JiBX" in line for line in lines) and any("PAPER=infosys" in line for line in lines)
     assert series(rows, "echo")["soap"] == "10 0.4000 0.0100 0.3000\n1000 24.0000 0.0500 8.0000\n"
@@ -93,7 +96,14 @@ def test_a_stock_client_is_given_the_echos_values_a_record_as_its_fields():
     assert [tuple(each.values()) for each in employees] == echoes.values("employees", 2), "the raw envelope's values"
     assert stock_client.arguments("ints", 3) == echoes.values("ints", 3)
     assert stock_client.arguments("image", 4) == echoes.image(4), "an image is its bytes, no list"
-    assert "list" not in stock_client.KINDS and {"employees", "image"} <= set(stock_client.KINDS)
+    assert "list" not in stock_client.kinds() and {"employees", "image"} <= set(stock_client.kinds())
+
+
+def test_the_kinds_a_stock_client_sends_are_the_registrys():
+    value = copy.deepcopy(targets.registry())
+    value["echo_workloads"]["ints"]["stock_client"] = False
+    with targets.given(value):
+        assert "ints" not in stock_client.kinds() and "doubles" in stock_client.kinds()
 
 
 def test_a_stock_client_is_refused_a_kind_it_does_not_send_before_any_server_is_touched():
