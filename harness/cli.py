@@ -8,7 +8,6 @@ ready, a server that failed, or a command line the verb refuses. A verb's module
 is asked for."""
 import argparse
 import importlib
-import shlex
 import sys
 
 from harness import experiments
@@ -53,24 +52,38 @@ def verb_parser(verb):
 
 
 def with_knobs(verb, parser, words):
-    """The verb's command line for its words: its options, then the options make's knobs among them set."""
+    """A verb's words as its command line: its options, then the options make's knobs among them set."""
     options, rest, notes = experiments.make_knobs(words, parser)
     for note in notes:
         print(f"{verb}: {note}", file=sys.stderr)
     return rest + experiments.argv_of({"verb": verb, "options": options}, parser, "make")
 
 
-def declared(options):
-    """(verb, its module, its parser, its command line) of `experiment FILE [overrides]`: the file's
-    declaration, then the options given after it."""
+def experiment(declaration, source, words=()):
+    """The Experiment of a declaration ({"verb", "options", "about"}), with `words` (options and make's
+    knobs given after it) over its options."""
+    verb = declaration["verb"]
+    _, parser = verb_parser(verb)
+    return experiments.value(declaration, parser, source, with_knobs(verb, parser, words))
+
+
+def from_file(options):
+    """`experiment FILE [overrides]`: the file's Experiment, the options given after it over its own."""
     if not options or options[0].startswith("-"):
         raise Refused("name the experiment's file: python -m harness experiment FILE [options]", code=2)
     path, overrides = options[0], options[1:]
-    declaration = experiments.read(path, [verb for verb in VERBS if verb != "experiment"])
-    module, parser = verb_parser(declaration["verb"])
-    argv = experiments.argv_of(declaration, parser, path) + with_knobs(declaration["verb"], parser, overrides)
-    print(f"experiment {path}: python -m harness {declaration['verb']} {shlex.join(argv)}", flush=True)
-    return declaration["verb"], module, parser, argv
+    chosen = experiment(experiments.read(path, [verb for verb in VERBS if verb != "experiment"]), path, overrides)
+    defaults = verb_parser(chosen.verb)[1]
+    given = {name: value for name, value in vars(chosen.args).items() if value != defaults.get_default(name)}
+    print(f"experiment {path}: {chosen.verb} " + " ".join(f"{name}={value}" for name, value in given.items()), flush=True)
+    return chosen
+
+
+def run(chosen, browse=True):
+    """Run an Experiment: its exit code. `browse=False` (a paper's figure, whose run draws its own pages)
+    keeps a verb that draws its own from drawing them."""
+    module = importlib.import_module(VERBS[chosen.verb][0])
+    return module.execute(chosen.args, **({} if browse else {"browse": False})) or 0
 
 
 def main(argv):
@@ -78,11 +91,10 @@ def main(argv):
     verb = chosen.verb
     try:
         if verb == "experiment":
-            verb, module, parser, options = declared(chosen.options)
+            verb = (what := from_file(chosen.options)).verb
         else:
-            module, parser = verb_parser(verb)
-            options = with_knobs(verb, parser, chosen.options)
-        return module.execute(parser.parse_args(options)) or 0
+            what = experiment({"verb": verb}, f"python -m harness {verb}", chosen.options)
+        return run(what)
     except Refused as refused:
         print(f"{verb}: {refused}", file=sys.stderr)
         return refused.code

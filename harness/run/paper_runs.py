@@ -10,8 +10,7 @@ its cells' figures in a run of the default method that the round makes first, be
 resumes where it stopped."""
 import json
 
-from harness import experiments
-from harness.cli import verb_parser
+from harness import cli
 from harness.report import paper_declaration, paper_figures
 from harness.results.chosen import Refused
 from harness.results.manifest import Manifest
@@ -55,15 +54,15 @@ def read_paper(name):
     return declaration, values
 
 
-def parsed(experiment, figure, extra=()):
-    """The options of a figure's experiment, as its verb parses them."""
-    parser = verb_parser(experiment["verb"])[1]
-    argv = experiments.argv_of(experiment, parser, f"figure {figure['id']}") + list(extra)
-    return parser.parse_args(argv)
+def figure_experiment(declaration, figure, extra=(), apps=None):
+    """A figure's Experiment (its paper's load and its own options, its apps narrowed to `apps` when
+    given), with `extra` options over them."""
+    return cli.experiment(paper_declaration.experiment_of(declaration, figure, apps), f"figure {figure['id']}", extra)
 
 
 def figure_args(declaration, figure, extra=()):
-    return parsed(paper_declaration.experiment_of(declaration, figure), figure, extra)
+    """A figure's options, as its verb types them."""
+    return figure_experiment(declaration, figure, extra).args
 
 
 def figure_cells(declaration, figure):
@@ -160,12 +159,12 @@ def sweep_estimate_s(args):
     return len(context.selection.cells) * context.plan.rounds * (SWEEP_CELL_GUESS_S + steps * context.plan.duration_s)
 
 
-def reference_args(declaration, figure, extra=()):
+def reference_experiment(declaration, figure, extra=()):
     """The reference of a figure under the study's linear rates: its cells by the default method, one
     round (it only places the bracket)."""
     experiment = paper_declaration.experiment_of(declaration, figure)
     options_of = {key: value for key, value in experiment["options"].items() if key != "study"}
-    return parsed({**experiment, "options": {**options_of, "rounds": 1}}, figure, extra)
+    return cli.experiment({**experiment, "options": {**options_of, "rounds": 1}}, f"figure {figure['id']}'s reference", extra)
 
 
 def reference_folder(declaration, figure):
@@ -205,7 +204,7 @@ def plan(declaration, figures, rounds, directory):
                 reference = directory / f"round-{number}" / reference_folder(declaration, figure)
                 if folder not in folders and bracketed(args) and not finished(reference, verb):
                     steps.append((number, figure, REFERENCE))
-                    guess += sweep_estimate_s(reference_args(declaration, figure))
+                    guess += sweep_estimate_s(reference_experiment(declaration, figure).args)
                 if folder not in folders and not finished(directory / f"round-{number}" / folder, verb):
                     steps.append((number, figure, None))
                     guess += phases_estimate_s(args) if is_phases(declaration, figure) else sweep_estimate_s(args)

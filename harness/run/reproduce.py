@@ -17,6 +17,7 @@ import subprocess
 import textwrap
 import time
 
+from harness import cli
 from harness.judge.cpu_components import rules
 from harness.report import (html, paper_declaration, paper_figures, paper_markdown, paper_pages, paper_phases, paper_profiles,
                             paper_sweeps)
@@ -24,7 +25,7 @@ from harness.report.gnuplot import gnuplot
 from harness.report.series import aligned_tables, text_page
 from harness.results.chosen import Refused, add_results_argument
 from harness.results.store import read_tsv, write_atomically
-from harness.run import concurrency, paper_runs, soap_phases, sweep
+from harness.run import paper_runs
 from harness.run.option_types import listed, number
 from harness.run.paper_runs import PAPERS
 from harness.run.progress import format_duration
@@ -181,21 +182,20 @@ def execute(args):
         where = ["--results", str(where_round)]
         if apps == paper_runs.REFERENCE:  # the default method's figures that the study's rates bracket
             folder = paper_runs.reference_folder(declaration, figure)
-            if sweep.execute(paper_runs.reference_args(declaration, figure, ["--run", folder, *where])):
+            if cli.run(paper_runs.reference_experiment(declaration, figure, ["--run", folder, *where])):
                 raise Refused(f"Fig. {figure['id']}'s reference sweep stopped (above): resume with RUN={run_id}", code=1)
             continue
         if apps is None:  # a run of its own, shared by the figures of the same experiment
             own = ["--run", paper_declaration.shared_folder(declaration, figure), *where]
             if paper_runs.is_phases(declaration, figure):
-                soap_phases.execute(paper_runs.figure_args(declaration, figure, own), browse=False)
-            elif sweep.execute(paper_runs.figure_args(
+                cli.run(paper_runs.figure_experiment(declaration, figure, own), browse=False)
+            elif cli.run(paper_runs.figure_experiment(
                     declaration, figure, own + paper_runs.bracket_args(declaration, figure, where_round))):
                 raise Refused(f"Fig. {figure['id']}'s sweep stopped (above); its finished steps are kept: "
                               f"resume with RUN={run_id}", code=1)
             continue
-        args_of = paper_runs.parsed(paper_declaration.experiment_of(declaration, figure, apps), figure,
-                                    ["--run", f"fig-{figure['id']}", *where])
-        concurrency.execute(args_of, browse=False)
+        cli.run(paper_runs.figure_experiment(declaration, figure, ["--run", f"fig-{figure['id']}", *where], apps),
+                browse=False)
     markdown, pdf = draw(declaration, values, declaration["figures"], directory)
     print(f"reproduce {declaration['paper']} finished in {format_duration(time.monotonic() - started)}: "
           f"{markdown}{', ' + str(pdf) if pdf else ' (nothing measured to draw)'}", flush=True)

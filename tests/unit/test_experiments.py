@@ -1,5 +1,5 @@
-"""Experiments as files and make's knobs (harness/experiments.py): every declaration in experiments/ is a command line its
-verb accepts, and a wrong field is named before anything runs."""
+"""Experiments as files and make's knobs (harness/experiments.py): every declaration in experiments/ becomes an
+Experiment value its verb accepts, and a wrong field is named before anything runs."""
 import json
 import re
 import shlex
@@ -16,18 +16,18 @@ VERBS = [verb for verb in cli.VERBS if verb != "experiment"]
 
 
 @pytest.mark.parametrize("path", DECLARED, ids=lambda path: path.name)
-def test_every_declared_experiment_is_a_command_line_its_verb_accepts(path):
-    declaration = experiments.read(path, VERBS)
-    assert declaration["about"]
-    _, parser = cli.verb_parser(declaration["verb"])
-    parser.parse_args(experiments.argv_of(declaration, parser, path))  # exits (SystemExit) when refused
+def test_every_declared_experiment_is_a_value_its_verb_accepts(path):
+    declared = cli.experiment(experiments.read(path, VERBS), str(path))  # exits (SystemExit) when refused
+    assert declared.about and declared.source == str(path) and declared.verb in VERBS
 
 
 def test_the_icws08_load_is_ab_with_100_kept_alive_connections_on_every_soap_engine():
-    declaration = experiments.read(ROOT / "experiments" / "icws08-load.json", VERBS)
-    _, parser = cli.verb_parser("concurrency-sweep")
-    args = parser.parse_args(experiments.argv_of(declaration, parser, "icws08-load.json"))
-    assert (args.driver, args.conn, args.levels, args.app_set) == ("ab", "keepalive", ("100",), "soap")
+    declared = cli.experiment(experiments.read(ROOT / "experiments" / "icws08-load.json", VERBS), "icws08-load.json",
+                              ["LEVELS=100,200"])
+    assert declared.verb == "concurrency-sweep" and declared.about.startswith("ICWS'08's load")
+    args = declared.args
+    assert (args.driver, args.conn, args.app_set) == ("ab", "keepalive", "soap")
+    assert args.levels == ("100", "200"), "a knob given after the file over its options"
     assert args.workloads == ("quote", "echo-1", "echo-10", "echo-100")
 
 
@@ -72,7 +72,7 @@ def test_the_command_line_runs_a_declared_experiment_with_overrides_after_it(tmp
                                        "options": {"results": str(tmp_path / "none")}}))
     assert cli.main(["experiment", str(declaration), "a", "b"]) == 1
     said = capsys.readouterr()
-    assert f"python -m harness compare --results {tmp_path / 'none'} a b" in said.out
+    assert f"experiment {declaration}: compare run=a run2=b results={tmp_path / 'none'}" in said.out
     assert said.err.startswith("compare: ") and "holds no run: no manifest.json" in said.err
     assert cli.main(["experiment", str(tmp_path / "missing.json")]) == 1
     assert "missing.json: cannot read it (No such file or directory)" in capsys.readouterr().err

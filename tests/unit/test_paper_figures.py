@@ -44,9 +44,9 @@ def test_every_declared_paper_and_its_values_pass_their_checks(paper):
 
 def test_icws08_s_figures_run_under_ab_with_100_kept_alive_connections():
     declaration, _ = icws08()
-    args = paper_runs.parsed(paper_declaration.experiment_of(declaration, figure_by_id(declaration, "3")), figure_by_id(declaration, "3"))
+    args = paper_runs.figure_args(declaration, figure_by_id(declaration, "3"))
     assert (args.driver, args.conn, args.levels, args.app_set) == ("ab", "keepalive", ("100",), "soap")
-    fig7 = paper_runs.parsed(paper_declaration.experiment_of(declaration, figure_by_id(declaration, "7")), figure_by_id(declaration, "7"))
+    fig7 = paper_runs.figure_args(declaration, figure_by_id(declaration, "7"))
     assert fig7.levels == tuple(str(2 ** x) for x in range(1, 11))
 
 

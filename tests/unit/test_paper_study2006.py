@@ -113,7 +113,7 @@ def test_a_saturation_table_runs_its_reference_by_the_default_method_first_then_
     steps, guess = paper_runs.plan(declaration, [figure], 1, tmp_path)
     assert [what for _, _, what in steps] == [paper_runs.REFERENCE, None], "the reference, then the study's sweep"
     assert guess >= 4 * 5 * 180, "four cells, five 3-minute steps each at most"
-    reference = paper_runs.reference_args(declaration, figure)
+    reference = paper_runs.reference_experiment(declaration, figure).args
     assert (reference.study, reference.rounds, reference.apps) == (False, 1, tuple(figure["series"].values()))
     assert paper_runs.bracket_args(declaration, figure, tmp_path) == [
         "--reference", str(tmp_path / "fig-6.1.5-myisam-reference")]
