@@ -23,6 +23,7 @@ from harness.results.store import RunFiles, load_run, tsv_text, write_atomically
 from harness.run import probe
 from harness.run.cell import Cell
 from harness.run.context import RunContext
+from harness.run.planner import turns, walk
 from harness.run.session import from_the_client
 from harness.run.step import take_step
 
@@ -75,18 +76,18 @@ def agreement_row(key, rate, steps):
 def measure_cell(cell, saturation_offered, context, speed_history, factors, repeats, duration_s):
     """The rows of one cell: a warm-up, then at each factor's rate the drivers in turn, `repeats` times."""
     probe.warm_up(cell, context)
-    rows = []
-    for factor in factors:
-        rate = round(saturation_offered * factor, 1)
-        steps = []
-        for _ in range(repeats):
-            for build, driver in DRIVERS.items():
-                servers.server(cell.server).recycle()
-                by_build = replace(context, plan=replace(context.plan, httperf_build=build))
-                steps.append((driver, take_step(cell, rate, by_build, speed_history, role=f"{driver} x{factor:g}",
-                                                duration_s=duration_s)))
-        rows.append(agreement_row(cell.key, rate, steps))
-    return rows
+    rates = [round(saturation_offered * factor, 1) for factor in factors]
+
+    def take(turn):
+        (place, _), build = turn
+        servers.server(cell.server).recycle()
+        by_build = replace(context, plan=replace(context.plan, httperf_build=build))
+        return take_step(cell, rates[place], by_build, speed_history, role=f"{DRIVERS[build]} x{factors[place]:g}",
+                         duration_s=duration_s)
+    taken = walk(turns([(place, repeat) for place in range(len(factors)) for repeat in range(repeats)], list(DRIVERS)),
+                 take)
+    return [agreement_row(cell.key, rate, [(DRIVERS[build], step) for ((at, _), build), step in taken if at == place])
+            for place, rate in enumerate(rates)]
 
 
 def add_arguments(parser):

@@ -44,6 +44,7 @@ from harness.run.cell import Cell
 from harness.run.context import CONNECTIONS, LevelWindows, RunContext, crosscheck_settings, profile_for
 from harness.run.option_types import listed, number
 from harness.run.options import chosen_apps
+from harness.run.planner import Sequence, walk
 from harness.run.progress import format_duration
 from harness.run.run_manifest import write_manifest
 from harness.run.session import from_the_client
@@ -125,10 +126,12 @@ def measure_mode(cell, mode, context, ladder, on_level, driver, windows, profili
     watched = Watched(context)
     recycled = servers.server(cell.server).recycle()
     warmup = probe.warm_up(cell, context)
-    levels = []
-    for connections in ladder:
-        levels.append(measure_level(cell, connections, context, watched, mode, driver, windows, profiling))
-        on_level(cell.key, mode, levels[-1])
+
+    def take(connections):
+        level = measure_level(cell, connections, context, watched, mode, driver, windows, profiling)
+        on_level(cell.key, mode, level)
+        return level
+    levels = [level for _, level in walk(Sequence(ladder), take)]
     return {"app": cell.key.app, "engine": cell.key.engine, "workload": cell.key.workload, "connection": mode,
             "driver": driver.NAME,
             "recycled": recycled, "warmup": warmup, "levels": levels, "peak": peak(levels),

@@ -33,19 +33,13 @@ from harness.results.store import RunFiles, tsv_text, write_atomically
 from harness.run import probe
 from harness.run.cell import Cell
 from harness.run.context import RunContext, crosscheck_settings, profile_for
+from harness.run.planner import LadderThenRepeats, walk
 from harness.run.session import from_the_client
 from harness.run.step import OHA, take_step
 from harness.run.window import take_window
 COLUMNS = ["app", "engine", "workload", "status", "sweep_rps", "wrk_rps", "sweep_over_wrk", "wrk_connections",
            "wrk_runs", "oha_below_rate", "oha_below_verdict", "oha_below_p50_ms", "oha_below_p99_ms",
            "oha_above_rate", "oha_above_verdict", "oha_agrees", "redone_runs"]
-
-
-def ladder_done(levels, drop):
-    """Pure: whether the ladder can stop: the last two levels both below (1 - drop) x the best."""
-    rates = list(levels.values())
-    best = max(rates, default=0)
-    return len(rates) >= 3 and all(rate < (1 - drop) * best for rate in rates[-2:])
 
 
 def agreement(rows):
@@ -68,31 +62,29 @@ def wrk_ladder(cell, watched):
     """The closed-loop capacity: the ladder, then repeats at its best level; their median. Each
     window's report is kept in the cell's raw/ (wrk-ladder-cNNNN.txt, wrk-repeat-cNNNN-rK.txt),
     and listed in `raw` in the order the windows ran."""
-    window = max(crosscheck_settings()["window_s"], profile_for(cell.key.workload).warmup_window_s)
-    raws = []
+    settings = crosscheck_settings()
+    window = max(settings["window_s"], profile_for(cell.key.workload).warmup_window_s)
+    plan = LadderThenRepeats([level for level in settings["connections"] if level <= settings["ladder_most"]],
+                             settings["drop"], settings["repeats"])
+    raws, disturbed, recycled = [], [], []
 
-    def wrk(connections, raw):
-        run = Window(cell.request, window, connections, watched.context.plan.keepalive)
-        result, shared = take_window(cell, run, watched, raw)
+    def take(rung):
+        if rung.phase == "repeat" and rung.number == 1:
+            # The levels above the best grew Apache's prefork pool, and the repeats would measure that
+            # pool (docs/measurement-log.md: 2,451-2,579 req/s against 2,837-2,847 after a recycle).
+            recycled.append(servers.server(cell.server).recycle())
+        raw = (f"raw/wrk-ladder-c{rung.connections:04d}.txt" if rung.phase == "ladder"
+               else f"raw/wrk-repeat-c{rung.connections:04d}-r{rung.number}.txt")
+        result, shared = take_window(cell, Window(cell.request, window, rung.connections, watched.context.plan.keepalive),
+                                     watched, raw)
         raws.append(result["raw"])
-        return result["replies_per_s"], shared
-
-    levels, disturbed = {}, []
-    for connections in [level for level in crosscheck_settings()["connections"] if level <= crosscheck_settings()["ladder_most"]]:
-        levels[connections], shared = wrk(connections, f"raw/wrk-ladder-c{connections:04d}.txt")
-        disturbed += [shared] if shared else []
-        if ladder_done(levels, crosscheck_settings()["drop"]):
-            break
-    best = max(levels, key=levels.get)
-    # The levels above the best grew Apache's prefork pool, and the repeats would measure that pool
-    # (docs/measurement-log.md: 2,451-2,579 req/s against 2,837-2,847 after a recycle).
-    recycled = servers.server(cell.server).recycle()
-    runs = []
-    for repeat in range(1, crosscheck_settings()["repeats"] + 1):
-        rate, shared = wrk(best, f"raw/wrk-repeat-c{best:04d}-r{repeat}.txt")
-        runs.append(rate)
-        disturbed += [shared] if shared else []
-    return {"window_s": window, "ladder": levels, "connections": best, "recycled": recycled, "runs": runs,
+        disturbed.extend([shared] if shared else [])
+        return result["replies_per_s"]
+    taken = walk(plan, take)
+    levels = {rung.connections: rate for rung, rate in taken if rung.phase == "ladder"}
+    repeats = [(rung.connections, rate) for rung, rate in taken if rung.phase == "repeat"]
+    runs = [rate for _, rate in repeats]
+    return {"window_s": window, "ladder": levels, "connections": repeats[0][0], "recycled": recycled[0], "runs": runs,
             "median": round(statistics.median(runs), 2), "disturbed": disturbed, "raw": raws}
 
 

@@ -1,9 +1,15 @@
-"""Plan the next offered rate of a cell from the verdicts so far. Pure: history in, rate out.
+"""Plans: what a loop over rates or levels visits next, from what it has taken so far, and `walk`, the
+one runner that steps through any of them. Pure: a plan's `next(taken)` is its next visit, or None when
+it is done; `taken` is the [(visit, result)] so far.
 
-history is a list of (rate, verdict). Both plans return None when the cell is done.
-"""
+A saturation search's visits are offered rates and its results their verdicts (LinearPlan, ListedPlan,
+AdaptivePlan: the procedure's); a fixed sequence's are whatever its loop names (`Sequence`: the
+concurrency sweep's levels, `turns` of the agreement, the spread, the interleave and the profile's
+overhead pairs); the cross-check's wrk ladder climbs until the rate falls, then repeats its best
+(`LadderThenRepeats`)."""
 import statistics
 from collections import Counter
+from typing import NamedTuple
 
 from harness.results.records import CLIENT_LIMITED, FAIL, PASS
 from harness.results.saturation import latest_verdicts
@@ -41,7 +47,7 @@ class LinearPlan:
         step = (high - low) * figure / (count - 1)
         return cls(low * figure, step, high * figure + step / 2, stop_after_failures)
 
-    def next_rate(self, history):
+    def next(self, history):
         failures = sum(1 for _, verdict in history if verdict in (FAIL, CLIENT_LIMITED))
         if failures >= self.stop_after_failures:
             return None
@@ -55,7 +61,7 @@ class ListedPlan:
     def __init__(self, rates, stop_after_failures=2):
         self.rates, self.stop_after_failures = tuple(rates), stop_after_failures
 
-    def next_rate(self, history):
+    def next(self, history):
         failures = sum(1 for _, verdict in history if verdict in (FAIL, CLIENT_LIMITED))
         if failures >= self.stop_after_failures or len(history) >= len(self.rates):
             return None
@@ -88,7 +94,7 @@ class AdaptivePlan:
         high = min(ceilings) if ceilings else None
         return low, high
 
-    def next_rate(self, history):
+    def next(self, history):
         if not history:
             return round_rate(self.start)
         if len(history) >= self.max_steps:
@@ -135,3 +141,68 @@ class AdaptivePlan:
             if tries[rate] < 2:
                 return rate
         return None
+
+
+def walk(plan, take, taken=()):
+    """Step through `plan`: each next visit handed to the edge's `take`, its result kept beside it, until
+    the plan is done or `take` returns None (the loop stopped from outside: a target down, a step
+    disturbed in every try). The [(visit, result)] taken, `taken`'s earlier ones first."""
+    taken = list(taken)
+    while (visit := plan.next(taken)) is not None:
+        result = take(visit)
+        if result is None:
+            break
+        taken.append((visit, result))
+    return taken
+
+
+class Sequence:
+    """Visits known before the first is taken, in order, whatever their results."""
+
+    def __init__(self, visits):
+        self.visits = tuple(visits)
+
+    def next(self, taken):
+        return self.visits[len(taken)] if len(taken) < len(self.visits) else None
+
+
+class Turn(NamedTuple):
+    group: object
+    member: object
+
+
+def turns(groups, members, order=None):
+    """Each group's members in turn: in their order, or in `order(group)`'s (their indices; the
+    interleave's AB, BA: results/interleave.order)."""
+    return Sequence(Turn(group, members[index]) for group in groups
+                    for index in (order(group) if order else range(len(members))))
+
+
+class Rung(NamedTuple):
+    phase: str  # "ladder" or "repeat"
+    connections: int
+    number: int  # the repeat's, 1...; 0 on the ladder
+
+
+def ladder_done(levels, drop):
+    """Whether a ladder can stop: the last two levels both below (1 - drop) x the best."""
+    rates = list(levels.values())
+    best = max(rates, default=0)
+    return len(rates) >= 3 and all(rate < (1 - drop) * best for rate in rates[-2:])
+
+
+class LadderThenRepeats:
+    """Up a ladder of connections until the rate falls (ladder_done) or the ladder ends, then `repeats`
+    windows at its best level. A result is the window's replies per second."""
+
+    def __init__(self, levels, drop, repeats):
+        self.levels, self.drop, self.repeats = tuple(levels), drop, repeats
+
+    def next(self, taken):
+        ladder = {rung.connections: rate for rung, rate in taken if rung.phase == "ladder"}
+        if len(ladder) < len(self.levels) and not ladder_done(ladder, self.drop):
+            return Rung("ladder", self.levels[len(ladder)], 0)
+        repeated = len(taken) - len(ladder)
+        if not ladder or repeated >= self.repeats:
+            return None
+        return Rung("repeat", max(ladder, key=ladder.get), repeated + 1)

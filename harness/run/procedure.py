@@ -5,7 +5,7 @@ from harness.judge.disturbance import redone_while_disturbed
 from harness.results.records import BASELINE, DISTURBED, PASS, UNREACHABLE, WRONG_ANSWER
 from harness.run import verify
 from harness.run.context import plan_factors, profile_for
-from harness.run.planner import AdaptivePlan, LinearPlan, ListedPlan, expected_capacity, round_rate
+from harness.run.planner import AdaptivePlan, LinearPlan, ListedPlan, expected_capacity, round_rate, walk
 from harness.run.probe import probe
 from harness.run.step import take_step
 from stack import registry
@@ -82,17 +82,23 @@ def measure_cell(cell, context, guard, progress, earlier=()):
     expected = expected_figure(estimate, earlier)
     if expected and not cell.has_baseline:
         step(round_rate(max(0.5, context.plan.baseline_share * expected)), BASELINE, context.plan.duration_s / 2)
-    history = cell.history
-    while (rate := plan.next_rate(history)) is not None:
+    stopped = []  # the rate of a step disturbed in every try: the cell is not done
+
+    def take(rate):
+        """The verdict of the plan's step at `rate`; None when the cell stops here."""
         if not guard.ready(cell):
             cell.event(f"target down before the step at {rate:g}; cell stopped")
-            break
+            return None
         taken = step(rate)
         if taken.verdict == DISTURBED:
             # Not a figure, not even a lower bound: the runner retries the cell later in its round.
             cell.stopped_by_disturbance(f"the step at {rate:g} was disturbed in all its "
                                         f"{context.disturbance.max_redos + 1} tries, the last: {taken.reason}; "
                                         f"cell stopped")
-            return
-        history.append((rate, taken.verdict))
-    cell.finish()
+            stopped.append(rate)
+            return None
+        return taken.verdict
+
+    walk(plan, take, cell.history)
+    if not stopped:
+        cell.finish()

@@ -32,6 +32,7 @@ from harness.judge import cpu_components
 from harness.judge.disturbance import redone_while_disturbed
 from harness.measure import perf_script, processes, profiler
 from harness.report import profiles
+from harness.results import interleave
 from harness.results.records import DISTURBED, LOCATED, LOWER_BOUND_STATUSES, CellKey
 from harness.results.rounds import cell_figures
 from harness.results.chosen import Refused, add_run_arguments, chosen_cells, chosen_run
@@ -39,6 +40,7 @@ from harness.results.store import RunFiles, tsv_text, write_atomically
 from harness.run import jvm_warmup, probe
 from harness.run.cell import Cell
 from harness.run.context import RunContext, defaults
+from harness.run.planner import turns, walk
 from harness.run.session import from_the_client
 from harness.run.step import take_step
 from stack import registry, settings
@@ -142,17 +144,17 @@ class Profiler:
         rate = round(saturation * OVERHEAD_SHARE, 1)
         folder = self.files.profile_cell(cell.key) / "overhead"
         folder.mkdir(parents=True, exist_ok=True)
-        found = []
-        for number in range(1, pairs + 1):
-            order = (False, True) if number % 2 else (True, False)
-            pair = {}
-            for with_perf in order:
-                kind = "with" if with_perf else "without"
-                result, _ = self.watched(lambda: self.load_step(cell, rate, f"raw/overhead-{number}-{kind}.txt",
-                                                                folder if with_perf else None))
-                result.pop("taken")
-                pair[kind] = result
-            found.append(pair)
+
+        def take(turn):
+            number, with_perf = turn
+            kind = "with" if with_perf else "without"
+            result, _ = self.watched(lambda: self.load_step(cell, rate, f"raw/overhead-{number}-{kind}.txt",
+                                                            folder if with_perf else None))
+            result.pop("taken")
+            return result
+        taken = walk(turns(range(1, pairs + 1), (False, True), interleave.order), take)
+        found = [{("with" if with_perf else "without"): result for (at, with_perf), result in taken if at == number}
+                 for number in range(1, pairs + 1)]
         (folder / "perf.data").unlink(missing_ok=True)
         return found
 

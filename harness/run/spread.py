@@ -31,6 +31,7 @@ from harness.results.speed import SpeedHistory
 from harness.results.store import RunFiles, tsv_text, write_atomically
 from harness.run import jvm_warmup, probe
 from harness.run.cell import Cell, now
+from harness.run.planner import turns, walk
 from harness.run.context import RunContext
 from harness.run.run_manifest import write_manifest
 from harness.run.session import NotReady, from_the_client
@@ -51,8 +52,10 @@ def measure(cell_key, figures, context, files, restarts, steps, share, restart, 
     rate = round(share * figures.median.estimate, 1)
     server = registry.server_of(cell_key.app)
     speed = SpeedHistory(files.canary)
-    rows = []
-    for number in range(1, restarts + 1):
+    groups = {}  # number: (its cell, the servers' prices read as it began)
+
+    def group(number):
+        """A group begun: its server restarted when asked, its JVM warmed, its cell warmed up."""
         if restart:
             say(f"{cell_key} restart {number}/{restarts}: {servers.server(server).restart(context.pinning.cpus_of(server))}")
         cell = Cell(files, cell_key, round_=number)
@@ -60,16 +63,22 @@ def measure(cell_key, figures, context, files, restarts, steps, share, restart, 
             record = jvm_warmup.warm_jvm(server, [cell_key], context, files.directory)
             if record:
                 say(jvm_warmup.describe(record))
-        found = servers_prices(context)
+        groups[number] = cell, servers_prices(context)
         probe.warm_up(cell, context)
-        for _ in range(steps):
-            taken, _ = redone_while_disturbed(lambda: take_step(cell, rate, context, speed),
-                                              lambda step: step.verdict == DISTURBED, context.disturbance.max_redos)
-            rows.append(spread.step_row(str(cell_key), number, taken, now(), found))
-            say(f"{cell_key} group {number}/{restarts} step {taken.step}: {rate:g} req/s offered, {taken.verdict}, "
-                f"{rows[-1]['cpu_ms_per_reply'] or '-'} ms CPU per reply")
-        cell.finish()
-    return rows
+        return groups[number]
+
+    def take(turn):
+        number, index = turn
+        cell, found = group(number) if index == 0 else groups[number]
+        taken, _ = redone_while_disturbed(lambda: take_step(cell, rate, context, speed),
+                                          lambda step: step.verdict == DISTURBED, context.disturbance.max_redos)
+        row = spread.step_row(str(cell_key), number, taken, now(), found)
+        say(f"{cell_key} group {number}/{restarts} step {taken.step}: {rate:g} req/s offered, {taken.verdict}, "
+            f"{row['cpu_ms_per_reply'] or '-'} ms CPU per reply")
+        if index == steps - 1:
+            cell.finish()
+        return row
+    return [row for _, row in walk(turns(range(1, restarts + 1), range(steps)), take)]
 
 
 def interleave(keys, rate, context, files, pairs, say, keep):
@@ -86,15 +95,18 @@ def interleave(keys, rate, context, files, pairs, say, keep):
     for cell in cells:
         probe.warm_up(cell, context)
     rows = []
-    for pair in range(1, pairs + 1):
-        for index in interleave_results.order(pair):
-            cell = cells[index]
-            taken, _ = redone_while_disturbed(lambda: take_step(cell, rate, context, speed),
-                                              lambda step: step.verdict == DISTURBED, context.disturbance.max_redos)
-            rows.append(spread.step_row(str(cell.key), pair, taken, now(), found))
-            say(f"pair {pair}/{pairs} {cell.key} step {taken.step}: {rate:g} req/s offered, {taken.verdict}, "
-                f"{rows[-1]['cpu_ms_per_reply'] or '-'} ms CPU per reply")
-        keep(rows)
+
+    def take(turn):
+        pair, cell = turn
+        taken, _ = redone_while_disturbed(lambda: take_step(cell, rate, context, speed),
+                                          lambda step: step.verdict == DISTURBED, context.disturbance.max_redos)
+        rows.append(spread.step_row(str(cell.key), pair, taken, now(), found))
+        say(f"pair {pair}/{pairs} {cell.key} step {taken.step}: {rate:g} req/s offered, {taken.verdict}, "
+            f"{rows[-1]['cpu_ms_per_reply'] or '-'} ms CPU per reply")
+        if len(rows) % len(cells) == 0:  # a pair done: spread.tsv so far
+            keep(rows)
+        return rows[-1]
+    walk(turns(range(1, pairs + 1), cells, interleave_results.order), take)
     for cell in cells:
         cell.finish()
     return rows

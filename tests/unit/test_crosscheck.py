@@ -3,7 +3,8 @@ confirms a point, and by which rules."""
 from harness.results import store
 from harness.results.records import CLIENT_LIMITED, DISTURBED, FAIL, PASS
 from harness.run.context import Plan, RunContext
-from harness.run.crosscheck import agreement, ladder_done, oha_agrees
+from harness.run.crosscheck import agreement, oha_agrees
+from harness.run.planner import ladder_done
 from stack.settings import ROOT
 
 

@@ -1,24 +1,27 @@
 """The rate plans converge within their precision and never repeat a rate."""
+from collections import Counter
+
 import pytest
 
 from harness.judge.verdict import CLIENT_LIMITED, FAIL, PASS
 from harness.run import procedure
 from harness.run.context import Plan
-from harness.run.planner import AdaptivePlan, LinearPlan, expected_capacity, round_rate
+from harness.run.planner import AdaptivePlan, LinearPlan, expected_capacity, round_rate, walk
 from harness.run.procedure import plan_for
 
 
 def run(plan, capacity, client_limit=float("inf"), noise=None):
     """Drive a plan against a model server that passes every rate up to `capacity`; `noise` maps
     (rate, try) to a verdict that overrides the model's, as one noisy or hysteretic step would."""
-    history = []
-    while (rate := plan.next_rate(history)) is not None:
-        tries = sum(1 for seen, _ in history if seen == rate) + 1
-        assert tries <= 2, f"rate {rate} run a third time"
+    tries = Counter()
+
+    def take(rate):
+        tries[rate] += 1
+        assert tries[rate] <= 2, f"rate {rate} run a third time"
+        assert sum(tries.values()) < 40
         verdict = CLIENT_LIMITED if rate > client_limit else PASS if rate <= capacity else FAIL
-        history.append((rate, (noise or {}).get((rate, tries), verdict)))
-        assert len(history) < 40
-    return history
+        return (noise or {}).get((rate, tries[rate]), verdict)
+    return walk(plan, take)
 
 
 def repeated(history):
@@ -73,7 +76,7 @@ def test_a_bracket_a_capped_repeat_left_open_is_still_closed():
     # 1,255 passed, and the cap of 2 ended the cell there with nothing above it (wrk: 1,626).
     recorded = [(803, PASS), (1004, FAIL), (898, PASS), (950, PASS), (977, PASS), (1004, PASS), (1255, PASS)]
     plan = AdaptivePlan(start=803, factor=1.25, max_confirm_steps=2)
-    assert plan.next_rate(recorded) == 1569
+    assert plan.next(recorded) == 1569
     history = run(plan, 1400, noise={(1004, 1): FAIL})
     assert history[:7] == recorded
     low, high = AdaptivePlan.bracket(history)

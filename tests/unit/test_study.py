@@ -26,7 +26,7 @@ STUDY_THRESHOLDS = Thresholds(**preset("study")["options"]["thresholds"])
 
 def rates(plan, capacity=float("inf")):
     history = []
-    while (rate := plan.next_rate(history)) is not None:
+    while (rate := plan.next(history)) is not None:
         history.append((rate, PASS if rate <= capacity else FAIL))
     return [rate for rate, _ in history]
 
