@@ -15,6 +15,7 @@ from harness.results.chosen import Refused
 from harness.results.store import ResultsError
 from harness.run.options import OneLineErrors
 from harness.run.session import NotReady
+from stack import targets
 from stack.server import LabError
 
 # verb: (its module, what it does). The verbs are the Makefile's targets that measure or report.
@@ -64,7 +65,7 @@ def experiment(declaration, source, words=()):
     knobs given after it) over its options."""
     verb = declaration["verb"]
     _, parser = verb_parser(verb)
-    return experiments.value(declaration, parser, source, with_knobs(verb, parser, words))
+    return experiments.value(declaration, parser, source, with_knobs(verb, parser, words), targets.registry())
 
 
 def from_file(options):
@@ -80,10 +81,11 @@ def from_file(options):
 
 
 def run(chosen, browse=True):
-    """Run an Experiment: its exit code. `browse=False` (a paper's figure, whose run draws its own pages)
-    keeps a verb that draws its own from drawing them."""
+    """Run an Experiment under its registry: its exit code. `browse=False` (a paper's figure, whose run
+    draws its own pages) keeps a verb that draws its own from drawing them."""
     module = importlib.import_module(VERBS[chosen.verb][0])
-    return module.execute(chosen.args, **({} if browse else {"browse": False})) or 0
+    with targets.given(chosen.registry):
+        return module.execute(chosen.args, **({} if browse else {"browse": False})) or 0
 
 
 def main(argv):

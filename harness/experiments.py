@@ -13,8 +13,9 @@ list is written comma-separated, `true` turns a flag on, `false` or null leaves 
 given after the file override the declaration's (`--run ID`).
 
 Read and checked, a declaration is an `Experiment`: its verb and its options as the verb's parser types
-them (`args`), what it is for and where it came from. The command line (`python -m harness VERB`, a make
-target), a file and a paper's figure all become one, and `harness/cli.py`'s `run` runs it.
+them (`args`), what it is for, where it came from, and the registry it runs under (the file's, built once
+per command, or a test's own value). The command line (`python -m harness VERB`, a make target), a file
+and a paper's figure all become one, and `harness/cli.py`'s `run` runs it.
 
 Make's knobs are a declaration too: the Makefile hands a verb every `KEY=value` given on its command line,
 and `make_knobs` reads the ones the verb has an option for (APPS= is --apps, NO_WARMUP=1 --no-warmup,
@@ -34,19 +35,21 @@ FIELDS = {"about", "verb", "options"}
 
 @dataclass(frozen=True)
 class Experiment:
-    """What runs: a verb, its options as its parser typed and checked them, what it is for, whence it came."""
+    """What runs: a verb, its options as its parser typed and checked them, what it is for, whence it
+    came, and the registry of apps, servers and workloads they were checked against and it runs under."""
     verb: str
     args: argparse.Namespace
     about: str = ""
     source: str = ""
+    registry: dict | None = None
 
 
-def value(declaration, parser, source, argv_after=()):
+def value(declaration, parser, source, argv_after=(), registry=None):
     """The Experiment of a declaration (its verb's `parser`), with `argv_after` (options given after it)
     over its options; Refused naming a field the verb does not take, the parser's own error (SystemExit,
     one line) for a value it cannot type."""
     args = parser.parse_args(argv_of(declaration, parser, source) + list(argv_after))
-    return Experiment(declaration["verb"], args, declaration.get("about", ""), source)
+    return Experiment(declaration["verb"], args, declaration.get("about", ""), source, registry)
 
 
 def option_names(parser):

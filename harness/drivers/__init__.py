@@ -6,9 +6,10 @@ output read as figures in the lab's own words, with the driver's own beside them
 version is worth a manifest's line it declares how to read it (`VERSIONS`).
 
 - Closed loop (`wrk`, `ab`): `invocation(window, workdir)`, the command line and input files for one
-  `Window`, and `figures(text)`: replies_per_s, requests (answered whole), seconds, non2xx, errors (by
-  the driver's own kinds), error_count, p50_ms, p90_ms and p99_ms where it gives them, and
-  keepalive_requests where it counts them; ValueError when the output holds no report. Running one is
+  `Window`, and `figures(text)`, a window's figures in the lab's words (harness/results/figures.py
+  `WINDOW_FIGURES`: replies_per_s, requests answered whole, seconds, non2xx, errors by the driver's own
+  kinds, error_count; p50_ms, p90_ms and p99_ms where it gives them), the driver's own beside them (ab's
+  keepalive_requests); ValueError when the output holds no report. Running one is
   the edge's (harness/measure/load.py `run_window`), which adds the client's own CPU time.
 - Open loop (`httperf`, the sweeps' driver, and `oha`, the cross-check's second opinion): `command`, its
   command line for one step at an offered rate, and its output read as a step's figures

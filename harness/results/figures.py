@@ -1,9 +1,12 @@
-"""A step's figures in the lab's own words: what every open-loop binding (harness/drivers) reads its
-output as, the columns of steps.tsv after the step's own, and what is derived from them. Pure.
+"""The load drivers' figures in the lab's own words, whichever driver gave them: what every open-loop
+binding (harness/drivers) reads a step's output as, the columns of steps.tsv after the step's own, and
+what is derived from them; what every closed-loop binding reads a window's as. Pure.
 
-The words are the ones the lab began with, httperf 0.9's summary lines named one by one; a binding
+A step's words are the ones the lab began with, httperf 0.9's summary lines named one by one; a binding
 gives those it can (oha: the counts, the rates, the timeouts and its percentiles) and adds its own
-beside them."""
+beside them. A window's are fewer: at a number of connections rather than an offered rate there is no
+offered or request rate to set a reply rate against, so it gives its replies per second, what it
+counted and its latency; its driver's own figures (ab's kept-alive requests) beside them."""
 
 # steps.tsv's figure columns, in this order whichever driver took the step, so that a run's file
 # keeps its finished rows byte for byte; a binding's further figures follow them.
@@ -23,6 +26,11 @@ STEP_FIGURES = [
 # What every open-loop binding gives: what the judge (harness/judge/verdict.py) reads.
 JUDGED = ["connections", "replies", "status_2xx", "status_4xx", "status_5xx", "errors_total", "client_timo",
           "test_duration_s", "request_rate", "reply_rate"]
+
+# What every closed-loop binding gives for a window, whatever it printed: replies per second, requests
+# answered whole, the window's seconds, the non-2xx replies, errors by the driver's own kinds and their
+# count; p50_ms, p90_ms and p99_ms where it measured them.
+WINDOW_FIGURES = ["replies_per_s", "requests", "seconds", "non2xx", "errors", "error_count"]
 
 
 def reply_time_ms(figures):

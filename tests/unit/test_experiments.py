@@ -1,5 +1,6 @@
 """Experiments as files and make's knobs (harness/experiments.py): every declaration in experiments/ becomes an
 Experiment value its verb accepts, and a wrong field is named before anything runs."""
+import copy
 import json
 import re
 import shlex
@@ -9,6 +10,7 @@ import pytest
 
 from harness import cli, experiments
 from harness.results.chosen import Refused
+from stack import targets
 from stack.settings import ROOT
 
 DECLARED = sorted((ROOT / "experiments").glob("*.json"))
@@ -145,3 +147,16 @@ def test_make_hands_the_knobs_on_its_command_line_to_the_verb_quoted():
     _, parser = cli.verb_parser("sweep")
     args = parser.parse_args(cli.with_knobs("sweep", parser, command[4:]))
     assert (args.apps, args.reference_run, args.no_warmup) == (("php", "servlet"), "it's", True)
+
+
+def test_an_experiment_runs_under_the_registry_it_was_made_with():
+    without_soap = copy.deepcopy(targets.registry())
+    without_soap["apps"] = {name: app for name, app in without_soap["apps"].items() if app["kind"] != "soap"}
+    with targets.given(without_soap):
+        declared = cli.experiment({"verb": "soap-phases", "options": {"apps": "soap", "count": 0}}, "test")
+    assert declared.registry is without_soap
+    with pytest.raises(Refused, match="^soap is no SOAP app; the SOAP apps: $"):
+        cli.run(declared)  # checked before any server is touched
+    file_made = cli.experiment({"verb": "soap-phases", "options": {"apps": "soap", "count": 0}}, "test")
+    with pytest.raises(Refused, match="^COUNT must be at least 1$"):
+        cli.run(file_made)  # the file's registry has the app: the next check refuses
