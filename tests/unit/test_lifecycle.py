@@ -107,3 +107,12 @@ def test_the_database_runs_on_the_web_servers_cpus_unless_db_cpus_gives_it_its_o
     older = Manifest({"pinning": {"server_cpus": "1"}, "host": {"cores": 8}})
     assert older.server_cores == 1 and older.servers_pinning_text == "servers on CPUs 1"
     assert Manifest({"pinning": {"server_cpus": "none", "db_cpus": "3"}, "host": {"cores": 8}}).server_cores == 8
+
+
+def test_php_fpm_runs_opcache_as_deployed_with_the_jit_php_jit_names():
+    off, tracing = php_servers.opcache_flags("off"), php_servers.opcache_flags("tracing")
+    assert off == ["-d", "opcache.validate_timestamps=0", "-d", "opcache.jit=off", "-d", "opcache.jit_buffer_size=0"]
+    assert tracing[:2] == off[:2] and tracing[2:] == ["-d", "opcache.jit=tracing", "-d", "opcache.jit_buffer_size=64M"]
+    with pytest.raises(server.LabError, match="^PHP_JIT=function: one of off, tracing$"):
+        php_servers.opcache_flags("function")
+    assert "PHP_JIT" in php_servers.PhpFpm("php-fpm").fixed_knobs, "a running pool keeps the JIT it started with"
