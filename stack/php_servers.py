@@ -13,6 +13,7 @@ from pathlib import Path
 
 from stack import registry, settings
 from stack.database_access import db_settings
+from stack.opcache import opcache_flags
 from stack.procfs import cmdline, parent_of
 from stack.server import LabError, Server, read_pid, render
 from stack.settings import CONTRACT_ROOT, ROOT, RUN
@@ -163,24 +164,6 @@ class Apache(PhpWorkersRecord, Server):
         return str(self.config) in cmdline(pid)
 
 
-# PHP_JIT's values: the php-fpm master's OPcache JIT settings. The JIT's code lives in a buffer of the
-# OPcache's shared memory, allocated when the master starts (an INI_SYSTEM setting, so set here and not
-# in a pool). 64 MiB is PHP 8.4's default buffer (php-src's RFC "jit_config_defaults": smaller ones
-# filled up on moderately sized projects); Debian's 8.2 sets opcache.jit=off with no buffer.
-JIT_SETTINGS = {"off": {"opcache.jit": "off", "opcache.jit_buffer_size": "0"},
-                "tracing": {"opcache.jit": "tracing", "opcache.jit_buffer_size": "64M"}}
-
-
-def opcache_flags(jit):
-    """Pure: php-fpm's -d flags for OPcache as a deployment runs it: the scripts' timestamps never
-    checked (opcache.validate_timestamps=0: a deployment reloads PHP-FPM to change its code, as the lab
-    restarts a pool), and the JIT as PHP_JIT says; LabError naming the values for another."""
-    if jit not in JIT_SETTINGS:
-        raise LabError(f"PHP_JIT={jit}: one of {', '.join(JIT_SETTINGS)}")
-    settings_of = {"opcache.validate_timestamps": "0", **JIT_SETTINGS[jit]}
-    return [flag for name, value in settings_of.items() for flag in ("-d", f"{name}={value}")]
-
-
 class PhpFpm(Server):
     """A PHP-FPM pool: a fixed number of PHP workers (its declaration's `workers_knob`) on a Unix socket
     of its own, for the web server whose `fastcgi` names it, its OPcache as deployed (opcache_flags)."""
@@ -203,6 +186,11 @@ class PhpFpm(Server):
     def endpoint(self):
         return str(self.socket_path)
 
+    @staticmethod
+    def php_flags():
+        """The master's -d flags: OPcache as deployed, the JIT as PHP_JIT says (stack/opcache.py)."""
+        return opcache_flags(settings.knob("PHP_JIT"))
+
     def prepare(self):
         render("php-fpm.conf.in", {
             "PIDFILE": self.pidfile, "ERROR_LOG": self.log, "SOCKET": self.socket_path, "POOL": self.name,
@@ -211,13 +199,13 @@ class PhpFpm(Server):
             "WORKERS": settings.int_knob(self.declared["workers_knob"]),
         }, self.config)
         check = subprocess.run([settings.PHP_FPM, "-t", "--fpm-config", str(self.config),
-                                *opcache_flags(settings.knob("PHP_JIT"))], capture_output=True, text=True)
+                                *self.php_flags()], capture_output=True, text=True)
         if check.returncode:
             raise LabError(f"{self.name}: bad configuration {self.config}:\n{check.stderr.strip()}")
 
     def launch(self, cpus):
         return self.detached([settings.PHP_FPM, "--nodaemonize", "--fpm-config", str(self.config),
-                              *opcache_flags(settings.knob("PHP_JIT"))], cpus)
+                              *self.php_flags()], cpus)
 
     def probe(self):
         try:

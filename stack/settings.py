@@ -100,7 +100,7 @@ DEFAULTS = {
     # CPU (wrk, new connection per request, 3 x 8 s): 4-8 workers gave 2,100-2,550 single rows/s and
     # 16-23 pages/s of 16,000 rows; 16-64 workers 1,570-1,970 and 13-18 (more processes, one CPU).
     "PHP_FPM_WORKERS": str((os.cpu_count() or 2) * 2 + 1),
-    # PHP-FPM's OPcache JIT (opcache.jit; stack/php_servers.py opcache_flags): "off", Debian's setting,
+    # PHP-FPM's OPcache JIT (opcache.jit; stack/opcache.py): "off", Debian's setting,
     # or "tracing", PHP 8's recommended mode, with a 64 MiB buffer. Every PHP-FPM pool of the lab
     # runs with it; a pool started with the other value must be stopped first (docs/apps.md).
     "PHP_JIT": "off",
