@@ -79,6 +79,8 @@ class Tomcat(Server):
     (stack/layout.py), the one web application its declaration's `contexts` names."""
     binary_marker = "org.apache.catalina.startup.Bootstrap"
     webapps_source = ROOT / "target" / "webapps"
+    version_knob = "TOMCAT_VERSION"
+    java_home = None  # the machine's JDK 17
 
     @property
     def base(self):
@@ -89,7 +91,7 @@ class Tomcat(Server):
         return super().owns(pid) and f"-Dcatalina.base={self.base} " in cmdline(pid) + " "
 
     def prepare(self):
-        home = settings.tomcat_home()
+        home = settings.tomcat_home(self.version_knob)
         if not (home / "bin" / "catalina.sh").exists():
             raise LabError(f"{self.name}: {home} is not installed; run `make setup`")
         for folder in ("conf", "logs", "temp", "work", "webapps"):
@@ -99,13 +101,17 @@ class Tomcat(Server):
         for name in ("web.xml", "context.xml", "catalina.properties", "logging.properties"):
             shutil.copyfile(home / "conf" / name, self.base / "conf" / name)
         render("server.xml.in", {
-            "ADDRESS": self.address, "PORT": self.port, "THREADS": settings.int_knob("TOMCAT_THREADS"),
+            "ADDRESS": self.address, "PORT": self.port, "THREADING": self.threading(),
             "ACCEPT_COUNT": settings.int_knob("TOMCAT_ACCEPT_COUNT"),
             "MAX_CONNECTIONS": settings.int_knob("TOMCAT_MAX_CONNECTIONS"),
             "KEEPALIVE_REQUESTS": settings.int_knob("KEEPALIVE_REQUESTS"),
             "KEEPALIVE_TIMEOUT_MS": settings.int_knob("KEEPALIVE_TIMEOUT_S") * 1000,
         }, self.base / "conf" / "server.xml")
         self.deploy()
+
+    def threading(self):
+        """The connector's threads: TOMCAT_THREADS platform threads."""
+        return f'maxThreads="{settings.int_knob("TOMCAT_THREADS")}"'
 
     def deploy(self):
         """Replace the deployed apps with the WARs built into target/webapps (if any)."""
@@ -124,8 +130,8 @@ class Tomcat(Server):
 
     def launch(self, cpus):
         heap = settings.knob("TOMCAT_HEAP")
-        env = dict(os.environ,
-                   CATALINA_HOME=str(settings.tomcat_home()), CATALINA_BASE=str(self.base),
+        env = dict(os.environ, **({"JAVA_HOME": str(self.java_home)} if self.java_home else {}),
+                   CATALINA_HOME=str(settings.tomcat_home(self.version_knob)), CATALINA_BASE=str(self.base),
                    CATALINA_PID=str(self.pidfile), CATALINA_OUT=str(self.log),
                    CATALINA_OPTS=" ".join([
                        f"-Xms{heap}", f"-Xmx{heap}", settings.knob("TOMCAT_GC"),
@@ -134,8 +140,8 @@ class Tomcat(Server):
                        # One line per pause, read by harness/measure/memory.py; no rotation, so one file a JVM.
                        f"-Xlog:gc:file={self.gc_log}:uptime,level,tags:filecount=0",
                        f"-Dlab.config={settings.APP_CONFIG}", *self.pool_log_property(), *self.soap_phases_property(),
-                       *self.xml_depth_limits()]))
-        return self.detached([str(settings.tomcat_home() / "bin" / "catalina.sh"), "start"], cpus,
+                       *self.xml_depth_limits(), *self.recording()]))
+        return self.detached([str(settings.tomcat_home(self.version_knob) / "bin" / "catalina.sh"), "start"], cpus,
                              log=LOG / f"{self.name}-launch.log", env=env)
 
     def soap_phases_property(self):
@@ -148,6 +154,10 @@ class Tomcat(Server):
         return [f"-Dlab.poolWaitLog={registry.pool_log(self.name)}"] if registry.pool(self.name) else []
 
 
+    def recording(self):
+        """JVM flags for a flight recording from its start: none on Tomcat 9."""
+        return []
+
     @staticmethod
     def xml_depth_limits():
         """The contract's envelope depth in the parsers of the Java engines: JAXP's processing limit
@@ -156,6 +166,33 @@ class Tomcat(Server):
         parse no XML."""
         depth = registry.soap_max_element_depth()
         return [f"-Djdk.xml.maxElementDepth={depth}", f"-Dorg.apache.cxf.stax.maxElementDepth={depth}"]
+
+
+class Tomcat11(Tomcat):
+    """Today's Java (issue 77): Tomcat 11 on Java 25 serving the Jakarta WARs built into
+    target/webapps-jakarta, each request on a virtual thread (VTHREADS=1) or on Tomcat's platform
+    threads (0). Its JVM records its pinned virtual threads (JFR's jdk.VirtualThreadPinned) from its start,
+    which harness/measure/pinning.py reads for each step."""
+    start_knobs = ("TOPOLOGY", "VTHREADS")
+    webapps_source = ROOT / "target" / "webapps-jakarta"
+    version_knob = "TOMCAT11_VERSION"
+    java_home = settings.JDK25
+    jfc = ROOT / "stack" / "conf" / "vthread-pinned.jfc"
+
+    def threading(self):
+        choice = settings.knob("VTHREADS")
+        if choice not in ("0", "1"):
+            raise LabError(f"VTHREADS must be 1 (virtual threads) or 0 (platform threads), got {choice!r}")
+        return 'useVirtualThreads="true"' if choice == "1" else super().threading()
+
+    @property
+    def recording_file(self):
+        return LOG / f"{self.name}-pinned.jfr"
+
+    def recording(self):
+        # Kept in memory; dumped for each step by the pinning monitor, and whole at the JVM's exit.
+        return [f"-XX:StartFlightRecording=name=lab,settings={self.jfc},disk=false,"
+                f"dumponexit=true,filename={self.recording_file}"]
 
 
 class Gsoap(Server):

@@ -85,6 +85,14 @@ DEFAULTS = {
     # Lighttpd, in front of the same PHP-FPM pool (ICWS'08's PHP + Lighttpd).
     "LIGHTTPD_PORT": "18084",
     "TOMCAT_VERSION": "9.0.104",
+    # Today's Java (issue 77): Tomcat 11 on Java 25 (var/opt/jdk-25, stack/setup.sh), a JVM per app
+    # (TOMCAT11_LAYOUT, as TOMCAT_LAYOUT) on this port + 100 x its place; its other settings are Tomcat's
+    # knobs. VTHREADS=1: the connector runs each request on a virtual thread (useVirtualThreads); 0:
+    # on TOMCAT_THREADS platform threads, as Tomcat 9. A Tomcat 11 started with the other must be stopped first.
+    "TOMCAT11_VERSION": "11.0.24",
+    "TOMCAT11_PORT": "18085",
+    "TOMCAT11_LAYOUT": "per-app",
+    "VTHREADS": "1",
     # The cross-check's open-loop load generator (crates.io), built by stack/install-crate.sh.
     "OHA_VERSION": "1.16.0",
     # The profiles' folded stacks and flame graphs (crates.io, `make profile`), same installer.
@@ -231,8 +239,12 @@ def cpus(name):
 PHP_FPM = "/usr/sbin/php-fpm8.2"
 
 
-def tomcat_home():
-    return OPT / f"apache-tomcat-{knob('TOMCAT_VERSION')}"
+def tomcat_home(version_knob="TOMCAT_VERSION"):
+    return OPT / f"apache-tomcat-{knob(version_knob)}"
+
+
+# Java 25, Tomcat 11's (a link to the JDK that stack/setup.sh found or installed).
+JDK25 = OPT / "jdk-25"
 
 
 DB_NAME = "lab"

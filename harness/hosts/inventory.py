@@ -41,6 +41,7 @@ def installed_versions():
         **{what: declared_version(how) for what, how in drivers.versions().items()},
         "gnuplot": first_line(["gnuplot", "--version"]),
         "python": first_line(["python3", "--version"]),
+        "java 25": first_line([str(settings.JDK25 / "bin" / "java"), "-version"]),
         "kernel": os.uname().release,
     }
 
@@ -53,6 +54,9 @@ def versions():
         "axis": pom_property("axis.version"),
         "hikaricp": pom_property("hikaricp.version"),
         "jdbc driver": "MariaDB Connector/J " + pom_property("mariadb-java-client.version"),
+        "tomcat 11": settings.knob("TOMCAT11_VERSION"),
+        "hikaricp (java 25)": pom_property("java25.hikaricp.version"),
+        "jdbc driver (java 25)": "MariaDB Connector/J " + pom_property("java25.mariadb-java-client.version"),
     }
 
 

@@ -5,7 +5,7 @@ servers' declarations (contract/targets.json, `monitors`); one of the client's s
 harness/hosts/watch.py's `step_monitors()`. Nothing else changes."""
 import time
 
-from harness.measure import jit, memory, network
+from harness.measure import jit, memory, network, pinning
 from harness.measure.canary import CanaryMonitor
 from harness.measure.mariadb_status import QUERY, parse_status, status_deltas
 from harness.measure.pool_log import pool_columns
@@ -279,7 +279,7 @@ def finish_together(watched):
 
 # The monitors a server's declaration may name (contract/targets.json, `monitors`), each made for that server.
 SERVER_MONITORS = {"mariadb-status": MariaDBMonitor, "pool": pool_monitor, "jvm": JvmMonitor,
-                   "jvm-heap": memory.JvmHeapMonitor}
+                   "jvm-heap": memory.JvmHeapMonitor, "vthread-pinned": pinning.PinnedMonitor}
 
 
 def host_monitors(host, cpus):

@@ -17,22 +17,24 @@ def test_max_connections_covers_every_worker_thread_and_pooled_connection(monkey
     monkeypatch.setenv("PHP_FPM_WORKERS", "7")
     monkeypatch.setenv("LIGHTTPD_PHP_WORKERS", "16")
     # Apache's workers, the event Apache's FPM pool (persistent connections), Lighttpd's FPM pool (a
-    # connection per call), Tomcat's threads and its pool, gSOAP's pool, and 20 to spare.
-    assert database_access.max_connections() == 10 + 7 + 16 + 20 + 5 + 5 + 20
+    # connection per call), Tomcat's threads and its pool, gSOAP's pool, Tomcat 11's three JVMs (one a web application,
+    # TOMCAT11_LAYOUT=per-app) each its threads and its pool, and 20 to spare.
+    assert database_access.max_connections() == 10 + 7 + 16 + 20 + 5 + 5 + 3 * (20 + 5) + 20
 
 
 def test_render_refuses_to_leave_a_placeholder_unfilled(tmp_path):
     with pytest.raises(server.LabError, match="@PORT@"):
-        server.render("server.xml.in", {"THREADS": 1, "ACCEPT_COUNT": 1}, tmp_path / "s.xml")
+        server.render("server.xml.in", {"THREADING": 'maxThreads="1"', "ACCEPT_COUNT": 1}, tmp_path / "s.xml")
 
 
 @pytest.mark.parametrize("topology, address", [("loopback", "127.0.0.1"), ("netns", "198.18.0.2")])
 def test_rendered_server_xml_binds_the_web_hosts_address_and_disables_the_shutdown_port(
         tmp_path, monkeypatch, topology, address):
     monkeypatch.setenv("TOPOLOGY", topology)
+    monkeypatch.setenv("TOMCAT_THREADS", "7")
     target = tmp_path / "server.xml"
-    server.render("server.xml.in", {"ADDRESS": lifecycle.lab_servers()["tomcat"].address, "PORT": 8123, "THREADS": 7,
-                                    "ACCEPT_COUNT": 3, "MAX_CONNECTIONS": 7, "KEEPALIVE_REQUESTS": 250,
+    server.render("server.xml.in", {"ADDRESS": lifecycle.lab_servers()["tomcat"].address, "PORT": 8123,
+                                    "THREADING": lifecycle.lab_servers()["tomcat"].threading(), "ACCEPT_COUNT": 3, "MAX_CONNECTIONS": 7, "KEEPALIVE_REQUESTS": 250,
                                     "KEEPALIVE_TIMEOUT_MS": 5000}, target)
     text = target.read_text()
     assert f'address="{address}" port="8123"' in text
@@ -40,6 +42,17 @@ def test_rendered_server_xml_binds_the_web_hosts_address_and_disables_the_shutdo
     assert 'maxKeepAliveRequests="250" keepAliveTimeout="5000"' in text
     assert '<Server port="-1"' in text
     assert "AJP" not in text.replace("no AJP", "")
+
+
+def test_tomcat_11_runs_requests_on_virtual_threads_unless_vthreads_is_0(monkeypatch):
+    monkeypatch.setenv("TOMCAT_THREADS", "9")
+    tomcat11 = lifecycle.lab_servers()["tomcat11-servlet-java25"]
+    assert tomcat11.threading() == 'useVirtualThreads="true"'
+    monkeypatch.setenv("VTHREADS", "0")
+    assert tomcat11.threading() == lifecycle.lab_servers()["tomcat"].threading() == 'maxThreads="9"'
+    monkeypatch.setenv("VTHREADS", "yes")
+    with pytest.raises(server.LabError, match="VTHREADS must be 1"):
+        tomcat11.threading()
 
 
 def test_render_can_restrict_the_file_to_its_owner(tmp_path):

@@ -18,7 +18,8 @@ def test_each_host_is_shipped_what_its_servers_need_and_no_more():
     web_project, web_var = remote.shipped("web")
     assert "sql" in db_project and "php" not in db_project and "target/webapps" not in db_project
     assert {"php", "soap-php", "target/webapps", "target/soap-gsoap"} <= set(web_project) and "sql" not in web_project
-    assert db_var == ["secrets"] and web_var == ["secrets", f"opt/apache-tomcat-{settings.knob('TOMCAT_VERSION')}"]
+    assert db_var == ["secrets"] and web_var == ["secrets", f"opt/apache-tomcat-{settings.knob('TOMCAT_VERSION')}",
+                                                 f"opt/apache-tomcat-{settings.knob('TOMCAT11_VERSION')}", "opt/jdk-25"]
     assert "target/canary" in db_project and "target/canary" in web_project  # each host's servers' CPUs are watched
     assert "target/host-costs" in db_project and "target/host-costs" in web_project  # and priced
 

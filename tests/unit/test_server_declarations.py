@@ -10,7 +10,7 @@ import pytest
 
 from harness.hosts import inventory
 from harness.judge import bottleneck
-from harness.measure import monitors
+from harness.measure import monitors, pinning
 from harness.results.manifest import Manifest
 from harness.results.records import Step
 from stack import database_access, lifecycle, registry, remote, servers, settings, targets
@@ -72,7 +72,9 @@ def test_its_hosts_monitors_sample_it_and_run_the_monitors_it_names(fake_server)
     assert sampler.names == ["mariadb", "fake"]
     assert [monitor.server for monitor in found if isinstance(monitor, monitors.JvmMonitor)] == ["fake"]
     web = monitors.host_monitors("web", [0])
-    assert [monitor.server for monitor in web if isinstance(monitor, monitors.JvmMonitor)] == ["tomcat"]
+    tomcat11 = ["tomcat11-servlet-java25", "tomcat11-pooled-servlet-java25", "tomcat11-baseline-java25"]
+    assert [monitor.server for monitor in web if isinstance(monitor, monitors.JvmMonitor)] == ["tomcat", *tomcat11]
+    assert [monitor.server for monitor in web if isinstance(monitor, pinning.PinnedMonitor)] == tomcat11
 
 
 def test_the_manifest_reads_its_version_as_declared(fake_server, monkeypatch):

@@ -16,6 +16,7 @@ import javax.servlet.http.HttpServletResponse;
 public abstract class PlayersServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = Logger.getLogger(PlayersServlet.class.getName());
+    private static final String UNDECODABLE = "\uFFFD";
 
     protected abstract Connection connection() throws SQLException;
 
@@ -64,8 +65,19 @@ public abstract class PlayersServlet extends HttpServlet {
         page.end();
     }
 
+    /**
+     * A parameter's one value. A query string that does not decode is text that is not text: Servlet 4's
+     * containers (Tomcat 9) give its bytes as U+FFFD, and Servlet 6.1's (Tomcat 11) refuse every parameter
+     * with an IllegalStateException; both become U+FFFD, so that the contract's check answers its 400.
+     */
     private static String parameter(HttpServletRequest request, String name) throws InvalidRequest {
-        return Contract.single(name, request.getParameterValues(name));
+        String[] values;
+        try {
+            values = request.getParameterValues(name);
+        } catch (IllegalStateException e) {
+            values = new String[] {UNDECODABLE};
+        }
+        return Contract.single(name, values);
     }
 
     /** The contract's pages answer GET and HEAD only: anything else gets its 405, and true. */
