@@ -109,6 +109,10 @@ class Tomcat(Server):
         }, self.base / "conf" / "server.xml")
         self.deploy()
 
+    def tool(self, name):
+        """A JDK tool of this server's Java (jcmd, jfr), which attaches to its JVM."""
+        return str(self.java_home / "bin" / name) if self.java_home else name
+
     def threading(self):
         """The connector's threads: TOMCAT_THREADS platform threads."""
         return f'maxThreads="{settings.int_knob("TOMCAT_THREADS")}"'

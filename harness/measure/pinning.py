@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from harness.measure.processes import process_reading
-from stack import lifecycle, settings
+from stack import lifecycle
 
 EVENTS = {"jdk.VirtualThreadPinned": "vt_pinned", "jdk.VirtualThreadSubmitFailed": "vt_submit_failed"}
 # A JVM that spent less CPU than this over a step served no requests: it has nothing to dump.
@@ -51,14 +51,13 @@ def pinned_figures(events, start, end):
     return figures
 
 
-def recorded_events(pid, seconds):
-    """The JVM's recorded events of its last `seconds` (edge: jcmd dumps them, jfr prints them)."""
-    tools = settings.JDK25 / "bin"
+def recorded_events(server, pid, seconds):
+    """The JVM's recorded events of its last `seconds` (edge: its own JDK's jcmd dumps them, jfr prints them)."""
     with tempfile.TemporaryDirectory() as folder:
         dump = Path(folder) / "step.jfr"
-        subprocess.run([str(tools / "jcmd"), str(pid), "JFR.dump", "name=lab", f"filename={dump}",
+        subprocess.run([server.tool("jcmd"), str(pid), "JFR.dump", "name=lab", f"filename={dump}",
                         f"begin=-{seconds}s"], capture_output=True, check=True, timeout=60)
-        printed = subprocess.run([str(tools / "jfr"), "print", "--json", "--events", ",".join(EVENTS), str(dump)],
+        printed = subprocess.run([server.tool("jfr"), "print", "--json", "--events", ",".join(EVENTS), str(dump)],
                                  capture_output=True, text=True, check=True, timeout=60)
     return json.loads(printed.stdout)["recording"]["events"]
 
@@ -84,7 +83,7 @@ class PinnedMonitor:
         if not reading or reading.own[0] - cpu_before < IDLE_CPU_S:
             return {}
         try:
-            events = recorded_events(pid, int(end - start) + 5)
+            events = recorded_events(lifecycle.lab_servers()[self.server], pid, int(end - start) + 5)
         except (OSError, subprocess.SubprocessError, ValueError, KeyError):
             return {}  # the JVM gone or its recording unreadable: no figure, rather than a zero
         figures = pinned_figures(events, start, end)

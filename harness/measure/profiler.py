@@ -95,8 +95,9 @@ def write_jit_maps():
     for name in registry.servers_on(None):
         if not registry.server_jit(name):
             continue
-        pid = lifecycle.lab_servers()[name].pid()
-        if pid and subprocess.run(["jcmd", str(pid), "Compiler.perfmap"], capture_output=True,
+        server = lifecycle.lab_servers()[name]
+        pid = server.pid()
+        if pid and subprocess.run([server.tool("jcmd"), str(pid), "Compiler.perfmap"], capture_output=True,
                                   timeout=60).returncode == 0:
             written[name] = f"/tmp/perf-{pid}.map"
     return written
