@@ -2,6 +2,7 @@
 import os
 import re
 import subprocess
+import zipfile
 from pathlib import Path
 
 from harness import drivers
@@ -22,9 +23,29 @@ def package_version(package):
     return first_line(["dpkg-query", "-W", "-f=${Version}", package])
 
 
+# The Java 25 pooled servlet's WAR: its pool's version is a build property (docs/apps.md).
+JAVA25_POOLED_WAR = "target/webapps-jakarta/pooled-servlet-java25.war"
+
+
 def pom_property(name):
     match = re.search(f"<{name}>([^<]+)</{name}>", (settings.ROOT / "pom.xml").read_text())
     return match.group(1) if match else "unknown"
+
+
+def library_version(names, artifact):
+    """Pure: the version of `artifact` among a WAR's entries (WEB-INF/lib/<artifact>-<version>.jar), or
+    "none"."""
+    pattern = re.compile(rf"WEB-INF/lib/{re.escape(artifact)}-(\d[^/]*)\.jar")
+    return next((match.group(1) for name in names if (match := pattern.fullmatch(name))), "none")
+
+
+def war_library(war, artifact):
+    """The version of a library as built into a WAR (so that a build with another version says so)."""
+    try:
+        with zipfile.ZipFile(settings.ROOT / war) as archive:
+            return library_version(archive.namelist(), artifact)
+    except OSError:
+        return "unbuilt"
 
 
 def declared_version(how):
@@ -55,8 +76,8 @@ def versions():
         "hikaricp": pom_property("hikaricp.version"),
         "jdbc driver": "MariaDB Connector/J " + pom_property("mariadb-java-client.version"),
         "tomcat 11": settings.knob("TOMCAT11_VERSION"),
-        "hikaricp (java 25)": pom_property("java25.hikaricp.version"),
-        "jdbc driver (java 25)": "MariaDB Connector/J " + pom_property("java25.mariadb-java-client.version"),
+        "hikaricp (java 25)": war_library(JAVA25_POOLED_WAR, "HikariCP"),
+        "jdbc driver (java 25)": "MariaDB Connector/J " + war_library(JAVA25_POOLED_WAR, "mariadb-java-client"),
     }
 
 
