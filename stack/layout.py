@@ -6,8 +6,8 @@ what a JVM holds and collects is one app's.
 A server declares that it can be split with `layout` ({"knob", "port_step"}); with the knob set to
 per-app, the registry holds, in its place, one server per web application its apps are served
 from (the first segment of their paths: tomcat-servlet, tomcat-soap-cxf, ...), each a copy of its
-declaration on the knob's port + port_step x its place, and every app names its own. Pure: the
-registry's declarations in, the laid-out declarations out."""
+declaration on the knob's port + its own port_offset + port_step x its place, and every app names its
+own. Pure: the registry's declarations in, the laid-out declarations out."""
 import copy
 
 LAYOUTS = ("shared", "per-app")
@@ -25,7 +25,7 @@ def split_server(name, declared, contexts):
     for place, context in enumerate(contexts, start=1):
         own = copy.deepcopy({key: value for key, value in declared.items() if key != "layout"})
         own.update(title=f"{declared.get('title', name)} ({context})", contexts=[context], split_from=name,
-                   port_offset=declared["layout"]["port_step"] * place)
+                   port_offset=declared.get("port_offset", 0) + declared["layout"]["port_step"] * place)
         if "pool" in own:  # each JVM its own record of its pool
             own["pool"]["log"] = f"{name}-{context}-{own['pool']['log']}"
         servers[f"{name}-{context}"] = own

@@ -11,6 +11,7 @@ from stack.database_access import write_app_config
 from stack.layout import every_layouts_servers
 from stack.server import LabError, Server
 from stack.settings import VAR
+from stack.variants import resolved
 
 
 def behaviours(kind=Server):
@@ -43,7 +44,7 @@ def lab_servers():
 def strays():
     """The servers of another layout (TOMCAT_LAYOUT) that are running: `up` refuses to start beside
     them, `down` stops them too."""
-    others = {name: declared for name, declared in every_layouts_servers(targets.declared()).items()
+    others = {name: declared for name, declared in every_layouts_servers(resolved(targets.declared())).items()
               if name not in lab_servers()}
     return [server for server in (CLASSES[declared["class"]](name, declared) for name, declared in others.items())
             if server.pid()]

@@ -186,10 +186,9 @@ class PhpFpm(Server):
     def endpoint(self):
         return str(self.socket_path)
 
-    @staticmethod
-    def php_flags():
+    def php_flags(self):
         """The master's -d flags: OPcache as deployed, the JIT as PHP_JIT says (stack/opcache.py)."""
-        return opcache_flags(settings.knob("PHP_JIT"))
+        return opcache_flags(self.knob("PHP_JIT"))
 
     def prepare(self):
         render("php-fpm.conf.in", {

@@ -195,6 +195,11 @@ def db_connection_knobs():
     return [knob for declared in servers().values() for knob in declared.get("db_connections", ())]
 
 
+def server_knobs(name):
+    """The knobs a server runs with whatever the lab's are: a variant's `knobs` (stack/variants.py)."""
+    return dict(server(name).get("knobs", {}))
+
+
 def serves_soap(name):
     """Whether any SOAP engine runs on the server (its requests' phases can be recorded: SOAP_PHASES)."""
     return any(app(each)["server"] == name and app(each)["kind"] == "soap" for each in apps())

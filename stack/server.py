@@ -104,6 +104,15 @@ class Server:
     def pidfile(self):
         return RUN / f"{self.name}.pid"
 
+    def knob(self, name):
+        """A knob as this server runs it: its declaration's own value (a variant's, stack/variants.py),
+        else the lab's."""
+        return self.declared.get("knobs", {}).get(name, settings.knob(name))
+
+    def knobs(self):
+        """Every knob as this server runs it."""
+        return {**settings.knobs(), **self.declared.get("knobs", {})}
+
     @property
     def knobs_file(self):
         """The knobs this server was started with: a run's manifest records these, not today's."""
@@ -194,9 +203,9 @@ class Server:
         started = self.started_with() or {}
         for name in self.fixed_knobs if self.pid() else ():
             running_with = started.get(name, settings.DEFAULTS[name])  # absent: started before the knob
-            if running_with != settings.knob(name):
+            if running_with != self.knob(name):
                 raise LabError(f"{self.name}: running (pid {self.pid()}) with {name}={running_with}, not "
-                               f"{settings.knob(name)}; run `make down` first")
+                               f"{self.knob(name)}; run `make down` first")
         if self.pid():
             if self.wait_until_answers(settings.int_knob("START_TIMEOUT")):
                 return f"{self.name}: already running (pid {self.pid()}) on {self.endpoint}"
@@ -209,7 +218,7 @@ class Server:
         LOG.mkdir(parents=True, exist_ok=True)
         RUN.mkdir(parents=True, exist_ok=True)
         self.prepare()
-        self.knobs_file.write_text(json.dumps({**settings.knobs(), "cpus": cpus or settings.NOT_PINNED}, indent=2) + "\n")
+        self.knobs_file.write_text(json.dumps({**self.knobs(), "cpus": cpus or settings.NOT_PINNED}, indent=2) + "\n")
         process = self.launch(cpus)
         deadline = time.monotonic() + settings.int_knob("START_TIMEOUT")
         while time.monotonic() < deadline:

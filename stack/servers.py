@@ -184,7 +184,7 @@ class Tomcat11(Tomcat):
     jfc = ROOT / "stack" / "conf" / "vthread-pinned.jfc"
 
     def threading(self):
-        choice = settings.knob("VTHREADS")
+        choice = self.knob("VTHREADS")
         if choice not in ("0", "1"):
             raise LabError(f"VTHREADS must be 1 (virtual threads) or 0 (platform threads), got {choice!r}")
         return 'useVirtualThreads="true"' if choice == "1" else super().threading()

@@ -1,6 +1,7 @@
-"""The targets' declarations (contract/targets.json), read on first use (never at import) and laid out
-by the layout knobs (stack/layout.py: TOMCAT_LAYOUT): the registry of apps and servers
-(stack/registry.py) and the workloads' names (stack/workload_names.py) both read them here."""
+"""The targets' declarations (contract/targets.json), read on first use (never at import), their
+variants written out (stack/variants.py) and laid out by the layout knobs (stack/layout.py:
+TOMCAT_LAYOUT): the registry of apps and servers (stack/registry.py) and the workloads' names
+(stack/workload_names.py) both read them here."""
 import contextlib
 import contextvars
 import functools
@@ -9,6 +10,7 @@ import json
 from stack import settings
 from stack.layout import laid_out
 from stack.settings import ROOT
+from stack.variants import resolved
 
 TARGETS_FILE = ROOT / "contract" / "targets.json"
 
@@ -21,10 +23,11 @@ def declared():
 
 @functools.cache
 def from_file():
-    """What the knobs make of the file's declarations, once; a wrong layout knob stops with its
-    message, as a wrong knob does (settings.int_knob)."""
+    """What the knobs make of the file's declarations, once, their variants written out
+    (stack/variants.py); a wrong layout knob stops with its message, as a wrong knob does
+    (settings.int_knob)."""
     try:
-        return laid_out(declared(), settings.knob)
+        return laid_out(resolved(declared()), settings.knob)
     except ValueError as error:
         raise SystemExit(str(error)) from None
 

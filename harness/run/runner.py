@@ -112,8 +112,8 @@ class Runner:
 
     def warn_of_other_knobs(self):
         """The servers run with the knobs they were started with; say so when today's differ."""
-        today = settings.knobs()
         for name, server in servers.all_servers().items():
+            today = {**settings.knobs(), **registry.server_knobs(name)}
             started = server.started_with() or {}
             differing = [f"{key}={started[key]} (now {value})" for key, value in today.items()
                          if key in started and started[key] != value and key not in NOT_THE_SERVERS]

@@ -11,7 +11,7 @@ from stack.server import LabError
 
 from .conftest import fetch
 
-APPS = ("servlet-java25", "pooled-servlet-java25")
+APPS = ("servlet-java25", "pooled-servlet-java25", "servlet-java25-platform", "pooled-servlet-java25-platform")
 
 
 def connector_threads(pid):
@@ -50,3 +50,12 @@ def test_requests_run_on_virtual_threads_and_on_platform_threads_with_vthreads_0
         monkeypatch.delenv("VTHREADS")
         server.stop()
         server.start()
+
+
+def test_the_platform_threads_variant_runs_on_platform_threads_whatever_the_labs_knob(stack):
+    assert settings.knob("VTHREADS") == "1"
+    server = stack[registry.server_of("servlet-java25-platform")]
+    request = registry.request("servlet-java25-platform", "single")
+    assert fetch(request.port, request.path).status == 200
+    assert server.started_with()["VTHREADS"] == "0", "the knob the run's manifest records"
+    assert connector_threads(server.pid()) and all(name.startswith("http-nio-") for name in connector_threads(server.pid()))

@@ -53,3 +53,14 @@ def test_the_tracing_jit_maps_its_buffer_in_every_worker_and_the_page_is_the_sam
     assert page("php-fpm") == without
     pool = php_fpm("off")
     assert not any(executable_shared_mb(worker) for worker in workers_of(pool.pid()))
+
+
+def test_the_jit_variant_runs_its_own_pool_with_the_jit_beside_the_one_without(stack):
+    assert settings.knob("PHP_JIT") == "off"
+    jit, plain = stack["php-fpm-jit"], stack["php-fpm"]
+    workers = workers_of(jit.pid())
+    assert len(workers) == settings.int_knob("PHP_FPM_WORKERS")
+    assert all(executable_shared_mb(worker) == [JIT_BUFFER_MB] for worker in workers)
+    assert not any(executable_shared_mb(worker) for worker in workers_of(plain.pid()))
+    assert jit.started_with()["PHP_JIT"] == "tracing"
+    assert page("php-fpm-jit") == page("php-fpm")

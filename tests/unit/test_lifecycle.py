@@ -16,10 +16,11 @@ def test_max_connections_covers_every_worker_thread_and_pooled_connection(monkey
     monkeypatch.setenv("POOL_SIZE", "5")
     monkeypatch.setenv("PHP_FPM_WORKERS", "7")
     monkeypatch.setenv("LIGHTTPD_PHP_WORKERS", "16")
-    # Apache's workers, the event Apache's FPM pool (persistent connections), Lighttpd's FPM pool (a
-    # connection per call), Tomcat's threads and its pool, gSOAP's pool, Tomcat 11's three JVMs (one a web application,
-    # TOMCAT11_LAYOUT=per-app) each its threads and its pool, and 20 to spare.
-    assert database_access.max_connections() == 10 + 7 + 16 + 20 + 5 + 5 + 3 * (20 + 5) + 20
+    # Apache's workers, the event Apache's FPM pool and its JIT variant's (persistent connections),
+    # Lighttpd's FPM pool (a connection per call), Tomcat's threads and its pool, gSOAP's pool, Tomcat 11's
+    # five JVMs (one a web application, TOMCAT11_LAYOUT=per-app, two of them the platform threads'
+    # variant) each its threads and its pool, and 20 to spare.
+    assert database_access.max_connections() == 10 + 2 * 7 + 16 + 20 + 5 + 5 + 5 * (20 + 5) + 20
 
 
 def test_render_refuses_to_leave_a_placeholder_unfilled(tmp_path):

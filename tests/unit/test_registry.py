@@ -16,7 +16,9 @@ def test_every_app_names_a_known_server_and_its_workloads():
 
 
 def declared_as(server):
-    return targets.registry()["servers"][server].get("split_from", server)
+    """The declaration a server was made from: before its layout split it, and before it was a variant."""
+    declared = targets.registry()["servers"][server]
+    return declared.get("variant_of", declared.get("split_from", server))
 
 
 def test_every_server_of_html_apps_names_its_two_baselines_and_they_are_its_own():
@@ -48,6 +50,9 @@ def test_the_sets_the_issue_names():
     assert sorted(sets["baselines"] + sets["soap-baselines"]) == sorted(
         app for app in registry.apps() if registry.app(app)["kind"] == "baseline")
     assert sets["all"] == registry.apps()
+    # Today's variants run beside their originals, so that one run sets each setting against the other.
+    assert {"pooled-servlet-java25-platform", "servlet-java25-platform", "php-fpm-jit"} <= set(sets["today"])
+    assert all(registry.app(app).get("variant_of", app) in sets["today"] for app in sets["today"])
 
 
 def test_path_parameters_are_percent_encoded():

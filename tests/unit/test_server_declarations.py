@@ -72,7 +72,8 @@ def test_its_hosts_monitors_sample_it_and_run_the_monitors_it_names(fake_server)
     assert sampler.names == ["mariadb", "fake"]
     assert [monitor.server for monitor in found if isinstance(monitor, monitors.JvmMonitor)] == ["fake"]
     web = monitors.host_monitors("web", [0])
-    tomcat11 = ["tomcat11-servlet-java25", "tomcat11-pooled-servlet-java25", "tomcat11-baseline-java25"]
+    tomcat11 = ["tomcat11-servlet-java25", "tomcat11-pooled-servlet-java25", "tomcat11-baseline-java25",
+                "tomcat11-platform-servlet-java25", "tomcat11-platform-pooled-servlet-java25"]
     assert [monitor.server for monitor in web if isinstance(monitor, monitors.JvmMonitor)] == ["tomcat", *tomcat11]
     assert [monitor.server for monitor in web if isinstance(monitor, pinning.PinnedMonitor)] == tomcat11
 
