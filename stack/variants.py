@@ -6,7 +6,7 @@ between them.
 A declaration with `variant_of` names another of its section and stands for a copy of it with its own
 keys over it; a key set to null is left out of the copy. A server's `knobs` ({knob: value}) are
 knobs it runs with whatever the lab's are (Server.knob), and its `port_offset` moves it off its
-original's port. Pure: the declarations in, the full declarations out, before the layout
+original's port. A variant app's code is its original's: its folder too. Pure: the declarations in, the full declarations out, before the layout
 (stack/layout.py) splits them."""
 import copy
 
@@ -24,7 +24,8 @@ def resolved(registry):
             if original is None or "variant_of" in original:
                 raise ValueError(f"{section} {name}: variant_of {own['variant_of']!r} is not a declaration "
                                  f"of {section} that is not itself a variant")
-            full = {**copy.deepcopy(original), **copy.deepcopy(own)}
+            code = {"folder": own["variant_of"]} if section == "apps" else {}
+            full = {**code, **copy.deepcopy(original), **copy.deepcopy(own)}
             result[section][name] = {key: value for key, value in full.items() if value is not None}
     return result
 

@@ -141,12 +141,12 @@ def test_database_killed_mid_step_gives_503s_then_is_restarted(stack, db, tmp_pa
     assert not lab.verify(db)
 
 
-@pytest.mark.parametrize("app", ["servlet", "pooled-servlet-java25"])
-def test_tomcat_killed_mid_step_is_restarted(stack, tmp_path, during_first_step, app):
+@pytest.mark.parametrize("app", ["servlet", "pooled-servlet-java25", "go"])
+def test_an_apps_server_killed_mid_step_is_restarted(stack, tmp_path, during_first_step, app):
     server = registry.server_of(app)
     during_first_step(lambda: os.kill(stack[server].pid(), signal.SIGKILL))
-    sweep(options(app), "tomcat-killed", tmp_path)
-    steps = assert_recovered(tmp_path / "tomcat-killed", app, server)
+    sweep(options(app), "server-killed", tmp_path)
+    steps = assert_recovered(tmp_path / "server-killed", app, server)
     assert steps[0]["verdict"] in (FAIL, CLIENT_LIMITED)
     if server.startswith("tomcat11"):
         # The restarted JVM's own recording, read for the step after. A cold JVM may pin (class

@@ -21,7 +21,7 @@ def test_a_variant_is_its_original_with_its_own_keys_over_it_and_null_leaves_a_k
     assert result["servers"]["web-b"] == {"class": "Tomcat", "port_knob": "P", "monitors": ["jvm"],
                                           "variant_of": "web", "knobs": {"VTHREADS": "0"}}
     assert result["apps"]["page-b"] == {"server": "web-b", "workloads": {"single": {"path": "/page"}},
-                                        "variant_of": "page"}
+                                        "variant_of": "page", "folder": "page"}  # its original's code
     result["servers"]["web-b"]["monitors"].append("pool")  # a copy: the original is untouched
     assert registry["servers"]["web"]["monitors"] == ["jvm"] and "variant_of" not in result["servers"]["web"]
 
@@ -45,10 +45,13 @@ def test_todays_variants_run_beside_their_originals_on_ports_of_their_own_laid_o
     assert apps["pooled-servlet-java25-platform"]["workloads"] == apps["pooled-servlet-java25"]["workloads"]
     assert servers["php-fpm-jit"]["knobs"] == {"PHP_JIT": "tracing"}
     assert servers[apps["php-fpm-jit"]["server"]]["fastcgi"] == "php-fpm-jit"
+    assert servers["go-interpolate"]["knobs"] == {"GO_INTERPOLATE_PARAMS": "true"}
+    assert servers["go-interpolate"]["pool"]["log"] != servers["go"]["pool"]["log"]
     ports = [declared_port(declared) for declared in servers.values() if declared.get("port_knob")]
     assert len(set(ports)) == len(ports), "every server on a port of its own"
 
 
 def test_down_knows_the_variants_servers_of_every_layout():
     names = set(every_layouts_servers(resolved(DECLARED)))
-    assert {"tomcat11-platform", "tomcat11-platform-servlet-java25", "apache-fpm-jit", "php-fpm-jit"} <= names
+    assert {"tomcat11-platform", "tomcat11-platform-servlet-java25", "apache-fpm-jit", "php-fpm-jit",
+            "go-interpolate"} <= names

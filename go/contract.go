@@ -1,0 +1,150 @@
+package main
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The rules of contract/README.md: the columns, the engine-to-table map, the three queries and how
+// their parameters are checked.
+
+var columns = []string{"id", "playerID", "nameFirst", "nameLast", "birthYear", "birthMonth",
+	"birthDay", "weight", "height", "bats", "throws"}
+
+const (
+	maxNameLength = 64
+	maxRowCount   = 16000
+)
+
+var (
+	validID    = regexp.MustCompile(`^[1-9][0-9]{0,9}$`)
+	validCount = regexp.MustCompile(`^[1-9][0-9]{0,4}$`)
+	selectFrom = "SELECT " + strings.Join(columns, ", ") + " FROM "
+)
+
+// invalidRequest is an answer of the contract's validation table: its status and message.
+type invalidRequest struct {
+	status  int
+	message string
+}
+
+func (e *invalidRequest) Error() string { return e.message }
+
+func badRequest(message string) *invalidRequest { return &invalidRequest{400, message} }
+
+// A query is one of the contract's SELECTs with its one parameter, checked.
+type query struct {
+	sql      string
+	argument any
+}
+
+// parameters holds a query string's values by name. A raw query string is split on '&' alone (as
+// PHP and Tomcat do; url.ParseQuery would drop a pair holding ';'), and a value that does not
+// decode reads as U+FFFD, so that the contract's check refuses it as Tomcat 11 does.
+type parameters map[string][]string
+
+func parseQuery(raw string) parameters {
+	values := parameters{}
+	for _, pair := range strings.Split(raw, "&") {
+		if pair == "" {
+			continue
+		}
+		key, value, _ := strings.Cut(pair, "=")
+		key, err := url.QueryUnescape(key)
+		if err != nil {
+			continue
+		}
+		if value, err = url.QueryUnescape(value); err != nil {
+			value = string(utf8.RuneError)
+		}
+		values[key] = append(values[key], value)
+	}
+	return values
+}
+
+// one is a parameter's one value, present or not; given more than once it is refused.
+func (p parameters) one(name string) (string, bool, error) {
+	switch values := p[name]; len(values) {
+	case 0:
+		return "", false, nil
+	case 1:
+		return values[0], true, nil
+	default:
+		return "", false, badRequest(fmt.Sprintf("parameter %s given more than once", name))
+	}
+}
+
+// table is the fixed table for an engine name (myisam when absent); the name never reaches SQL.
+func (p parameters) table() (string, error) {
+	engine, given, err := p.one("engine")
+	switch {
+	case err != nil:
+		return "", err
+	case !given || engine == "myisam":
+		return "people_myisam", nil
+	case engine == "innodb":
+		return "people_innodb", nil
+	}
+	return "", badRequest("engine must be myisam or innodb")
+}
+
+// singleQuery checks the id, then the engine.
+func singleQuery(p parameters) (query, error) {
+	const message = "id must be an integer from 1 to 2147483647"
+	id, _, err := p.one("id")
+	if err != nil {
+		return query{}, err
+	}
+	if !validID.MatchString(id) {
+		return query{}, badRequest(message)
+	}
+	number, err := strconv.ParseInt(id, 10, 32)
+	if err != nil {
+		return query{}, badRequest(message)
+	}
+	table, err := p.table()
+	return query{selectFrom + table + " WHERE id = ?", number}, err
+}
+
+// largeQuery checks the name (a LIKE pattern, '%' when absent), then the engine.
+func largeQuery(p parameters) (query, error) {
+	name, given, err := p.one("name")
+	if err != nil {
+		return query{}, err
+	}
+	if !given {
+		name = "%"
+	} else if !isText(name) {
+		return query{}, badRequest("name must be at most 64 characters of text")
+	}
+	table, err := p.table()
+	return query{selectFrom + table + " WHERE nameLast LIKE ? ORDER BY id", name}, err
+}
+
+// rowsQuery checks the count, then the engine.
+func rowsQuery(p parameters) (query, error) {
+	count, _, err := p.one("count")
+	if err != nil {
+		return query{}, err
+	}
+	number, convErr := strconv.Atoi(count)
+	if !validCount.MatchString(count) || convErr != nil || number > maxRowCount {
+		return query{}, badRequest(fmt.Sprintf("count must be an integer from 1 to %d", maxRowCount))
+	}
+	table, err := p.table()
+	return query{selectFrom + table + " ORDER BY id LIMIT ?", number}, err
+}
+
+// isText: valid UTF-8 of at most 64 characters, none a control character or U+FFFD.
+func isText(name string) bool {
+	if !utf8.ValidString(name) || utf8.RuneCountInString(name) > maxNameLength {
+		return false
+	}
+	return !strings.ContainsFunc(name, func(r rune) bool {
+		return r < 0x20 || r == 0x7f || r == utf8.RuneError
+	})
+}
