@@ -84,7 +84,8 @@ func main() {
 		defer cancel()
 		stopped <- server.Shutdown(ctx)
 	}()
-	log.Printf("listening on %s, %d database connections, interpolateParams=%t", listener.Addr(), *poolSize, *interpolate)
+	log.Printf("listening on %s, %d database connections, interpolateParams=%t, GOMAXPROCS=%d, %s",
+		listener.Addr(), *poolSize, *interpolate, runtime.GOMAXPROCS(0), versions())
 	if err := server.Serve(listener); !errors.Is(err, http.ErrServerClosed) {
 		log.Fatal(err)
 	}

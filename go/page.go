@@ -73,6 +73,8 @@ func (p players) page(title string, check func(parameters) (query, error)) http.
 		case err == nil:
 		case errors.As(err, &invalid):
 			errorPage(w, invalid.status, invalid.message)
+		case r.Context().Err() != nil:
+			// The client has gone (its timeout passed while the request waited): no one to answer.
 		default:
 			log.Printf("%s: database error: %v", title, err)
 			errorPage(w, http.StatusServiceUnavailable, "database unavailable")

@@ -2,6 +2,7 @@
 pages itself, one process pinned like the others, started and stopped by the pid file it writes.
 What each is (its port, packages, pool) is its declaration in contract/targets.json."""
 from stack import registry, settings
+from stack.procfs import cmdline
 from stack.server import LabError, Server
 from stack.settings import ROOT
 
@@ -12,6 +13,10 @@ class GoHttp(Server):
     binary_marker = "lab-go"
     binary = ROOT / "target" / "go" / "lab-go"
     start_knobs = Server.start_knobs + ("GO_INTERPOLATE_PARAMS",)
+
+    def owns(self, pid):
+        """Its own process only: a variant runs the same binary, with its own pid file."""
+        return super().owns(pid) and f"{self.pidfile} " in cmdline(pid) + " "
 
     def prepare(self):
         if not self.binary.exists():

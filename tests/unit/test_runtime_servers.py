@@ -1,5 +1,7 @@
 """The Go server's command line: each of its settings is the lab's knob, and a knob it cannot take is
 refused before anything starts."""
+import subprocess
+
 import pytest
 
 from stack import registry, runtime_servers, settings
@@ -41,3 +43,19 @@ def test_interpolate_params_is_the_knobs_and_nothing_else(launched, monkeypatch)
     with pytest.raises(LabError, match="GO_INTERPOLATE_PARAMS must be true or false, not 'yes'"):
         runtime_servers.GoHttp("go").launch(cpus="0")
     assert len(launched) == 1
+
+
+def test_each_go_server_owns_its_own_process_and_not_its_variants():
+    """The variant runs the same binary: a server that took the other's process for its own would
+    kill it as a leftover when it restarts."""
+    variant = runtime_servers.GoHttp("go-interpolate")
+    # A process whose command line reads as the variant's server (bash keeps its arguments while it sleeps).
+    process = subprocess.Popen(["bash", "-c", "echo started; sleep 30; :", str(variant.binary), "-config",
+                                str(settings.APP_CONFIG), "-pidfile", str(variant.pidfile)], stdout=subprocess.PIPE)
+    try:
+        assert process.stdout.readline() == b"started\n"  # bash, not the fork before it, is the process now
+        assert variant.owns(process.pid)
+        assert not runtime_servers.GoHttp("go").owns(process.pid)
+    finally:
+        process.kill()
+        process.wait()
