@@ -6,32 +6,60 @@ from stack.procfs import cmdline
 from stack.server import LabError, Server
 from stack.settings import ROOT
 
+STATIC_BASELINE = ROOT / "php" / "baseline.html"
 
-class GoHttp(Server):
-    """go/: Go's net/http and database/sql with go-sql-driver/mysql, built by `make build`; a goroutine
-    per connection, POOL_SIZE database connections (docs/apps.md)."""
-    binary_marker = "lab-go"
-    binary = ROOT / "target" / "go" / "lab-go"
-    start_knobs = Server.start_knobs + ("GO_INTERPOLATE_PARAMS",)
+
+class OwnProcess(Server):
+    """A server that is one program of the lab's own: built by `make build`, its state under var/."""
+    program = None  # the file `make build` makes, which launch runs
 
     def owns(self, pid):
-        """Its own process only: a variant runs the same binary, with its own pid file."""
+        """Its own process only: a variant runs the same program, with its own pid file."""
         return super().owns(pid) and f"{self.pidfile} " in cmdline(pid) + " "
 
     def prepare(self):
-        if not self.binary.exists():
-            raise LabError(f"{self.name}: {self.binary} is not built; run `make build`")
+        if not self.program.exists():
+            raise LabError(f"{self.name}: {self.program} is not built; run `make build`")
         registry.pool_log(self.name).unlink(missing_ok=True)  # a fresh pool, a fresh record of it
 
+    def choice(self, knob, allowed):
+        value = self.knob(knob)
+        if value not in allowed:
+            raise LabError(f"{self.name}: {knob} must be {' or '.join(allowed)}, not {value!r}")
+        return value
+
+    def common_options(self):
+        """What every such server is told: where it listens and reads the lab's settings, its pool,
+        its kept-alive connections' limits, and its pages' files."""
+        return ["--bind", self.address, "--port", str(self.port), "--config", str(settings.APP_CONFIG),
+                "--pidfile", str(self.pidfile), "--pool-size", str(settings.int_knob("POOL_SIZE")),
+                "--keep-alive-requests", str(settings.int_knob("KEEPALIVE_REQUESTS")),
+                "--pool-log", str(registry.pool_log(self.name)), "--static-baseline", str(STATIC_BASELINE)]
+
+
+class GoHttp(OwnProcess):
+    """go/: Go's net/http and database/sql with go-sql-driver/mysql; a goroutine per connection,
+    POOL_SIZE database connections (docs/apps.md)."""
+    binary_marker = "lab-go"
+    program = ROOT / "target" / "go" / "lab-go"
+    start_knobs = Server.start_knobs + ("GO_INTERPOLATE_PARAMS",)
+
     def launch(self, cpus):
-        interpolate = self.knob("GO_INTERPOLATE_PARAMS")
-        if interpolate not in ("true", "false"):
-            raise LabError(f"{self.name}: GO_INTERPOLATE_PARAMS must be true or false, not {interpolate!r}")
-        return self.detached([
-            str(self.binary), "-bind", self.address, "-port", str(self.port),
-            "-config", str(settings.APP_CONFIG), "-pidfile", str(self.pidfile),
-            "-pool-size", str(settings.int_knob("POOL_SIZE")), f"-interpolate-params={interpolate}",
-            "-idle-timeout", f"{settings.int_knob('KEEPALIVE_TIMEOUT_S')}s",
-            "-keep-alive-requests", str(settings.int_knob("KEEPALIVE_REQUESTS")),
-            "-pool-log", str(registry.pool_log(self.name)),
-            "-static-baseline", str(ROOT / "php" / "baseline.html")], cpus)
+        interpolate = self.choice("GO_INTERPOLATE_PARAMS", ("true", "false"))
+        return self.detached([str(self.program), *self.common_options(), f"--interpolate-params={interpolate}",
+                              "--idle-timeout", f"{settings.int_knob('KEEPALIVE_TIMEOUT_S')}s"], cpus)
+
+
+class NodeHttp(OwnProcess):
+    """node/: Node.js's own http module, one event loop, a pool of POOL_SIZE connections of the
+    mariadb or the mysql2 driver (docs/apps.md); run by the Node.js node/'s lock file pins."""
+    binary_marker = "node/server.js"
+    program = ROOT / "node" / "node_modules" / ".bin" / "node"
+    start_knobs = Server.start_knobs + ("NODE_DRIVER", "NODE_ROWS_AS_ARRAY")
+
+    def launch(self, cpus):
+        driver = self.choice("NODE_DRIVER", ("mariadb", "mysql2"))
+        rows_as_array = self.choice("NODE_ROWS_AS_ARRAY", ("true", "false")) == "true"
+        return self.detached([str(self.program), str(ROOT / "node" / "server.js"), *self.common_options(),
+                              "--driver", driver, *(["--rows-as-array"] if rows_as_array else []),
+                              "--idle-timeout", str(settings.int_knob("KEEPALIVE_TIMEOUT_S"))], cpus)

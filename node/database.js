@@ -1,0 +1,53 @@
+// The two drivers behind one shape: a pool whose connections run one query and give back its rows,
+// each row its columns' values in order. Both run the query as text with its argument escaped in
+// (each driver's query(); one round trip, no prepared statement), so that only the driver differs.
+import mariadb from 'mariadb';
+import mysql from 'mysql2/promise';
+import { columns } from './contract.js';
+
+const inOrder = (row) => columns.map((name) => row[name]);
+
+// rowsAsArray: the driver hands over each row as an array, not an object keyed by column name (the
+// mariadb maintainer's advice for speed, mariadb-connector-nodejs#222).
+const drivers = {
+  mariadb: {
+    createPool: ({ timeout, ...options }) =>
+      mariadb.createPool({ ...options, minimumIdle: options.connectionLimit, acquireTimeout: timeout }),
+    rowsOf: (result) => result,
+  },
+  mysql2: {
+    // mysql2 has no acquire timeout: a request waiting past it is answered by the pool watch.
+    createPool: ({ timeout, ...options }) => mysql.createPool({ ...options, maxIdle: options.connectionLimit }),
+    rowsOf: ([rows]) => rows,
+  },
+};
+
+export const driverNames = Object.keys(drivers);
+
+// A pool of size connections, every one kept open (idle = open, as the Go and Java pools are); a
+// request waits at most timeout ms for one.
+export function openPool(driverName, config, { size, timeout, rowsAsArray }) {
+  const driver = drivers[driverName];
+  const pool = driver.createPool({
+    host: config['db.host'],
+    port: Number(config['db.port']),
+    user: config['db.user'],
+    password: config['db.password'],
+    database: config['db.name'],
+    connectionLimit: size,
+    timeout,
+  });
+  return {
+    async connection() {
+      const connection = await pool.getConnection();
+      return {
+        async rows(sql, argument) {
+          const rows = driver.rowsOf(await connection.query({ sql, rowsAsArray }, [argument]));
+          return rowsAsArray ? rows : rows.map(inOrder);
+        },
+        release: () => connection.release(),
+      };
+    },
+    end: () => pool.end(),
+  };
+}
