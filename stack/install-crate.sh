@@ -4,8 +4,7 @@
 # unless var/opt/CRATE already has that version and its BINARY. Two use it: oha, the cross-check's
 # open-loop load generator (only by `make crosscheck`: the sweep does not need it; oha 1.16 needs
 # Rust 1.88), and inferno, the profiles' folded stacks and flame graphs (`make profile`, PROFILE=1;
-# inferno 0.12 needs Rust 1.71). When the machine's cargo is missing or older, Debian's cargo-web
-# (Rust 1.96 on Debian 12) is installed.
+# inferno 0.12 needs Rust 1.71). Its cargo is stack/find-cargo.sh's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# = 4 ] || { echo "usage: $0 CRATE VERSION_KNOB RUST BINARY" >&2; exit 2; }
@@ -20,24 +19,7 @@ if [ -x "$root/bin/$BINARY" ] && grep -q "^\"$CRATE $VERSION " "$root/.crates.to
   exit 0
 fi
 
-new_enough() {  # cargo 1.95.0 (...) -> whether 1.95 >= NEEDS_RUST
-  local version
-  version=$("$1" --version 2>/dev/null | awk '{print $2}') || return 1
-  [ -n "$version" ] && [ "$(printf '%s\n%s\n' "$NEEDS_RUST" "$version" | sort -V | head -1)" = "$NEEDS_RUST" ]
-}
-
-cargo=""
-for candidate in "$(command -v cargo || true)" "$HOME/.cargo/bin/cargo" /usr/bin/cargo; do
-  if [ -n "$candidate" ] && [ -x "$candidate" ] && new_enough "$candidate"; then cargo=$candidate; break; fi
-done
-if [ -z "$cargo" ]; then
-  [ "$(id -u)" = 0 ] || die "no cargo >= $NEEDS_RUST; install Debian's cargo-web (as root: apt-get install cargo-web)"
-  say "no cargo >= $NEEDS_RUST here: installing Debian's rustc-web and cargo-web"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq rustc-web cargo-web >/dev/null
-  new_enough /usr/bin/cargo || die "cargo-web did not bring a cargo >= $NEEDS_RUST"
-  cargo=/usr/bin/cargo
-fi
+cargo=$(bash stack/find-cargo.sh "$NEEDS_RUST") || die "no cargo of Rust $NEEDS_RUST or newer"
 log=var/log/$CRATE-build.log
 say "building $CRATE $VERSION with $("$cargo" --version) (1-3 min on 2 cores; log $log)"
 mkdir -p var/log

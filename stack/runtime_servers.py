@@ -63,3 +63,14 @@ class NodeHttp(OwnProcess):
         return self.detached([str(self.program), str(ROOT / "node" / "server.js"), *self.common_options(),
                               "--driver", driver, *(["--rows-as-array"] if rows_as_array else []),
                               "--idle-timeout", str(settings.int_knob("KEEPALIVE_TIMEOUT_S"))], cpus)
+
+
+class RustAxum(OwnProcess):
+    """rust/: axum on tokio, a sqlx pool of POOL_SIZE MySQL connections (docs/apps.md); tokio's
+    workers one per CPU the process may run on."""
+    binary_marker = "lab-rust"
+    program = ROOT / "target" / "rust" / "release" / "lab-rust"
+
+    def launch(self, cpus):
+        return self.detached([str(self.program), *self.common_options(),
+                              "--idle-timeout", str(settings.int_knob("KEEPALIVE_TIMEOUT_S"))], cpus)

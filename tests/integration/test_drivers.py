@@ -1,7 +1,8 @@
 """The drivers' knobs, read in MariaDB's own counters and the servers' own words: go-sql-driver/mysql's
 default prepares, executes and closes a statement for every query with an argument, and the
 interpolateParams variant sends the query alone, its value escaped into the text; both Node.js
-drivers send the query as text, and each Node.js server runs the driver and row shape it was given."""
+drivers send the query as text, and each Node.js server runs the driver and row shape it was given;
+sqlx prepares a statement once on each connection and executes it for every query."""
 import pytest
 
 from stack import lifecycle, registry
@@ -39,3 +40,10 @@ def test_interpolate_params_decides_whether_each_query_is_a_prepared_statement(s
 def test_each_node_server_runs_the_driver_its_knobs_name(stack, server, driver, rows_as_array):
     started = [line for line in lifecycle.lab_servers()[server].log.read_text().splitlines() if "listening on" in line]
     assert f"driver {driver}, rowsAsArray={rows_as_array}" in started[-1], started[-1]
+
+
+def test_sqlx_prepares_each_statement_once_per_connection(stack, db):
+    counted(db, "rust")  # the pool's connections have each prepared the single-row query once
+    grown = counted(db, "rust")
+    assert grown["Com_select"] == grown["Com_stmt_execute"] == REQUESTS, grown
+    assert grown["Com_stmt_prepare"] == grown["Com_stmt_close"] == 0, grown

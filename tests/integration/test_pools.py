@@ -1,4 +1,4 @@
-"""Every pool is watched (issue 36): gSOAP's, Go's and Node.js's database connections through the record the
+"""Every pool is watched (issue 36): gSOAP's, Go's, Node.js's and Rust's database connections through the record the
 server keeps of them each second, PHP-FPM's workers through the queue on their socket, as HikariCP's
 through its wait log. A pool of one, driven by 16 connections at once, is seen starved and named as the
 bottleneck; the same pool at its usual size under light load is not."""
@@ -40,7 +40,8 @@ def restarted(stack, monkeypatch):
 @pytest.mark.parametrize("server, knob, app", [("gsoap", "POOL_SIZE", "soap-gsoap"),
                                                ("php-fpm", "PHP_FPM_WORKERS", "php-fpm"),
                                                ("go", "POOL_SIZE", "go"), ("node", "POOL_SIZE", "node"),
-                                               ("node-mysql2", "POOL_SIZE", "node-mysql2")])
+                                               ("node-mysql2", "POOL_SIZE", "node-mysql2"),
+                                               ("rust", "POOL_SIZE", "rust")])
 def test_a_pool_of_one_is_seen_starved_and_named_as_the_bottleneck(restarted, tmp_path, server, knob, app):
     # One connection at a time at the usual size: nothing waits, but a sample of PHP-FPM's socket may
     # catch the one connection between its connect and a worker's accept (seen once in CI).

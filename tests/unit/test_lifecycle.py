@@ -20,8 +20,8 @@ def test_max_connections_covers_every_worker_thread_and_pooled_connection(monkey
     # Lighttpd's FPM pool (a connection per call), Tomcat's threads and its pool, gSOAP's pool, Tomcat 11's
     # five JVMs (one a web application, TOMCAT11_LAYOUT=per-app, two of them the platform threads'
     # variant) each its threads and its pool, the Go server's pool and its variant's, the Node.js
-    # server's and its two variants', and 20 to spare.
-    assert database_access.max_connections() == 10 + 2 * 7 + 16 + 20 + 5 + 5 + 5 * (20 + 5) + 2 * 5 + 3 * 5 + 20
+    # server's and its two variants', the Rust server's, and 20 to spare.
+    assert database_access.max_connections() == 10 + 2 * 7 + 16 + 20 + 5 + 5 + 5 * (20 + 5) + 2 * 5 + 3 * 5 + 5 + 20
 
 
 def test_render_refuses_to_leave_a_placeholder_unfilled(tmp_path):

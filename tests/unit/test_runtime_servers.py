@@ -1,4 +1,4 @@
-"""The command lines of the servers that are their app (Go, Node.js): each of their settings is the
+"""The command lines of the servers that are their app (Go, Node.js, Rust): each of their settings is the
 lab's knob, a knob they cannot take is refused before anything starts, and each owns its own process."""
 import subprocess
 
@@ -21,7 +21,8 @@ def option(command, name):
 
 
 @pytest.mark.parametrize("server_class, name, port_knob, timeout", [
-    (runtime_servers.GoHttp, "go", "GO_PORT", "3s"), (runtime_servers.NodeHttp, "node", "NODE_PORT", "3")])
+    (runtime_servers.GoHttp, "go", "GO_PORT", "3s"), (runtime_servers.NodeHttp, "node", "NODE_PORT", "3"),
+    (runtime_servers.RustAxum, "rust", "RUST_PORT", "3")])
 def test_each_server_takes_the_labs_knobs(launched, monkeypatch, server_class, name, port_knob, timeout):
     monkeypatch.setenv("POOL_SIZE", "7")
     monkeypatch.setenv("KEEPALIVE_REQUESTS", "250")

@@ -105,5 +105,5 @@ def test_a_declaration_naming_no_behaviour_is_refused_with_what_there_is(monkeyp
     declared["servers"]["nginx"] = {**FAKE, "class": "Nginx"}
     with targets.given(declared), pytest.raises(lifecycle.LabError, match="servers declared with class Nginx; "
                                                 "stack/servers.py, stack/php_servers.py, stack/runtime_servers.py "
-                                                "define Apache, .*Lighttpd, .*GoHttp, NodeHttp, MariaDB, .*Gsoap"):
+                                                "define Apache, .*Lighttpd, .*GoHttp, NodeHttp, RustAxum, MariaDB, .*Gsoap"):
         lifecycle.declared_servers()

@@ -1,0 +1,190 @@
+//! The rules of contract/README.md: the columns, the engine-to-table map, the three queries and how
+//! their parameters are checked.
+use std::collections::HashMap;
+
+use axum::http::StatusCode;
+
+pub const COLUMNS: [&str; 11] = ["id", "playerID", "nameFirst", "nameLast", "birthYear", "birthMonth",
+    "birthDay", "weight", "height", "bats", "throws"];
+const MAX_NAME_LENGTH: usize = 64;
+const MAX_ROW_COUNT: u32 = 16_000;
+
+/// An answer of the contract's validation table: its status and message.
+#[derive(Debug, PartialEq)]
+pub struct Refusal {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl Refusal {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        Refusal { status, message: message.into() }
+    }
+
+    fn bad_request(message: impl Into<String>) -> Self {
+        Refusal::new(StatusCode::BAD_REQUEST, message)
+    }
+}
+
+/// A query's one parameter.
+#[derive(Debug, PartialEq)]
+pub enum Argument {
+    Number(i64),
+    Text(String),
+}
+
+/// One of the contract's SELECTs with its parameter, checked.
+#[derive(Debug, PartialEq)]
+pub struct Query {
+    pub sql: String,
+    pub argument: Argument,
+}
+
+/// A query string's values by name.
+pub type Parameters = HashMap<String, Vec<String>>;
+
+/// Percent-decoding with '+' as a space; None when an escape is malformed or the bytes are not UTF-8.
+fn decode(text: &str) -> Option<String> {
+    let mut bytes = Vec::with_capacity(text.len());
+    let mut rest = text.as_bytes();
+    while let Some((&first, tail)) = rest.split_first() {
+        rest = tail;
+        bytes.push(match first {
+            b'+' => b' ',
+            b'%' => {
+                let hex = std::str::from_utf8(rest.get(..2)?).ok()?;
+                rest = &rest[2..];
+                u8::from_str_radix(hex, 16).ok()?
+            }
+            other => other,
+        });
+    }
+    String::from_utf8(bytes).ok()
+}
+
+/// A raw query string split on '&' alone, as PHP and Tomcat split it; a value that does not decode
+/// reads as U+FFFD, so that the contract's check refuses it, as Tomcat 11 does.
+pub fn parse_query(raw: &str) -> Parameters {
+    let mut parameters = Parameters::new();
+    for pair in raw.split('&').filter(|pair| !pair.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        if let Some(key) = decode(key) {
+            let value = decode(value).unwrap_or_else(|| char::REPLACEMENT_CHARACTER.to_string());
+            parameters.entry(key).or_default().push(value);
+        }
+    }
+    parameters
+}
+
+/// A parameter's one value, present or not; given more than once it is refused.
+fn one<'a>(parameters: &'a Parameters, name: &str) -> Result<Option<&'a str>, Refusal> {
+    match parameters.get(name).map(Vec::as_slice) {
+        None => Ok(None),
+        Some([value]) => Ok(Some(value)),
+        Some(_) => Err(Refusal::bad_request(format!("parameter {name} given more than once"))),
+    }
+}
+
+/// The fixed table for an engine name (myisam when absent); the name never reaches SQL.
+fn table(parameters: &Parameters) -> Result<&'static str, Refusal> {
+    match one(parameters, "engine")? {
+        None | Some("myisam") => Ok("people_myisam"),
+        Some("innodb") => Ok("people_innodb"),
+        Some(_) => Err(Refusal::bad_request("engine must be myisam or innodb")),
+    }
+}
+
+fn select(table: &str, rest: &str) -> String {
+    format!("SELECT {} FROM {table} {rest}", COLUMNS.join(", "))
+}
+
+/// A number of at most `digits` digits, the first not 0, at most `max`.
+fn bounded(text: Option<&str>, digits: usize, max: i64) -> Option<i64> {
+    let text = text?;
+    let well_formed = (1..=digits).contains(&text.len())
+        && !text.starts_with('0')
+        && text.bytes().all(|byte| byte.is_ascii_digit());
+    well_formed.then(|| text.parse().ok()).flatten().filter(|&number| number <= max)
+}
+
+/// The single row: the id, then the engine.
+pub fn single(parameters: &Parameters) -> Result<Query, Refusal> {
+    let id = bounded(one(parameters, "id")?, 10, i64::from(i32::MAX))
+        .ok_or_else(|| Refusal::bad_request("id must be an integer from 1 to 2147483647"))?;
+    Ok(Query { sql: select(table(parameters)?, "WHERE id = ?"), argument: Argument::Number(id) })
+}
+
+/// The large page: the name (a LIKE pattern, '%' when absent), then the engine.
+pub fn large(parameters: &Parameters) -> Result<Query, Refusal> {
+    let name = one(parameters, "name")?.unwrap_or("%");
+    if !is_text(name) {
+        return Err(Refusal::bad_request("name must be at most 64 characters of text"));
+    }
+    let sql = select(table(parameters)?, "WHERE nameLast LIKE ? ORDER BY id");
+    Ok(Query { sql, argument: Argument::Text(name.to_owned()) })
+}
+
+/// The first rows: the count, then the engine.
+pub fn rows(parameters: &Parameters) -> Result<Query, Refusal> {
+    let count = bounded(one(parameters, "count")?, 5, i64::from(MAX_ROW_COUNT))
+        .ok_or_else(|| Refusal::bad_request(format!("count must be an integer from 1 to {MAX_ROW_COUNT}")))?;
+    Ok(Query { sql: select(table(parameters)?, "ORDER BY id LIMIT ?"), argument: Argument::Number(count) })
+}
+
+/// At most 64 characters, none a control character or U+FFFD.
+fn is_text(name: &str) -> bool {
+    name.chars().count() <= MAX_NAME_LENGTH
+        && !name.chars().any(|c| c < '\u{20}' || c == '\u{7f}' || c == char::REPLACEMENT_CHARACTER)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(check: fn(&Parameters) -> Result<Query, Refusal>, raw: &str, message: &str) {
+        assert_eq!(check(&parse_query(raw)), Err(Refusal::bad_request(message)), "{raw}");
+    }
+
+    #[test]
+    fn a_query_string_is_split_on_ampersands_alone_and_decoded() {
+        let parameters = parse_query("name=O%27Br+ien;x&engine=innodb&&id=1&id=2");
+        assert_eq!(parameters["name"], ["O'Br ien;x"]);
+        assert_eq!(parameters["id"], ["1", "2"]);
+        assert_eq!(parameters["engine"], ["innodb"]);
+    }
+
+    #[test]
+    fn a_value_that_does_not_decode_reads_as_the_replacement_character() {
+        assert_eq!(parse_query("name=%FF")["name"], ["\u{FFFD}"]);
+        assert_eq!(parse_query("name=%zz")["name"], ["\u{FFFD}"]);
+        assert_eq!(parse_query("name=%4")["name"], ["\u{FFFD}"]);
+        refused(large, "name=%FF", "name must be at most 64 characters of text");
+    }
+
+    #[test]
+    fn each_workload_checks_its_parameter_then_the_engine() {
+        let query = single(&parse_query("id=2147483647&engine=innodb")).unwrap();
+        assert_eq!(query.sql, "SELECT id, playerID, nameFirst, nameLast, birthYear, birthMonth, birthDay, \
+            weight, height, bats, throws FROM people_innodb WHERE id = ?");
+        assert_eq!(query.argument, Argument::Number(2_147_483_647));
+        refused(single, "id=2147483648", "id must be an integer from 1 to 2147483647");
+        refused(single, "id=01", "id must be an integer from 1 to 2147483647");
+        refused(single, "id=+1", "id must be an integer from 1 to 2147483647");
+        refused(single, "engine=nope", "id must be an integer from 1 to 2147483647");
+        refused(single, "id=1&engine=MyISAM", "engine must be myisam or innodb");
+        refused(rows, "count=16001", "count must be an integer from 1 to 16000");
+        assert_eq!(rows(&parse_query("count=16000")).unwrap().argument, Argument::Number(16_000));
+        assert!(rows(&parse_query("count=1")).unwrap().sql.ends_with("FROM people_myisam ORDER BY id LIMIT ?"));
+        assert_eq!(large(&parse_query("")).unwrap().argument, Argument::Text("%".into()));
+        refused(large, "name=a&name=b", "parameter name given more than once");
+    }
+
+    #[test]
+    fn a_name_is_at_most_64_characters_none_a_control_character() {
+        assert!(large(&parse_query(&format!("name={}", "é".repeat(64)))).is_ok());
+        refused(large, &format!("name={}", "é".repeat(65)), "name must be at most 64 characters of text");
+        for control in ["a%00", "a%7F", "%EF%BF%BD"] {
+            refused(large, &format!("name={control}"), "name must be at most 64 characters of text");
+        }
+    }
+}
