@@ -3,12 +3,15 @@ package main
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
 	"log"
 	"net/http"
 	"strings"
+
+	"github.com/go-sql-driver/mysql"
 )
 
 // The contract's escaping: PHP's htmlspecialchars(ENT_QUOTES), which html.EscapeString does not
@@ -86,15 +89,11 @@ func (p players) page(title string, check func(parameters) (query, error)) http.
 // caller's answer. One after it cannot change the status sent: the connection is cut, so that no
 // client takes a page cut short for a whole one.
 func (p players) write(ctx context.Context, w http.ResponseWriter, title string, q query) error {
-	conn, err := p.pool.conn(ctx, p.db)
+	conn, rows, err := p.query(ctx, q)
 	if err != nil {
 		return err
 	}
 	defer p.pool.release(conn)
-	rows, err := conn.QueryContext(ctx, q.sql, q.argument)
-	if err != nil {
-		return err
-	}
 	defer rows.Close()
 	values := make([]sql.RawBytes, len(columns))
 	targets := make([]any, len(columns))
@@ -126,6 +125,27 @@ func (p players) write(ctx context.Context, w http.ResponseWriter, title string,
 	}
 	end(w)
 	return nil
+}
+
+// query runs q on a connection of the pool. A connection that the database dropped (MariaDB
+// restarted while it idled) may show it only when it is used: as database/sql does for the queries
+// it runs itself, q is then run again on another connection, at most twice (sql.Conn does not retry).
+func (p players) query(ctx context.Context, q query) (*sql.Conn, *sql.Rows, error) {
+	for attempt := 0; ; attempt++ {
+		conn, err := p.pool.conn(ctx, p.db)
+		if err != nil {
+			return nil, nil, err
+		}
+		rows, err := conn.QueryContext(ctx, q.sql, q.argument)
+		if err == nil {
+			return conn, rows, nil
+		}
+		p.pool.release(conn) // a dropped connection leaves the pool as it goes back
+		dropped := errors.Is(err, driver.ErrBadConn) || errors.Is(err, mysql.ErrInvalidConn)
+		if !dropped || attempt == 2 {
+			return nil, nil, err
+		}
+	}
 }
 
 func begin(w http.ResponseWriter, title string) {

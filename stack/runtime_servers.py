@@ -1,6 +1,9 @@
 """The servers that are their app (issue 78): a program of today's runtimes that serves the contract's
 pages itself, one process pinned like the others, started and stopped by the pid file it writes.
 What each is (its port, packages, pool) is its declaration in contract/targets.json."""
+import os
+from pathlib import Path
+
 from stack import registry, settings
 from stack.procfs import cmdline
 from stack.server import LabError, Server
@@ -39,7 +42,8 @@ class OwnProcess(Server):
 
 class GoHttp(OwnProcess):
     """go/: Go's net/http and database/sql with go-sql-driver/mysql; a goroutine per connection,
-    POOL_SIZE database connections (docs/apps.md)."""
+    POOL_SIZE database connections (docs/apps.md). Its collections are traced into its log
+    (GODEBUG=gctrace=1; harness/measure/gc_trace.py reads them)."""
     binary_marker = "lab-go"
     program = ROOT / "target" / "go" / "lab-go"
     start_knobs = Server.start_knobs + ("GO_INTERPOLATE_PARAMS",)
@@ -47,12 +51,15 @@ class GoHttp(OwnProcess):
     def launch(self, cpus):
         interpolate = self.choice("GO_INTERPOLATE_PARAMS", ("true", "false"))
         return self.detached([str(self.program), *self.common_options(), f"--interpolate-params={interpolate}",
-                              "--idle-timeout", f"{settings.int_knob('KEEPALIVE_TIMEOUT_S')}s"], cpus)
+                              "--idle-timeout", f"{settings.int_knob('KEEPALIVE_TIMEOUT_S')}s"], cpus,
+                             env={**os.environ, "GODEBUG": "gctrace=1"})
 
 
 class NodeHttp(OwnProcess):
     """node/: Node.js's own http module, one event loop, a pool of POOL_SIZE connections of the
-    mariadb or the mysql2 driver (docs/apps.md); run by the Node.js node/'s lock file pins."""
+    mariadb or the mysql2 driver (docs/apps.md); run by the Node.js node/'s lock file pins. V8 traces
+    its collections into the log (--trace-gc; harness/measure/gc_trace.py) and names its compiled
+    JavaScript for perf in /tmp/perf-PID.map (--perf-basic-prof-only-functions; `make profile`)."""
     binary_marker = "node/server.js"
     program = ROOT / "node" / "node_modules" / ".bin" / "node"
     start_knobs = Server.start_knobs + ("NODE_DRIVER", "NODE_ROWS_AS_ARRAY")
@@ -60,9 +67,20 @@ class NodeHttp(OwnProcess):
     def launch(self, cpus):
         driver = self.choice("NODE_DRIVER", ("mariadb", "mysql2"))
         rows_as_array = self.choice("NODE_ROWS_AS_ARRAY", ("true", "false")) == "true"
-        return self.detached([str(self.program), str(ROOT / "node" / "server.js"), *self.common_options(),
+        return self.detached([str(self.program), "--trace-gc", "--perf-basic-prof-only-functions",
+                              # the code events that perf map brings with it: under var/, not the cwd
+                              f"--logfile={settings.LOG / f'{self.name}-v8.log'}", "--no-logfile-per-isolate",
+                              str(ROOT / "node" / "server.js"), *self.common_options(),
                               "--driver", driver, *(["--rows-as-array"] if rows_as_array else []),
                               "--idle-timeout", str(settings.int_knob("KEEPALIVE_TIMEOUT_S"))], cpus)
+
+    def stop(self, grace=30):
+        """Stopped, and its perf map gone with it (V8 writes one per process and never removes it)."""
+        pid = self.pid()
+        stopped = super().stop(grace)
+        if pid:
+            Path(f"/tmp/perf-{pid}.map").unlink(missing_ok=True)
+        return stopped
 
 
 class RustAxum(OwnProcess):

@@ -88,6 +88,14 @@ class PssMonitor:
         return figures
 
 
+def log_text(path):
+    """A server's log as it is now ("" when there is none yet)."""
+    try:
+        return path.read_text(errors="replace")
+    except OSError:
+        return ""
+
+
 class JvmHeapMonitor:
     """A JVM's heap over the step (heap_figures): <server>_alloc_mb and <server>_heap_after_gc_mb."""
 
@@ -96,10 +104,7 @@ class JvmHeapMonitor:
         self.log = lifecycle.lab_servers()[server].gc_log
 
     def log_text(self):
-        try:
-            return self.log.read_text(errors="replace")
-        except OSError:
-            return ""
+        return log_text(self.log)
 
     def start(self):
         pid = lifecycle.lab_servers()[self.server].pid()

@@ -3,9 +3,10 @@ finished right after it; `finish()` returns the figures it adds to the step's ro
 columns). A new per-step check of a server is a new monitor class named in SERVER_MONITORS and in the
 servers' declarations (contract/targets.json, `monitors`); one of the client's side goes in
 harness/hosts/watch.py's `step_monitors()`. Nothing else changes."""
+import functools
 import time
 
-from harness.measure import jit, memory, network, pinning
+from harness.measure import gc_trace, jit, memory, network, pinning
 from harness.measure.canary import CanaryMonitor
 from harness.measure.mariadb_status import QUERY, parse_status, status_deltas
 from harness.measure.pool_log import pool_columns
@@ -279,7 +280,8 @@ def finish_together(watched):
 
 # The monitors a server's declaration may name (contract/targets.json, `monitors`), each made for that server.
 SERVER_MONITORS = {"mariadb-status": MariaDBMonitor, "pool": pool_monitor, "jvm": JvmMonitor,
-                   "jvm-heap": memory.JvmHeapMonitor, "vthread-pinned": pinning.PinnedMonitor}
+                   "jvm-heap": memory.JvmHeapMonitor, "vthread-pinned": pinning.PinnedMonitor,
+                   **{kind: functools.partial(gc_trace.GcTraceMonitor, kind=kind) for kind in gc_trace.TRACES}}
 
 
 def host_monitors(host, cpus):

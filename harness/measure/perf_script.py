@@ -5,8 +5,8 @@ for its samples: per sample a header line (the thread's name, which may hold spa
 in brackets, the time in seconds of the clock perf recorded by, and the sample's period in ns of the
 cpu-clock event), then its call chain, one frame a line
 from the leaf up: the address, the symbol (`[unknown]` when none) and the object it is in, in
-parentheses (a JIT's perf map, `/tmp/perf-PID.map`, for a JVM's compiled code). A blank line ends a
-sample."""
+parentheses (a JIT's perf map, `/tmp/perf-PID.map`, for a JVM's or V8's compiled code). A blank line
+ends a sample."""
 import re
 from dataclasses import dataclass
 
@@ -16,6 +16,9 @@ HEADER = re.compile(r"^(?P<comm>.*?)\s+(?P<pid>-?\d+)/(?P<tid>-?\d+)\s+\[(?P<cpu
 FRAME = re.compile(r"^\s+[0-9a-f]+\s(?P<symbol>.*?)\s?\((?P<dso>[^()]*(?:\([^()]*\))?[^()]*)\)$")
 KERNEL = "[kernel.kallsyms]"
 JIT_MAP = re.compile(r"^/tmp/perf-\d+\.map$")
+# V8 names its code in the map by kind: "JS:*route file:///work/main/node/server.js:87:18" (a
+# JavaScript function; * optimized, ~ interpreted, ^ baseline), "Builtin:...", "RegExp:...".
+V8_CODE = re.compile(r"^(JS|Builtin|BytecodeHandler|Stub|RegExp|Script|Eval|Function|LazyCompile|Handler):")
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,9 @@ class Sample:
 def frame_key(symbol, dso):
     """How a frame is named to the classification (harness/judge/cpu_components.py): a JVM's compiled
     or interpreted method as `java:package.Class.method` (the perf map's name without its return and
-    argument types), any other frame as `symbol (object)`."""
+    argument types), V8's code as `js:` and its name in the map, any other frame as `symbol (object)`."""
+    if JIT_MAP.match(dso) and V8_CODE.match(symbol):
+        return "js:" + symbol
     if JIT_MAP.match(dso):
         head = symbol.split("(", 1)[0]
         return "java:" + head.rsplit(" ", 1)[-1] if "(" in symbol else "java:" + symbol

@@ -12,8 +12,8 @@ def text(value, digits=1):
 
 
 def server_row(view, key, step, server, database):
-    """One table row: the server's processes, PSS (per process), RSS peak, a JVM's heap after its last
-    collection and its allocation per reply; the database server's PSS beside."""
+    """One table row: the server's processes, PSS (per process), RSS peak, a garbage-collected
+    runtime's heap after its last collection and its allocation per reply; the database server's PSS beside."""
     pss, processes = figure(step, server, "pss_mb"), figure(step, server, "processes")
     allocated, replies = figure(step, server, "alloc_mb"), step.figures.get("replies")
     per_process = f" ({text(float(pss) / float(processes))} each)" if pss not in (None, "") and processes else ""
@@ -44,7 +44,8 @@ def memory_lines(view):
             "prefork's workers' PHP, counted once over them: PSS per worker x workers), the peak RSS summed "
             "over them during the step (shared pages once per process); for a JVM, the heap in use after its "
             "last collection (after a young one, the old generation's garbage still counts) and what the step's replies allocated (KB per reply: the heap's growth plus what "
-            "its collections freed, harness/measure/memory.py); the database server's PSS beside.", "",
-            "| app | engine | workload | server | processes | PSS MB | RSS peak MB | JVM heap after GC MB | "
+            "its collections freed, harness/measure/memory.py); for Go and V8, the same from the collections "
+            "they trace into their logs (harness/measure/gc_trace.py); the database server's PSS beside.", "",
+            "| app | engine | workload | server | processes | PSS MB | RSS peak MB | heap after GC MB | "
             "allocated KB per reply | database PSS MB |",
             "|---|---|---|---|---:|---:|---:|---:|---:|---:|", *rows, ""]

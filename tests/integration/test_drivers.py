@@ -2,7 +2,8 @@
 default prepares, executes and closes a statement for every query with an argument, and the
 interpolateParams variant sends the query alone, its value escaped into the text; both Node.js
 drivers send the query as text, and each Node.js server runs the driver and row shape it was given;
-sqlx prepares a statement once on each connection and executes it for every query."""
+sqlx prepares a statement once on each connection and executes it for every query, and pings the
+connection as the pool hands it out and as it takes it back."""
 import pytest
 
 from stack import lifecycle, registry
@@ -10,7 +11,7 @@ from stack import lifecycle, registry
 from .conftest import send
 
 REQUESTS = 50
-COUNTERS = ("Com_select", "Com_stmt_prepare", "Com_stmt_execute", "Com_stmt_close")
+COUNTERS = ("Com_select", "Com_stmt_prepare", "Com_stmt_execute", "Com_stmt_close", "Com_admin_commands")
 
 
 def counters(db):
@@ -42,8 +43,10 @@ def test_each_node_server_runs_the_driver_its_knobs_name(stack, server, driver, 
     assert f"driver {driver}, rowsAsArray={rows_as_array}" in started[-1], started[-1]
 
 
-def test_sqlx_prepares_each_statement_once_per_connection(stack, db):
+def test_sqlx_prepares_each_statement_once_per_connection_and_pings_it_twice_a_request(stack, db):
     counted(db, "rust")  # the pool's connections have each prepared the single-row query once
     grown = counted(db, "rust")
     assert grown["Com_select"] == grown["Com_stmt_execute"] == REQUESTS, grown
     assert grown["Com_stmt_prepare"] == grown["Com_stmt_close"] == 0, grown
+    # test_before_acquire (sqlx's default) and the ping every release makes: COM_PING, an admin command
+    assert grown["Com_admin_commands"] == 2 * REQUESTS, grown

@@ -1,5 +1,5 @@
 """The CPU profiles' pure parts on recorded perf output of every runtime (tests/fixtures/perf: perf
-script of the servers' CPU while wrk drove one app, every 8th sample kept; owners.json says which lab
+script of the servers' CPU while wrk or `make profile` drove one app, every 8th sample kept; owners.json says which lab
 server each process was): perf script's text read as samples, each sample put in its component by
 harness/judge/cpu_components.json, and a profile added up."""
 import gzip
@@ -87,6 +87,9 @@ def test_every_runtime_leaves_less_than_a_fifteenth_unclassified(name):
     ("soap", {"xml", "app-code", "web-server", "db-driver", "jit"}),
     ("soap-cxf", {"xml", "app-code", "web-server", "db-driver", "jit"}),
     ("soap-axis2", {"xml", "app-code", "web-server", "db-driver", "jit"}),
+    ("go", {"web-server", "db-driver", "app-code", "gc", "runtime", "db-server", "kernel-network"}),
+    ("node", {"web-server", "db-driver", "app-code", "jit", "db-server", "kernel-network"}),
+    ("rust", {"web-server", "db-driver", "app-code", "runtime", "libc", "db-server", "kernel-network"}),
 ])
 def test_each_runtime_shows_the_components_it_is_made_of(name, expected):
     assert expected <= set(components(name))
@@ -118,6 +121,17 @@ def sample_of(name, index):
     ("soap-cxf", 8, "runtime"),     # libjvm (a JNI call) in a request thread
     ("soap-php-lighttpd", 68, "kernel-other"),  # the vDSO's clock
     ("soap-php-lighttpd", 87, "web-server"),  # Lighttpd
+    ("go", 7, "web-server"),        # net/http's connection reader, under bufio
+    ("go", 15, "db-driver"),        # the runtime's select under go-sql-driver/mysql's rows.Close
+    ("go", 53, "app-code"),         # a map grown by the runtime for the app's own parameters
+    ("go", 107, "gc"),              # the scavenger's tree walk
+    ("node", 4, "jit"),             # Turbofan's code generator
+    ("node", 6, "db-driver"),       # V8's inline cache under the mariadb pool's release
+    ("node", 9, "app-code"),        # String.prototype.split, called by the server's own JavaScript
+    ("rust", 7, "runtime"),         # tokio's worker loop
+    ("rust", 8, "db-driver"),       # sqlx's MySqlConnection
+    ("rust", 11, "web-server"),     # the http crate's HeaderMap
+    ("rust", 22, "app-code"),       # the page's escaping, with an i32 formatted under it
 ])
 def test_known_samples_land_in_their_components(name, index, component):
     sample, own = sample_of(name, index)

@@ -8,12 +8,26 @@ from stack import registry, runtime_servers, settings
 from stack.server import LabError
 
 
+class Launches(list):
+    """The command lines the servers would have started, and in `environments` the environment each
+    was given (None: the lab's own)."""
+
+    def __init__(self):
+        super().__init__()
+        self.environments = []
+
+    def detached(self, server, command, cpus, env=None):
+        self.append(command)
+        self.environments.append(env)
+
+
 @pytest.fixture
 def launched(monkeypatch):
-    """The command lines the servers would have started, none started."""
-    commands = []
-    monkeypatch.setattr(runtime_servers.OwnProcess, "detached", lambda self, command, cpus: commands.append(command))
-    return commands
+    """The servers' launches, none started."""
+    launches = Launches()
+    monkeypatch.setattr(runtime_servers.OwnProcess, "detached", lambda self, *args, **kwargs: launches.detached(
+        self, *args, **kwargs))
+    return launches
 
 
 def option(command, name):
@@ -39,6 +53,14 @@ def test_each_server_takes_the_labs_knobs(launched, monkeypatch, server_class, n
     assert option(command, "--pidfile") == str(server_class(name).pidfile)
 
 
+def test_the_garbage_collected_runtimes_trace_their_collections(launched):
+    runtime_servers.GoHttp("go").launch(cpus="0")
+    runtime_servers.NodeHttp("node").launch(cpus="0")
+    assert launched.environments[0]["GODEBUG"] == "gctrace=1" and launched.environments[0]["PATH"]
+    assert launched[1][1:3] == ["--trace-gc", "--perf-basic-prof-only-functions"]
+    assert launched[1][3] == f"--logfile={settings.LOG / 'node-v8.log'}"  # V8's code log, not in the cwd
+
+
 def test_interpolate_params_is_the_knobs_and_nothing_else(launched, monkeypatch):
     runtime_servers.GoHttp("go").launch(cpus="0")
     monkeypatch.setenv("GO_INTERPOLATE_PARAMS", "true")
@@ -56,7 +78,7 @@ def test_the_node_servers_driver_and_rows_are_the_knobs(launched, monkeypatch):
     monkeypatch.setenv("NODE_ROWS_AS_ARRAY", "true")
     runtime_servers.NodeHttp("node").launch(cpus="0")
     (default, chosen) = launched
-    assert default[1].endswith("node/server.js")
+    assert default[5].endswith("node/server.js")
     assert option(default, "--driver") == "mariadb" and "--rows-as-array" not in default
     assert option(chosen, "--driver") == "mysql2" and "--rows-as-array" in chosen
     monkeypatch.setenv("NODE_DRIVER", "pg")
