@@ -6,8 +6,12 @@ from harness.results.chosen import Refused
 
 X_KINDS = ("app", "items", "connections", "breakdown", "memory", "rate")
 FIGURE_FIELDS = {"id", "title", "x", "reference", "series", "options", "differs", "profiled_servers", "verb", "measure",
-                 "kind"}
-PAPER_FIELDS = {"about", "paper", "text", "values", "breakdowns", "load", "differs", "figures", "not_run"}
+                 "kind", "sides"}
+PAPER_FIELDS = {"about", "paper", "text", "values", "breakdowns", "load", "differs", "figures", "not_run", "sides"}
+# What each side of a comparison with the paper timed and in what shape: a figure's verdicts say "like
+# for like" only when the paper's side and ours read the same in every one of these.
+SIDE_FIELDS = ("measure", "client", "message", "load")
+SIDES = ("paper", "ours")
 # A value row's measure and the x of the figures that draw it.
 MEASURES = {"replies/s": ("app", "rate"), "ratio": ("app", "items", "connections"), "MB": ("memory", "items"),
             "MB per process": ("memory",), "items/s": ("items",), "ms": ("rate",), "packets/s": ("items",),
@@ -56,6 +60,8 @@ def checked(declaration, source):
             refuse(f"{field}: missing")
     if declaration["load"].get("verb") not in VERBS:
         refuse(f"load.verb: a paper's figures run under {' or '.join(VERBS)}, not {declaration['load'].get('verb')!r}")
+    if not isinstance(declaration.get("sides", {}), dict):
+        refuse("sides: an object with the paper's side and ours")
     ids = [figure.get("id") for figure in declaration["figures"]]
     if len(set(ids)) != len(ids):
         refuse(f"figures: an id twice ({', '.join(map(str, ids))})")
@@ -87,10 +93,28 @@ def checked(declaration, source):
             refuse(f"{where}: a {PHASES_VERB} figure is drawn against items, its measure one of {', '.join(PHASE_MEASURES)}")
         if not phases and ("measure" in figure or "kind" in figure):
             refuse(f"{where}: measure, kind: only a {PHASES_VERB} figure names them (the others draw replies/s)")
+        missing = [f"{side}.{field}" for side in SIDES for field in SIDE_FIELDS
+                   if not sides_of(declaration, figure)[side].get(field)]
+        if missing:
+            refuse(f"{where}: a figure sets the paper beside ours, each side's measure and shape declared "
+                   f"(the paper's sides, the figure's over them): sides {', '.join(missing)} missing")
         kinds = experiment_of(declaration, figure)["options"].get("kinds")
         if "kind" in figure and figure["kind"] not in (kinds or ()):
             refuse(f"{where}: kind: {figure['kind']!r} is not among the kinds its experiment runs ({', '.join(kinds or ())})")
-    return declaration
+    return {**declaration, "figures": [{**figure, "sides": sides_of(declaration, figure)} for figure in declaration["figures"]]}
+
+
+def sides_of(declaration, figure):
+    """{"paper": {...}, "ours": {...}}: what each side of the figure's comparisons measured and in
+    what shape, the figure's own fields over the paper's."""
+    declared, own = declaration.get("sides", {}), figure.get("sides", {})
+    return {side: {**declared.get(side, {}), **own.get(side, {})} for side in SIDES}
+
+
+def unlike(sides):
+    """[(field, the paper's, ours)] where the two sides differ; [] when like for like."""
+    return [(field, sides["paper"][field], sides["ours"][field]) for field in SIDE_FIELDS
+            if sides["paper"][field] != sides["ours"][field]]
 
 
 def checked_values(rows, declaration, source):

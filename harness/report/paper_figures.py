@@ -9,7 +9,7 @@ value at a point is the median over the rounds of the level's median window, its
 range; from one round the range of that round's windows, and the page says so."""
 import statistics
 
-from harness.report.paper_declaration import BYTES_OF, PHASE_MEASURES, RATE_OF, SWEEP_VERB
+from harness.report.paper_declaration import BYTES_OF, PHASE_MEASURES, RATE_OF, SWEEP_VERB, unlike
 from stack import workload_names
 
 
@@ -205,6 +205,14 @@ def verdict(paper_low, paper_high, ours):
     return f"does not hold: the paper's is {SIDES[theirs]}, ours {SIDES[mine]} ({times(size)}× the paper's)"
 
 
+def likeness(sides):
+    """"like for like", or what the two sides measured differently, in words for the verdict itself."""
+    differs = unlike(sides)
+    if not differs:
+        return "like for like"
+    return "not like for like: " + "; ".join(f"{field}: the paper's {theirs}, ours {mine}" for field, theirs, mine in differs)
+
+
 def ours_text(ours):
     """Our ratios over a paper's span: one with its interval, several as their range."""
     if len(ours) == 1 and ours[0]["low"] is not None and ours[0]["high"] is not None:
@@ -231,7 +239,7 @@ def verdict_rows(figure, values, points):
         elif same_app:
             judged = f"cannot be had here: one app ({numerator}) stands for both"
         else:
-            judged = verdict(low, high, ours)
+            judged = f"{verdict(low, high, ours)} ({likeness(figure['sides'])})"
         rows.append({"comparison": f"{row['series']} / {row['over']}",
                      "apps": f"{numerator or '-'} / {denominator or '-'}",
                      "span": f"{row['x_low']}–{row['x_high']}" if row["x_low"] else "",

@@ -38,7 +38,7 @@ def pair_title(mine, theirs):
     return f"{workload_title(mine, short=True)} / {workload_title(theirs, short=True)}"
 
 
-def like_for_like_lines(rows, papers):
+def same_message_lines(rows, papers):
     """One line per paper ratio whose experiment the run measured: the paper's, then ours at each of
     the same-shaped workloads, then what still differs."""
     by_cell = {(row["workload"], row["app"]): row for row in rows if row["engine"] == NO_ENGINE}
@@ -51,12 +51,14 @@ def like_for_like_lines(rows, papers):
                          f"{paper_text(paper)} | {'; '.join(ours)} | {paper['differs']} |")
     if not lines:
         return []
-    return ["## The SOAP papers' experiments, like for like", "",
+    return ["## The SOAP papers' ratios beside ours on the same messages", "",
             "Each paper's throughput ratio (a round-trip time ratio read as its inverse; plots/soap-papers.tsv "
-            "says how each was read), then ours from the same shape of experiment, no database on either side: "
+            "says how each was read), then ours on the message of the same shape, no database on either side, "
+            "under this run's load, not the paper's (`make reproduce` runs each paper's own): "
             "getQuote for StockQuote, echo-N for echoStruct at N, list-N for echoList, the typed echoes' "
             "ratios for Lublin's types (Lublin timed serialization and deserialization alone, without HTTP), the "
-            "engine-less SOAP baselines for ICWS'08's static files. The last column says what still differs. "
+            "engine-less SOAP baselines for ICWS'08's static files. The last column says what differs: none "
+            "is like for like. "
             "Each figure's interval is in the tables above.", "",
             "| pair | paper | paper's experiment | paper's ratio | ours | what still differs |",
             "|---|---|---|---:|---|---|", *lines, ""]
@@ -89,7 +91,7 @@ def extension_lines(rows, papers, view):
 
 
 def paper_lines(view, rows, papers=None):
-    """summary.md's papers section: like for like first, then the lab's extension; [] when the run
+    """summary.md's papers section: the papers' messages first, then the lab's extension; [] when the run
     measured neither."""
     papers = paper_ratios(papers)
-    return like_for_like_lines(rows, papers) + extension_lines(rows, papers, view)
+    return same_message_lines(rows, papers) + extension_lines(rows, papers, view)

@@ -63,10 +63,11 @@ def test_a_figure_narrowed_to_some_apps_drops_its_set():
     (lambda d: d["load"].update(verb="profile"), "load.verb"),
     (lambda d: d["figures"].append(dict(d["figures"][0])), "an id twice"),
     (lambda d: d["figures"][0].pop("reference"), "reference missing"),
+    (lambda d: d["sides"]["ours"].pop("client"), "sides ours.client missing"),
+    (lambda d: d["figures"][2]["sides"]["paper"].pop("message"), "figure 3: .* sides paper.message missing"),
 ])
 def test_a_wrong_declaration_is_named(change, named):
-    declaration, _ = icws08()
-    declaration = json.loads(json.dumps(declaration))
+    declaration = json.loads((paper_runs.PAPERS / "icws08.json").read_text())
     change(declaration)
     with pytest.raises(Refused, match=named):
         paper_declaration.checked(declaration, "icws08.json")
@@ -123,6 +124,28 @@ def test_ratios_are_over_the_reference_and_the_verdicts_say_whether_the_paper_s_
     assert verdicts["soap-php / soap-axis2"]["paper"] == "0.97×"
     assert verdicts["soap-php / soap-axis2"]["verdict"].startswith("the direction holds (both below 1)")
     assert verdicts["soap-gsoap / soap-axis2"]["verdict"].startswith("does not hold: the paper's is above 1")
+    assert verdicts["soap-php / soap-axis2"]["verdict"].endswith(
+        "(not like for like: message: the paper's StockQuote: a request of one element, 277 bytes; a response of 649 "
+        "bytes: symbol, volume, lastTrade (price, date), change (dollar, percent) (lines 770-774, Tables 2-3), ours "
+        "getQuote: a request of one symbol element; a response of 730-790 bytes: a quote of 14 flat fields "
+        "(contract/README.md))")
+
+
+@pytest.mark.parametrize("paper", paper_runs.papers())
+def test_every_figure_of_a_paper_declares_both_sides_measure_and_shape(paper):
+    declaration, _ = paper_runs.read_paper(paper)
+    for figure in declaration["figures"]:
+        for side in paper_declaration.SIDES:
+            assert set(figure["sides"][side]) >= set(paper_declaration.SIDE_FIELDS), (figure["id"], side)
+            assert all(figure["sides"][side][field].strip() for field in paper_declaration.SIDE_FIELDS)
+
+
+def test_a_verdict_is_like_for_like_only_when_every_field_of_both_sides_reads_the_same():
+    same = {"measure": "throughput (requests/s)", "client": "ab", "message": "echoStruct(10)", "load": "100 connections"}
+    assert paper_figures.likeness({"paper": same, "ours": dict(same)}) == "like for like"
+    other = {**same, "load": "a rate offered"}
+    assert paper_figures.likeness({"paper": same, "ours": other}) == (
+        "not like for like: load: the paper's 100 connections, ours a rate offered")
 
 
 @pytest.mark.parametrize("paper_low, paper_high, ours, starts", [

@@ -100,6 +100,16 @@ def test_the_papers_ratios_are_set_beside_ours_or_named_as_not_here():
     assert derived["source"] == "derived: 4.37 / 2.43 (line 62)"
 
 
+def test_a_verdict_on_raw_envelopes_names_the_stock_clients_it_is_set_against():
+    declaration, values, points = recorded_points("4")
+    derived = next(row for row in paper_figures.verdict_rows(figure_by_id(declaration, "4"), values, points)
+                   if row["comparison"] == "Axis 1.4 / XFire with JaxB")
+    assert "not like for like: measure: the paper's round trip: the client invoking the service" in derived["verdict"]
+    assert "client: the paper's its stock clients" in derived["verdict"] and "ours raw envelopes" in derived["verdict"]
+    through_zeep = paper_declaration.unlike(figure_by_id(declaration, "4z")["sides"])
+    assert [field for field, _, _ in through_zeep] == ["client"], "Fig. 4z differs from the paper in its client alone"
+
+
 def test_reproduce_draws_the_phase_figures_from_a_recorded_run(tmp_path):
     pages, markdown = drawn("infosys", RECORDED, tmp_path)
     assert pages == 3, "Figs. 2, 3 and 4 from the one run; 4s and phase 2 not recorded"

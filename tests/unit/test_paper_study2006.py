@@ -168,4 +168,4 @@ def test_a_step_that_did_not_pass_is_flagged_and_named_with_its_reason():
     assert series[1][1]["low"] == series[1][1]["high"] == 1.4, "no 5-s samples recorded: the step's own rate"
     (words,) = paper_sweeps.verdict(figure_by_id(declaration, "6.2.4"), values, points,
                                     paper_runs.recorded_registry(RECORDED, "fig-6.2.4"))
-    assert words.endswith("ours first failed at 2 req/s (reply rate 1.4 < 95% of 2).")
+    assert words.endswith("ours first failed at 2 req/s (reply rate 1.4 < 95% of 2) (like for like).")

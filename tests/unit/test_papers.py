@@ -31,7 +31,7 @@ def test_each_papers_ratio_stands_beside_ours_from_the_same_experiment():
             row("soap-php", "echo-10", "2000", lower_bound=1), row("soap-axis2", "echo-10", "500"),
             row("soap-gsoap", "doubles-1000", "90"), row("soap-gsoap", "ints-1000", "100")]
     lines = papers.paper_lines(VIEW, rows, TABLE)
-    assert lines[0] == "## The SOAP papers' experiments, like for like"
+    assert lines[0] == "## The SOAP papers' ratios beside ours on the same messages"
     table = [line for line in lines if line.startswith("| ")]
     assert table[1] == "| PHP over Axis2/Java | P | payload | 1.87-5.97x | 1 structs: 3.00x; 10 structs: >= 4.00x | keep-alive there |"
     assert table[2] == "| doubles over ints | P | payload | 1.13x | 1,000 doubles / 1,000 ints: 0.90x | keep-alive there |"
