@@ -40,7 +40,23 @@ def test_the_heading_slugs_are_githubs():
 def test_the_pages_exist_and_readme_is_a_front_page():
     assert {page.name for page in PAGES} >= {"README.md", "method.md", "results.md", "apps.md", "soap-engines.md",
                                              "topologies.md", "hardening.md", "measurement-log.md"}
-    assert len((ROOT / "README.md").read_text().splitlines()) <= 250
+    assert len((ROOT / "README.md").read_text().splitlines()) <= 150
+
+
+def findings(readme):
+    """README's findings: each bullet's lines (its "- " line and the indented ones that follow it)."""
+    section = readme.split("\n## What it found\n", 1)[1].split("\n## ", 1)[0]
+    return [bullet.splitlines() for bullet in re.findall(r"^- .*(?:\n  .*)*", section, flags=re.M)]
+
+
+def test_readme_gives_the_apps_and_the_two_commands_before_its_findings_each_in_two_lines_with_a_link():
+    readme = (ROOT / "README.md").read_text()
+    found = readme.index("## What it found")
+    assert readme.index("make saturation-sweep") < found and readme.index("make test") < found
+    assert readme.index("## The apps") < found
+    assert len(findings(readme)) >= 10
+    for bullet in findings(readme):
+        assert len(bullet) <= 2 and LINK.search(" ".join(bullet)), bullet[0]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)

@@ -72,7 +72,7 @@ def test_icws08s_breakdown_stands_beside_ours_at_echo_10_only():
                  {"apache": {"runtime": 5.0, "xml": 2.0, "libc": 1.0, "web-server": 2.0}})
     assert profiles.icws_lines({"soap-php/none/single": php}, title) == []
     lines = profiles.icws_lines({"soap-php/none/echo-10": php}, title)
-    assert "PHP SOAP, beside ICWS'08's PHP 5.2.5 + Apache 2.2 (mod_php), Fig. 11:" in lines
+    assert "PHP SOAP, beside ICWS'08's PHP 5.2.5 + Apache 2.0.63 (mod_php), Fig. 11:" in lines
     assert "| language runtime | 46 | 50 |" in lines
     assert "| XML parsing and serialization | 12 | 20 |" in lines
     assert "| kernel network (TCP, softirq) | 2 | 0 |" in lines
