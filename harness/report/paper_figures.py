@@ -9,7 +9,7 @@ value at a point is the median over the rounds of the level's median window, its
 range; from one round the range of that round's windows, and the page says so."""
 import statistics
 
-from harness.report.paper_declaration import BYTES_OF, PHASE_MEASURES, RATE_OF, SWEEP_VERB, unlike
+from harness.report.paper_declaration import BYTES_OF, PHASE_MEASURES, RATE_OF, SIDE_FIELDS, SWEEP_VERB, unlike
 from stack import workload_names
 
 
@@ -206,11 +206,21 @@ def verdict(paper_low, paper_high, ours):
 
 
 def likeness(sides):
-    """"like for like", or what the two sides measured differently, in words for the verdict itself."""
-    differs = unlike(sides)
+    """"like for like", or "not like for like in message" naming each field the two sides measured
+    differently: the verdict's own words; sides_text() says how they differ."""
+    differs = [field for field, _, _ in unlike(sides)]
     if not differs:
         return "like for like"
-    return "not like for like: " + "; ".join(f"{field}: the paper's {theirs}, ours {mine}" for field, theirs, mine in differs)
+    return "not like for like in " + (differs[0] if len(differs) == 1 else f"{', '.join(differs[:-1])} and {differs[-1]}")
+
+
+def sides_text(sides):
+    """A sentence for the figure's page: what each side measured where they differ, or that they agree."""
+    differs = unlike(sides)
+    if not differs:
+        return "Like for like: " + "; ".join(f"{field}, {sides['paper'][field]}" for field in SIDE_FIELDS) + "."
+    return "Not like for like: " + " ".join(f"{field.capitalize()}: the paper, {theirs}; ours, {mine}."
+                                           for field, theirs, mine in differs)
 
 
 def ours_text(ours):

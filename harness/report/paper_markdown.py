@@ -1,7 +1,7 @@
 """A paper's reproduction in words (`make reproduce PAPER=`): each figure's section of <paper>.md (our
 points, the paper's values, the verdicts, what differs) and the page around them (the machine and its
 speed canary, the paper's load, what differs everywhere, the figures not run). Pure."""
-from harness.report.paper_figures import interval_about, series_title, value_label, verdict_rows
+from harness.report.paper_figures import interval_about, series_title, sides_text, value_label, verdict_rows
 
 
 def figure_markdown(figure, values, points, recorded):
@@ -31,6 +31,7 @@ def figure_markdown(figure, values, points, recorded):
                   f"{row['ours']} | {row['verdict']} |" for row in verdicts]
     else:
         lines += ["", "The paper gives no value for this figure: ours stands alone."]
+    lines += ["", sides_text(figure["sides"])]
     if figure.get("differs"):
         lines += ["", "What still differs, beside the paper's own list: " + " ".join(figure["differs"])]
     return lines + [""]

@@ -2,7 +2,7 @@
 the paper's bars and spans, flagged points) and the notes under its panels. Pure."""
 import textwrap
 
-from harness.report.paper_figures import closing_connections, interval_about, series_title, value_label
+from harness.report.paper_figures import closing_connections, interval_about, series_title, sides_text, value_label
 from harness.report.view import PALETTE
 from stack import workload_names
 
@@ -94,6 +94,7 @@ def notes_text(figure, declaration, verdicts, points, recorded):
              f"({row['source']}), ours {row['ours']}: {row['verdict']}." for row in verdicts]
     if not verdicts:
         lines.append("The paper gives no value for this figure.")
+    lines.append(sides_text(figure["sides"]))
     lines.append(interval_about(points, value_label(figure)[2]).capitalize() + ".")
     closed = closing_connections(points)
     if closed:

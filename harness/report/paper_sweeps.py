@@ -8,7 +8,7 @@ range; from one round the range of httperf's 5-s samples of the reply rate withi
 saturation table (x: app) draws each cell's saturation as the sweep located it."""
 import statistics
 
-from harness.report.paper_figures import likeness
+from harness.report.paper_figures import likeness, sides_text
 from harness.report.paper_pages import colour_hex, nan
 from harness.results.records import LOCATED, PASS
 
@@ -129,7 +129,7 @@ def verdict(figure, values, points, recorded):
         ours = (f"ours first failed at {failed[0][0]:g} req/s ({failed[0][1]['reasons'][0]})" if failed
                 else f"ours passed every rate up to {series[-1][0]:g} req/s")
         words.append(f"{recorded.title(app)} on {engine}: {paper_saturation(paper)}; {ours} ({likeness(figure['sides'])}).")
-    return words
+    return words + [sides_text(figure["sides"])]
 
 
 def rates_text(figure, values, points, recorded):

@@ -142,13 +142,13 @@ def draw_profiles(declaration, figure, values, breakdowns, levels_by_app, plots,
         body = paper_profiles.breakdown_lines(figure, breakdowns, ours, recorded)
     else:
         body = paper_profiles.memory_lines(figure, values, levels_by_app, recorded)
-    differs = [f"Differs: {item}" for item in figure.get("differs", [])]
+    differs = [paper_figures.sides_text(figure["sides"]), *(f"Differs: {item}" for item in figure.get("differs", []))]
     text = plots / "data" / f"fig-{figure['id']}-text.tsv"
     text.write_text(text_page([heading], [row for line in aligned_tables(body) + [""] + differs
                                           for row in textwrap.wrap(line, TEXT_WIDTH, subsequent_indent="    ") or [""]]))
     pages.append(plots / f"fig-{figure['id']}-text.pdf")
     gnuplot("text.gp", output=pages[-1], file=text)
-    section = [f"## Fig. {figure['id']}: {figure['title']}", "", *body, "",
+    section = [f"## Fig. {figure['id']}: {figure['title']}", "", *body, "", paper_figures.sides_text(figure["sides"]), "",
                "What still differs, beside the paper's own list: " + " ".join(figure.get("differs", [])), ""]
     return [str(page) for page in pages], section
 

@@ -124,11 +124,12 @@ def test_ratios_are_over_the_reference_and_the_verdicts_say_whether_the_paper_s_
     assert verdicts["soap-php / soap-axis2"]["paper"] == "0.97×"
     assert verdicts["soap-php / soap-axis2"]["verdict"].startswith("the direction holds (both below 1)")
     assert verdicts["soap-gsoap / soap-axis2"]["verdict"].startswith("does not hold: the paper's is above 1")
-    assert verdicts["soap-php / soap-axis2"]["verdict"].endswith(
-        "(not like for like: message: the paper's StockQuote: a request of one element, 277 bytes; a response of 649 "
-        "bytes: symbol, volume, lastTrade (price, date), change (dollar, percent) (lines 770-774, Tables 2-3), ours "
+    assert verdicts["soap-php / soap-axis2"]["verdict"].endswith("(not like for like in message)")
+    assert paper_figures.sides_text(fig3["sides"]) == (
+        "Not like for like: Message: the paper, StockQuote: a request of one element, 277 bytes; a response of 649 "
+        "bytes: symbol, volume, lastTrade (price, date), change (dollar, percent) (lines 770-774, Tables 2-3); ours, "
         "getQuote: a request of one symbol element; a response of 730-790 bytes: a quote of 14 flat fields "
-        "(contract/README.md))")
+        "(contract/README.md).")
 
 
 @pytest.mark.parametrize("paper", paper_runs.papers())
@@ -143,9 +144,10 @@ def test_every_figure_of_a_paper_declares_both_sides_measure_and_shape(paper):
 def test_a_verdict_is_like_for_like_only_when_every_field_of_both_sides_reads_the_same():
     same = {"measure": "throughput (requests/s)", "client": "ab", "message": "echoStruct(10)", "load": "100 connections"}
     assert paper_figures.likeness({"paper": same, "ours": dict(same)}) == "like for like"
-    other = {**same, "load": "a rate offered"}
-    assert paper_figures.likeness({"paper": same, "ours": other}) == (
-        "not like for like: load: the paper's 100 connections, ours a rate offered")
+    other = {**same, "load": "a rate offered", "client": "httperf"}
+    assert paper_figures.likeness({"paper": same, "ours": other}) == "not like for like in client and load"
+    assert paper_figures.sides_text({"paper": same, "ours": other}) == (
+        "Not like for like: Client: the paper, ab; ours, httperf. Load: the paper, 100 connections; ours, a rate offered.")
 
 
 @pytest.mark.parametrize("paper_low, paper_high, ours, starts", [

@@ -77,7 +77,7 @@ def test_a_point_is_the_steps_reply_rate_and_response_time_beside_the_papers_row
     assert paper_sweeps.paper_rows(figure_by_id(declaration, "6.2.4"), values) == {
         "soap": {1.0: {"replies/s": 1.0, "ms": 693.2, "ms_high": 693.2},
                  2.0: {"replies/s": 0.1, "ms": 19832.3, "ms_high": 19832.3}}}
-    (words,) = paper_sweeps.verdict(figure_by_id(declaration, "6.2.4"), values, points,
+    words, _ = paper_sweeps.verdict(figure_by_id(declaration, "6.2.4"), values, points,
                                     paper_runs.recorded_registry(RECORDED, "fig-6.2.4"))
     assert words.startswith("SOAP (Axis 1.4) on myisam: "), "the app as the recorded run's registry titles it"
     assert "fell short of the rate at 2 req/s (throughput 1)" in words and "ours passed every rate up to 2 req/s" in words
@@ -166,6 +166,7 @@ def test_a_step_that_did_not_pass_is_flagged_and_named_with_its_reason():
     (series,) = points.values()
     assert [(rate, point["flags"]) for rate, point in series] == [(1.0, []), (2.0, ["fail"])]
     assert series[1][1]["low"] == series[1][1]["high"] == 1.4, "no 5-s samples recorded: the step's own rate"
-    (words,) = paper_sweeps.verdict(figure_by_id(declaration, "6.2.4"), values, points,
-                                    paper_runs.recorded_registry(RECORDED, "fig-6.2.4"))
+    words, sides = paper_sweeps.verdict(figure_by_id(declaration, "6.2.4"), values, points,
+                                        paper_runs.recorded_registry(RECORDED, "fig-6.2.4"))
     assert words.endswith("ours first failed at 2 req/s (reply rate 1.4 < 95% of 2) (like for like).")
+    assert sides.startswith("Like for like: measure, the reply rate and httperf's response time")
