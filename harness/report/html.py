@@ -162,11 +162,12 @@ def write_index(results_dir):
         kind, manifest = run_manifest(run_dir)
         if kind is None:
             continue
-        document, peaks = run_dir / "results.json", run_dir / "concurrency.json"
+        document, peaks, canary = run_dir / "results.json", run_dir / "concurrency.json", run_dir / "canary.json"
         entries.append(site.run_entry(run_dir.name, manifest,
                                       json.loads(document.read_text()) if kind == kinds.SWEEP and document.exists() else None,
                                       (run_dir / "report" / "index.html").exists(),
-                                      json.loads(peaks.read_text()) if kind == kinds.CONCURRENCY and peaks.exists() else None))
+                                      json.loads(peaks.read_text()) if kind == kinds.CONCURRENCY and peaks.exists() else None,
+                                      json.loads(canary.read_text()) if canary.exists() else None))
     comparisons = [path.name for path in sorted(Path(results_dir).glob("compare-*.html"))]
     index = Path(results_dir) / "index.html"
     write_atomically(index, environment().get_template("runs.html").render(

@@ -3,6 +3,7 @@ page, a page per cell) and results.json, from the run's saved results alone. Pur
 summary rows in, dicts out; harness/report/html.py renders them with the templates beside it.
 
 Every link is relative to the run's report/ folder, so the pages open from the file system."""
+import statistics
 from collections import Counter
 
 from harness.report.series import database_work_text
@@ -176,16 +177,36 @@ def concurrency_sections(results):
     return sections
 
 
-def run_entry(run_id, manifest, document, has_report, peaks=None):
-    """A row of results/index.html: a run's date, host, set, rounds, its cells as the index's script
-    compares them and its headline figures (the fastest cell per workload), from its manifest and
-    results.json (None: not written) or, for a concurrency sweep, its concurrency.json's `peaks`;
-    linked to its report when it `has_report`."""
+def cpu_names(cpus):
+    """{"CPU1", "CPU2"} of a pinning's CPU list ("1", "1,2", "2-3"); empty for none."""
+    names = set()
+    for part in filter(None, str(cpus or "").replace(" ", "").split(",")):
+        low, _, high = part.partition("-")
+        if low.isdigit() and (high.isdigit() or not high):
+            names.update(f"CPU{cpu}" for cpu in range(int(low), int(high or low) + 1))
+    return names
+
+
+def canary_text(readings, server_cpus):
+    """"canary 4.66 ms": the speed canary's median over a run (canary.json's {CPU: [ms]}) on its
+    servers' CPUs, else on every CPU it read; "" when it read none (runs before the canary)."""
+    wanted = cpu_names(server_cpus)
+    times = [ms for cpu, values in (readings or {}).items() if cpu in wanted for ms in values] or \
+        [ms for values in (readings or {}).values() for ms in values]
+    return f"canary {statistics.median(times):.2f} ms" if times else ""
+
+
+def run_entry(run_id, manifest, document, has_report, peaks=None, canary=None):
+    """A row of results/index.html: a run's date, host and speed canary (`canary`: its canary.json),
+    set, rounds, its cells as the index's script compares them and its headline figures (the fastest
+    cell per workload), from its manifest and results.json (None: not written) or, for a concurrency
+    sweep, its concurrency.json's `peaks`; linked to its report when it `has_report`."""
     host = manifest.get("host", {})
     started = manifest.get("started") or ""
     entry = {"run_id": run_id, "started": started, "started_text": started[:16].replace("T", " ") + (" UTC" if started else ""),
              "finished": bool(manifest.get("finished")),
              "cpu_model": host.get("cpu_model", "?"), "cores": host.get("cores", "?"),
+             "canary": canary_text(canary, manifest.get("pinning", {}).get("server_cpus")),
              "set": manifest.get("options", {}).get("app_set") or manifest.get("options", {}).get("set") or "",
              "report": f"{run_id}/report/index.html" if has_report else None, "rounds": None, "headline": [],
              "cells": None, "kind": None}

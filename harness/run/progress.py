@@ -12,6 +12,13 @@ def estimate_eta(cells_left, cell_walls, steps_in_cell, step_walls, typical_step
     return max(0, typical_steps - steps_in_cell) * step + cells_left * cell
 
 
+def within_cap(current_s, further_s, sweep_s, cap_s):
+    """Seconds left when a cap bounds the sweep (ROUNDS=auto starts no round that would end past it):
+    the round under way in full, the rounds after it only up to the cap; never below zero."""
+    current_s = max(0.0, current_s)
+    return current_s + max(0.0, min(further_s, cap_s - sweep_s - current_s))
+
+
 def planned_eta(visits, walls, fallback_s):
     """(seconds, how many visits an earlier wall predicted) before a run starts: each visit (app,
     workload, first round?) as long as the median of that cell's walls of its kind in earlier runs (a

@@ -21,7 +21,7 @@ from harness.run.cell import Cell, now
 from harness.run.guard import Guard
 from harness.run.procedure import measure_cell
 from harness.run.run_manifest import write_manifest
-from harness.run.progress import describe, estimate_eta, format_duration, planned_eta, step_line
+from harness.run.progress import describe, estimate_eta, format_duration, planned_eta, step_line, within_cap
 from harness.run.schedule import schedule
 from stack import lifecycle, registry, settings
 
@@ -146,8 +146,17 @@ class Runner:
         ended = time.monotonic()
         self.step_walls.append(ended - (self.last_step_end or ended - step.wall_s))
         self.last_step_end = ended
-        eta = estimate_eta(self.cells_left, self.typical_cell_walls(cell.visit.round), len(cell.steps),
-                           self.step_walls) + (self.context.plan.rounds - cell.visit.round) * self.jvm_warmup_s
+        plan, ahead = self.context.plan, self.visits[self.index:]
+        walls = self.typical_cell_walls(cell.visit.round)
+        this_round = estimate_eta(sum(visit.round == cell.visit.round for visit in ahead), walls, len(cell.steps),
+                                  self.step_walls)
+        # The rounds after this one, with their JVMs' warm-ups: ROUNDS=auto's added rounds are among
+        # the visits once added, past the rounds asked for.
+        rounds_ahead = len({visit.round for visit in ahead} - {cell.visit.round})
+        after = (estimate_eta(self.cells_left, walls, len(cell.steps), self.step_walls) - this_round
+                 + rounds_ahead * self.jvm_warmup_s)
+        eta = (within_cap(this_round, after, time.monotonic() - self.auto.started, plan.auto_cap_min * 60)
+               if plan.auto_rounds else this_round + after)
         self.say(step_line(f"cell {self.index}/{len(self.visits)} {cell.visit}", step, eta))
 
     def typical_cell_walls(self, round_):

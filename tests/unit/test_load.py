@@ -4,7 +4,7 @@ import pytest
 from harness.judge.steps import step_timeout
 from harness.measure import load, ports
 from harness.run import context, options
-from harness.run.progress import estimate_eta, planned_eta
+from harness.run.progress import estimate_eta, planned_eta, within_cap
 from stack import registry
 
 
@@ -73,6 +73,15 @@ def test_the_eta_counts_the_current_cell_and_the_cells_left_at_their_measured_le
     assert estimate_eta(cells_left=3, cell_walls=[], steps_in_cell=2, step_walls=[10, 10]) == 6 * 10 + 3 * 80
     assert estimate_eta(cells_left=2, cell_walls=[50, 70], steps_in_cell=9, step_walls=[7]) == 2 * 60
     assert estimate_eta(cells_left=5, cell_walls=[], steps_in_cell=0, step_walls=[]) == 0
+
+
+def test_the_eta_runs_the_round_under_way_and_the_rounds_after_it_only_to_the_cap():
+    # ROUNDS=auto's last minutes, the cap at 60 min: 2 min of the round under way, 10 of added rounds.
+    assert within_cap(current_s=120, further_s=600, sweep_s=55 * 60, cap_s=60 * 60) == 120 + 180
+    assert within_cap(current_s=120, further_s=60, sweep_s=55 * 60, cap_s=60 * 60) == 180
+    # Past the cap the round under way still ends; no round starts after it, and no ETA goes negative.
+    assert within_cap(current_s=240, further_s=600, sweep_s=61 * 60, cap_s=60 * 60) == 240
+    assert within_cap(current_s=-5, further_s=0, sweep_s=0, cap_s=60) == 0
 
 
 def test_options_come_from_sweep_json_and_the_command_line_overrides_them(monkeypatch):

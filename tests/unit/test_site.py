@@ -4,6 +4,7 @@ warnings, a cell's steps linked to their raw outputs, and the index of runs. On 
 tests/fixtures/results."""
 import json
 import shutil
+import statistics
 
 import jsonschema
 import pytest
@@ -86,6 +87,9 @@ def test_the_pages_render_with_every_link_inside_the_run(tmp_path):
         assert f'href="cell-{site.cell_name(row)}.html"' in text
     index = html.write_index(tmp_path)
     assert 'href="cost-b/report/index.html"' in index.read_text()
+    readings = json.loads((FIXTURES / "cost-b" / "canary.json").read_text())
+    servers = statistics.median(readings["CPU1"])
+    assert f"cores, canary {servers:.2f} ms</td>" in index.read_text(), "the canary on the servers' CPU beside the machine"
 
 
 def test_a_comparison_and_a_run_s_markdown_become_pages_with_their_tables(tmp_path):
@@ -113,9 +117,18 @@ def test_the_index_of_runs_is_newest_first_with_each_run_s_fastest_cell_per_work
     assert [entry["run_id"] for entry in site.runs_index([older, newer])] == ["cost-b", "old"]
     assert older["report"] is None and newer["report"] == "cost-b/report/index.html"
     assert older["started_text"] == "2026-01-01 00:00 UTC"
+    assert older["canary"] == "" and newer["canary"] == "", "no canary.json given: none named"
     fastest = max((cell for cell in document["cells"] if cell["workload"] == "single"),
                   key=lambda cell: cell["saturation_rps"] or 0)
     assert f"single: {fastest['app']} {fastest['saturation_rps']:,.0f} req/s" in newer["headline"]
+
+
+def test_a_run_s_canary_is_its_median_on_the_servers_cpus_else_on_every_cpu_it_read():
+    readings = {"CPU0": [2.0, 2.0, 2.0], "CPU1": [4.0, 5.0, 9.0], "CPU2": [3.0]}
+    assert site.canary_text(readings, "1") == "canary 5.00 ms"
+    assert site.canary_text(readings, "1-2") == "canary 4.50 ms"
+    assert site.canary_text(readings, "none") == "canary 3.00 ms"
+    assert site.canary_text({}, "1") == "" and site.canary_text(None, "1") == ""
 
 
 def test_the_index_sets_a_run_s_cells_beside_another_s_by_label_with_their_intervals():
