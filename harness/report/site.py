@@ -11,6 +11,7 @@ from harness.report.tables import title_lines
 from harness.report.trust import database_work_line, disturbance_line, rounds_line, speed_line
 from harness.results import kinds
 from harness.results.records import CellKey
+from harness.results.speed import cpu_names
 from stack.registry import engine_title
 from stack.workload_names import workload_title
 
@@ -175,16 +176,6 @@ def concurrency_sections(results):
                                   f"{mode_text(result['connection'])}",
                          "driver": result.get("driver", "wrk"), "levels": levels})
     return sections
-
-
-def cpu_names(cpus):
-    """{"CPU1", "CPU2"} of a pinning's CPU list ("1", "1,2", "2-3"); empty for none."""
-    names = set()
-    for part in filter(None, str(cpus or "").replace(" ", "").split(",")):
-        low, _, high = part.partition("-")
-        if low.isdigit() and (high.isdigit() or not high):
-            names.update(f"CPU{cpu}" for cpu in range(int(low), int(high or low) + 1))
-    return names
 
 
 def canary_text(readings, server_cpus):

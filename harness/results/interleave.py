@@ -1,10 +1,13 @@
-"""Two cells' costs set against each other at one moment (harness/run/spread.py --interleave measures
-it): their steps alternated at the same offered rate, below both cells' saturation, in pairs whose
-order flips (AB, BA, AB...) so that a host drifting over minutes weighs on both alike. Each pair gives
-the ratio of the servers' CPU per reply, B's over A's: A's figure over B's when both saturate with
-every core busy. Set beside the run's own ratio of saturation figures and of CPU per reply at
-saturation, round by round. Rows are spread.tsv's (harness/results/spread.py), "restart" holding the
-pair. Pure."""
+"""Cells' costs set against each other at one moment (`make interleave`; harness/run/spread.py
+measures it): their steps taken by turns, nothing restarted, each at the same share of its own
+saturation figure, cycle after cycle. The cycles' orders are a Williams design (each cell in each
+position equally often, each right after each other equally often), shuffled by the run's seed, so
+that a host drifting over minutes weighs on every cell alike. The first cell is measured twice a
+cycle, its twin the A/A control. Each cycle gives every pair's ratio of the servers' CPU per reply;
+over the cycles, its geometric mean with a 95 % interval, paired by cycle: A's figure over B's when
+both saturate with every core busy. Set beside the run's own ratio of saturation figures, round by
+round. Rows are spread.tsv's (harness/results/spread.py), "restart" holding the cycle. Pure."""
+import random
 import statistics
 
 from harness.results.records import PASS
@@ -12,12 +15,51 @@ from harness.results.spread import number
 from harness.results.rounds import paired_interval
 from harness.results.stats import ratio_interval
 
+CONTROL = " (A/A)"  # the first cell's twin, measured in every cycle beside it
 PARTS = {"CPU": "cpu_ms_per_reply", "user": "user_ms_per_reply", "system": "system_ms_per_reply"}
 
 
 def order(pair):
     """The two cells' order in pair 1, 2, 3...: AB, BA, AB..."""
     return (0, 1) if pair % 2 else (1, 0)
+
+
+def williams(count):
+    """The orders of a Williams design for `count` members (their indices): each member in each
+    position once, and each right after each other once; an odd count needs the square and its
+    mirror, so each twice."""
+    first, low, high = [0], 1, count - 1
+    for index in range(1, count):
+        if index % 2:
+            first, low = first + [low], low + 1
+        else:
+            first, high = first + [high], high - 1
+    rows = [[(member + shift) % count for member in first] for shift in range(count)]
+    return rows if count % 2 == 0 else rows + [row[::-1] for row in rows]
+
+
+def cycle_orders(count, rotations, seed):
+    """[each cycle's order of the `count` members]: the Williams design `rotations` times, each pass's
+    cycles shuffled by `seed`."""
+    shuffler, orders = random.Random(seed), []
+    for _ in range(rotations):
+        rows = williams(count)
+        shuffler.shuffle(rows)
+        orders += rows
+    return orders
+
+
+def members(cells, control=True):
+    """The labels a cycle measures: each cell once, and the first one's twin when `control`."""
+    return [*cells, cells[0] + CONTROL] if control else list(cells)
+
+
+def pairs_of(labels):
+    """Every pair a cycle sets side by side: the cells two by two in their order, and the A/A twin
+    against its cell alone."""
+    cells = [label for label in labels if not label.endswith(CONTROL)]
+    pairs = [(first, second) for index, first in enumerate(cells) for second in cells[index + 1:]]
+    return pairs + [(label.removesuffix(CONTROL), label) for label in labels if label.endswith(CONTROL)]
 
 
 def pair_costs(rows, first, second, column="cpu_ms_per_reply"):
@@ -51,43 +93,93 @@ def run_ratios(first, second):
             "cost": paired(lambda row: row.server_cpu_ms_per_reply_saturation, second, first)}
 
 
-def shown(interval, count, unit):
+def saturation_ratios(labels, cells):
+    """{(A, B): (run_ratios(A, B), the rounds both measured)} for every pair of cells among `labels`
+    (`cells`: {label: CellFigures}); the A/A twin has none."""
+    return {(first, second): (run_ratios(cells[first], cells[second]),
+                              len(set(cells[first].figures) & set(cells[second].figures)))
+            for first, second in pairs_of(labels) if second in cells}
+
+
+def cost(rows, label, column="cpu_ms_per_reply"):
+    """(geometric mean, min, max, steps) of a label's cost over its passing steps; None without one."""
+    values = [number(row[column]) for row in rows
+              if row["cell"] == label and row["verdict"] == PASS and number(row[column])]
+    return (statistics.geometric_mean(values), min(values), max(values), len(values)) if values else None
+
+
+def median_of(rows, label, column):
+    values = [number(row.get(column)) for row in rows if row["cell"] == label and row["verdict"] == PASS
+              and number(row.get(column)) is not None]
+    return statistics.median(values) if values else None
+
+
+def ratio_text(interval):
     if interval is None:
-        return "| - | - | - |"
-    spread = (f"[{interval.low:.2f}, {interval.high:.2f}]" if interval.low is not None else "one value: no interval")
-    return f"| {interval.estimate:.2f} | {spread} | {count} {unit} |"
+        return "- | - | -"
+    if interval.low is None:
+        return f"{interval.estimate:.2f} | one cycle: no interval | -"
+    return f"{interval.estimate:.2f} | [{interval.low:.2f}, {interval.high:.2f}] | ±{interval.half_width:.0%}"
 
 
-def interleave_markdown(rows, run_id, first, second, rate, saturation, host):
-    """interleave.md: the interleaved cost ratio with its interval, its parts (user, system), beside
-    the run's ratios at saturation (`saturation`: run_ratios' dict and the rounds they pair)."""
-    ratios, rounds = saturation
-    pairs = pair_costs(rows, first, second)
-    measured = interleaved_ratio(rows, first, second)
-    lines = [f"# Interleaved: {first} against {second}, run {run_id}", "",
-             f"On {host}. Both cells' steps alternated at {rate:g} req/s offered (below both cells' saturation), "
-             "in pairs whose order flips (AB, BA...), so a slow minute of the host slows both. Only pairs whose "
-             "steps both passed count. A ratio above 1 favours the first cell: its figure over the second's, "
-             "or the second's CPU per reply over the first's (the same thing when both saturate with every "
-             "core busy).", "",
-             f"| {first} over {second} | ratio | 95 % interval | from |", "|---|---:|---|---|",
-             "| saturation figures, the run's rounds " + shown(ratios["figure"], rounds, "rounds"),
-             "| servers' CPU per reply at saturation, the run's rounds " + shown(ratios["cost"], rounds, "rounds")]
-    for name, column in PARTS.items():
-        lines.append(f"| servers' {name} per reply, interleaved " +
-                     shown(interleaved_ratio(rows, first, second, column), len(pair_costs(rows, first, second, column)),
-                           "pairs"))
-    lines.append("")
-    if measured and ratios["figure"]:
-        agree = "overlap" if measured.overlaps(ratios["figure"]) else "do not overlap"
-        lines.append(f"The interleaved ratio is {measured.estimate / ratios['figure'].estimate:.2f}× the saturation "
-                     f"figures' ratio; their intervals {agree}.")
-    if pairs:
-        lines += ["", "| pair | order | " + f"{first} CPU ms / reply | {second} CPU ms / reply | ratio |",
-                  "|---:|---|---:|---:|---:|"]
-        for pair, mine, theirs in pairs:
-            names = ("AB", "BA")[order(pair)[0]]
-            lines.append(f"| {pair} | {names} | {mine:.3f} | {theirs:.3f} | {theirs / mine:.2f} |")
-    else:
-        lines.append("No pair has a passing step of both cells: no interleaved ratio.")
+def decided(interval):
+    return "-" if interval is None or interval.low is None else "yes" if interval.excludes(1) else "no"
+
+
+def shown(value, form):
+    return "-" if value is None else f"{value:{form}}"
+
+
+def cell_line(rows, label, rate, figure, server_cpus):
+    """A cell's row of interleave.md: its costs per reply over its passing steps, the capacity its CPU
+    per reply predicts on `server_cpus` CPUs, and that over the run's figure."""
+    found = cost(rows, label)
+    if found is None:
+        return f"| {label} | {rate:g} | no passing step | | | | | | | |"
+    mean, low, high, _ = found
+    user, system = (cost(rows, label, column) for column in ("user_ms_per_reply", "system_ms_per_reply"))
+    selects, read = (median_of(rows, label, column) for column in ("db_selects_per_reply", "db_rows_per_reply"))
+    predicted = server_cpus * 1000 / mean
+    return (f"| {label} | {rate:g} | {mean:.3f} [{low:.3f}–{high:.3f}] | {shown(user and user[0], '.3f')} | "
+            f"{shown(system and system[0], '.3f')} | {shown(median_of(rows, label, 'reply_time_ms'), '.1f')} | "
+            f"{shown(selects, 'g')} / {shown(read, 'g')} | {predicted:,.0f} | {shown(figure, ',.0f')} | "
+            f"{shown(figure and predicted / figure, '.2f')} |")
+
+
+def interleave_markdown(rows, run_id, rates, figures, saturation, host, server_cpus):
+    """interleave.md: what a reply cost each cell (the servers' CPU, user and system, the reply time,
+    the database's work) and the capacity that cost predicts on `server_cpus` CPUs beside the run's
+    figure (`figures`: {label: median}); then every pair's ratio with its interval, decided or not,
+    beside the run's saturation ratio (`saturation`: {pair: (run_ratios' dict, rounds)}), the A/A
+    control last. `rates`: {label: req/s offered}."""
+    labels = list(rates)
+    cycles = len({row["restart"] for row in rows})
+    lines = [f"# Measured by turns: run {run_id}", "",
+             f"On {host}. {len(labels)} cells' steps taken by turns, nothing restarted, each at the same share of its "
+             f"own saturation figure, {cycles} cycles in a Williams design's orders (each cell in each position "
+             "equally often). Only passing steps count; a pair counts in the cycles where both passed. "
+             f"The first cell's twin{CONTROL} is the A/A control. A ratio above 1 favours A: B's CPU per reply "
+             "over A's, which is A's figure over B's when both saturate with every core busy.", "",
+             "| cell | offered (req/s) | servers' CPU per reply (ms) [min–max] | user | system | reply time (ms) | "
+             "SELECTs / rows per reply | capacity the cost predicts (req/s) | the run's figure | predicted ÷ figure |",
+             "|---|---:|---|---:|---:|---:|---|---:|---:|---:|"]
+    for label in labels:
+        lines.append(cell_line(rows, label, rates[label], figures.get(label.removesuffix(CONTROL)), server_cpus))
+    lines += ["", "| A | B | B's CPU per reply over A's | 95 % interval | half-width | decided | cycles | "
+                  "A's figure over B's, the run's rounds |", "|---|---|---:|---|---:|---|---:|---|"]
+    widths, count = [], 0
+    for first, second in pairs_of(labels):
+        measured = interleaved_ratio(rows, first, second)
+        ratios, rounds = saturation.get((first, second), ({}, 0))
+        figure = ratios.get("figure")
+        lines.append(f"| {first} | {second} | {ratio_text(measured)} | {decided(measured)} | "
+                     f"{len(pair_costs(rows, first, second))} | "
+                     + (f"{figure.estimate:.2f} [{figure.low:.2f}, {figure.high:.2f}], {rounds} rounds |"
+                        if figure and figure.low is not None else "- |"))
+        if measured and measured.low is not None and not second.endswith(CONTROL):
+            widths.append(measured.half_width)
+            count += measured.excludes(1)
+    if widths:
+        lines += ["", f"Half-widths over the {len(widths)} pairs of cells: ±{statistics.median(widths):.0%} at the "
+                      f"median pair, ±{max(widths):.0%} at the widest; {count} of {len(widths)} decided (95 %)."]
     return "\n".join(lines) + "\n"

@@ -16,6 +16,16 @@ REFERENCE_QUANTILE = 0.1  # of the times: the speed that 90 % of the readings fa
 MIN_READINGS = 5  # a CPU is judged once its reference rests on this many readings
 
 
+def cpu_names(cpus):
+    """{"CPU1", "CPU2"} of a pinning's CPU list ("1", "1,2", "2-3"); empty for none."""
+    names = set()
+    for part in filter(None, str(cpus or "").replace(" ", "").split(",")):
+        low, _, high = part.partition("-")
+        if low.isdigit() and (high.isdigit() or not high):
+            names.update(f"CPU{cpu}" for cpu in range(int(low), int(high or low) + 1))
+    return names
+
+
 def readings(figures):
     """{CPU ("CPU1", or "web CPU1" over ssh): [its readings in ms]} among a step's figures."""
     found = {}

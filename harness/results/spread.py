@@ -11,19 +11,22 @@ from harness.results.records import PASS
 
 COSTS = ["user_ms_per_reply", "system_ms_per_reply", "minflt_per_reply", "vcsw_per_reply", "ivcsw_per_reply"]
 PRICES = ["canary_ms", "syscall_us", "context_switch_us", "page_fault_us", "tcp_connection_us", "memcpy_gb_s"]
-COLUMNS = ["cell", "restart", "step", "at", "rate", "verdict", "reply_rate", "cpu_ms_per_reply", *COSTS, "machine_speed",
-           *PRICES]
+# The database's work per reply, by MariaDB's count (records.DATABASE_WORK's names).
+WORK = {"selects": "db_selects_per_reply", "rows": "db_rows_per_reply"}
+COLUMNS = ["cell", "restart", "step", "at", "rate", "verdict", "reply_rate", "reply_time_ms", "cpu_ms_per_reply", *COSTS,
+           *WORK.values(), "machine_speed", *PRICES]
 
 
 def step_row(cell, restart, step, at, prices):
     """spread.tsv's row of one judged step (records.Step) after restart `restart`, with the
     price list read after that restart ({price: median on the servers' CPUs})."""
-    costs = step.costs_per_reply()
+    costs, work = step.costs_per_reply(), step.database_work()
     replies = step.figures.get("replies")
     return {"cell": cell, "restart": restart, "step": step.step, "at": at, "rate": step.offered_rate,
-            "verdict": step.verdict, "reply_rate": step.reply_rate,
+            "verdict": step.verdict, "reply_rate": step.reply_rate, "reply_time_ms": step.reply_time_ms,
             "cpu_ms_per_reply": round(1000 * step.server_total("_cpu_s") / replies, 4) if replies else None,
             **{name: costs.get(f"server_{name}") for name in COSTS},
+            **{column: work.get(name) for name, column in WORK.items()},
             "machine_speed": step.figures.get("machine_speed"), **{name: prices.get(name) for name in PRICES}}
 
 

@@ -1,6 +1,7 @@
 """`make spread-sources [RUN=] [CELLS=] [RESTARTS=5] [STEPS=2] [SHARE=0.6] [NO_RESTART=1]`: where a
 cell's cost spread lives, between restarts of its server or within one; and
-`make interleave CELLS=a,b [PAIRS=6] [SHARE=0.6]`: two cells' costs against each other at one moment.
+`make interleave CELLS=a,b,... [ROTATIONS=1] [SHARE=0.6] [NO_CONTROL=1] [SEED=]`: cells' costs against
+each other at one moment.
 
 For each chosen cell of a run (default: the latest run's located cells): RESTARTS times, its app's
 server restarted (a JIT server then warmed for the cell as a round warms it), the host's price list
@@ -12,10 +13,12 @@ host's drift alone. Into results/<run>-spread-<when>/ (or -repeat-<when>/): a ru
 cells/<cell>/round-<restart>/steps.tsv and raw/), spread.tsv (a row per step, harness/results/spread.py)
 and spread.md.
 
---interleave PAIRS: two cells' steps alternated (AB, BA, AB...) at SHARE of the lower cell's figure,
-nothing restarted, into results/<run>-interleave-<when>/: spread.tsv (a pair per "restart") and
-interleave.md, their ratio of CPU per reply beside the run's saturation ratio
+--interleave: the cells' steps by turns, each at SHARE of its own figure, nothing restarted, after
+every JIT server's warm-up, in cycles whose orders are a Williams design shuffled by SEED, the first
+cell's A/A twin in every cycle, into results/<run>-interleave-<when>/: spread.tsv (a cycle per
+"restart") and interleave.md, every pair's ratio of CPU per reply beside the run's saturation ratio
 (harness/results/interleave.py)."""
+import random
 from datetime import datetime, timezone
 
 from harness.hosts import inventory, servers
@@ -27,7 +30,7 @@ from harness.results import prices, spread
 from harness.results.chosen import Refused, add_run_arguments, chosen_cells, chosen_run
 from harness.results.records import DISTURBED, LOCATED
 from harness.results.rounds import cell_figures
-from harness.results.speed import SpeedHistory
+from harness.results.speed import SpeedHistory, cpu_names
 from harness.results.store import RunFiles, tsv_text, write_atomically
 from harness.run import jvm_warmup, probe
 from harness.run.cell import Cell, now
@@ -81,32 +84,34 @@ def measure(cell_key, figures, context, files, restarts, steps, share, restart, 
     return [row for _, row in walk(turns(range(1, restarts + 1), range(steps)), take)]
 
 
-def interleave(keys, rate, context, files, pairs, say, keep):
-    """Two cells' steps alternated at `rate`, pair by pair (AB, BA...): spread.tsv's rows, "restart"
-    holding the pair."""
+def interleave(keys, rates, context, files, orders, control, say, keep):
+    """The cells' steps by turns, each at its own rate (`rates`, the twin at the first's), cycle by
+    cycle in `orders` (each a list of member indices), after every JIT server's warm-up and each cell's
+    own: spread.tsv's rows, "restart" holding the cycle."""
     speed = SpeedHistory(files.canary)
-    cells = [Cell(files, key) for key in keys]
-    for key in keys:
-        if registry.jit(key.app):
-            record = jvm_warmup.warm_jvm(registry.server_of(key.app), [key], context, files.directory)
-            if record:
-                say(jvm_warmup.describe(record))
+    cells = [Cell(files, key) for key in keys] + ([Cell(files, keys[0], replica=2)] if control else [])
+    labels = interleave_results.members([str(key) for key in keys], control)
+    for server, its_keys in jvm_warmup.servers_of(keys).items():
+        record = jvm_warmup.warm_jvm(server, its_keys, context, files.directory)
+        if record:
+            say(jvm_warmup.describe(record))
     found = servers_prices(context)
-    for cell in cells:
+    for cell in cells[:len(keys)]:
         probe.warm_up(cell, context)
     rows = []
 
     def take(turn):
-        pair, cell = turn
+        cycle, index = turn
+        cell, rate = cells[index], rates[index % len(keys)]
         taken, _ = redone_while_disturbed(lambda: take_step(cell, rate, context, speed),
                                           lambda step: step.verdict == DISTURBED, context.disturbance.max_redos)
-        rows.append(spread.step_row(str(cell.key), pair, taken, now(), found))
-        say(f"pair {pair}/{pairs} {cell.key} step {taken.step}: {rate:g} req/s offered, {taken.verdict}, "
+        rows.append(spread.step_row(labels[index], cycle, taken, now(), found))
+        say(f"cycle {cycle}/{len(orders)} {labels[index]} step {taken.step}: {rate:g} req/s offered, {taken.verdict}, "
             f"{rows[-1]['cpu_ms_per_reply'] or '-'} ms CPU per reply")
-        if len(rows) % len(cells) == 0:  # a pair done: spread.tsv so far
+        if len(rows) % len(cells) == 0:  # a cycle done: spread.tsv so far
             keep(rows)
         return rows[-1]
-    walk(turns(range(1, pairs + 1), cells, interleave_results.order), take)
+    walk(turns(range(1, len(orders) + 1), list(range(len(cells))), lambda cycle: orders[cycle - 1]), take)
     for cell in cells:
         cell.finish()
     return rows
@@ -139,20 +144,26 @@ def add_arguments(parser):
     parser.add_argument("--steps", type=int, default=2, help="steps in each group (default 2)")
     parser.add_argument("--share", type=float, default=0.6, help="the steps' rate, of the cell's figure (default 0.6)")
     parser.add_argument("--no-restart", action="store_true", help="the control: no restart between the groups")
-    parser.add_argument("--interleave", type=int, metavar="PAIRS",
-                        help="two cells' steps alternated in PAIRS pairs at SHARE of the lower figure")
+    parser.add_argument("--interleave", action="store_true",
+                        help="the cells' steps by turns, each at SHARE of its own figure, nothing restarted")
+    parser.add_argument("--rotations", type=int, default=1,
+                        help="with --interleave: passes over the cycles' Williams design, in each of which every cell "
+                             "takes every position once (twice for an odd count of cells and twin) (default 1)")
+    parser.add_argument("--no-control", action="store_true",
+                        help="with --interleave: no A/A twin of the first cell")
+    parser.add_argument("--seed", type=int, default=None, help="with --interleave: the cycles' shuffle (default: random)")
 
 
 def execute(args):
-    if args.restarts < 2 or args.steps < 1 or not 0 < args.share < 1 or (args.interleave is not None and args.interleave < 2):
-        raise Refused("RESTARTS >= 2, STEPS >= 1, PAIRS >= 2 and 0 < SHARE < 1", code=2)
+    if args.restarts < 2 or args.steps < 1 or not 0 < args.share < 1 or args.rotations < 1:
+        raise Refused("RESTARTS >= 2, STEPS >= 1, ROTATIONS >= 1 and 0 < SHARE < 1", code=2)
     run = chosen_run(args)
     only = chosen_cells(run, args.cells)
     located = {str(key): (key, figures) for key, figures in cell_figures(run).items()
                if figures.median and figures.representative.status == LOCATED}
     chosen = dict(located[name] for name in (only or located) if name in located)
-    if args.interleave and len(chosen) != 2:
-        raise Refused(f"PAIRS= interleaves two located cells; CELLS= names {len(chosen)}", code=2)
+    if args.interleave and len(chosen) < 2:
+        raise Refused(f"make interleave takes two located cells or more; CELLS= names {len(chosen)}", code=2)
     context = RunContext.recorded(run.manifest.options)
     started = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     kind = "interleave" if args.interleave else "repeat" if args.no_restart else "spread"
@@ -162,13 +173,20 @@ def execute(args):
     host = inventory.host()
     machine = f"{host.get('cpu_model', '?')}, {host.get('cores', '?')} cores"
     if args.interleave:
-        keys = list(chosen)
-        rate = round(args.share * min(figures.median.estimate for figures in chosen.values()), 1)
-        rows = experiment(files, run_id, context, lambda say, keep: interleave(keys, rate, context, files, args.interleave, say, keep))
-        first, second = chosen.values()
+        keys, control = list(chosen), not args.no_control
+        labels = interleave_results.members([str(key) for key in keys], control)
+        medians = {str(key): figures.median.estimate for key, figures in chosen.items()}
+        rates = [round(args.share * medians[str(key)], 1) for key in keys]
+        seed = args.seed if args.seed is not None else random.randrange(1 << 20)
+        orders = interleave_results.cycle_orders(len(labels), args.rotations, seed)
+        print(f"interleave {run_id}: {len(labels)} cells x {len(orders)} cycles (seed {seed}), each at "
+              f"{args.share:g} of its own figure", flush=True)
+        rows = experiment(files, run_id, context,
+                          lambda say, keep: interleave(keys, rates, context, files, orders, control, say, keep))
         markdown = interleave_results.interleave_markdown(
-            rows, run_id, str(keys[0]), str(keys[1]), rate,
-            (interleave_results.run_ratios(first, second), len(set(first.figures) & set(second.figures))), machine)
+            rows, f"{run_id} (seed {seed})", {label: rates[index % len(keys)] for index, label in enumerate(labels)}, medians,
+            interleave_results.saturation_ratios(labels, {str(key): chosen[key] for key in keys}), machine,
+            len(cpu_names(context.pinning.server_cpus) | cpu_names(context.pinning.db_cpus)) or host.get("cores", 1))
         name = "interleave.md"
     else:
         def each_cell(say, keep):

@@ -1,5 +1,6 @@
-"""Fixed-rate experiments on the live stack: `make interleave` alternates two cells' steps at one rate
-set from a recorded run's figures, and writes its steps, their rows and the ratio's page."""
+"""Fixed-rate experiments on the live stack: `make interleave` takes cells' steps by turns, each at a
+share of its own figure in a recorded run, with the first cell's A/A twin, and writes its steps, their
+rows and the ratios' page."""
 import json
 import shutil
 
@@ -25,29 +26,33 @@ def recorded_run(tmp_path):
     path.write_text(json.dumps(manifest))
 
 
-def test_interleave_alternates_two_cells_at_one_rate_and_sets_their_ratio_beside_the_runs(stack, tmp_path, capsys):
+def test_interleave_takes_the_cells_by_turns_each_at_its_share_with_an_a_a_twin(stack, tmp_path, capsys):
     recorded_run(tmp_path)
     assert cli.main(["spread-sources", "--run", "cost-a", "--results", str(tmp_path), "--cells", CELLS,
-                        "--interleave", "2", "--share", "0.1"]) == 0
+                     "--interleave", "--share", "0.1", "--seed", "5"]) == 0
     made = [path for path in tmp_path.iterdir() if path.name.startswith("cost-a-interleave-")]
     assert len(made) == 1
     rows = read_tsv(made[0] / "spread.tsv")
-    # AB then BA, all at 0.1 of PHP's recorded figure (2,517 req/s in round 1, 2,626 in round 2).
+    pooled, php, twin = "pooled-servlet/myisam/single", "php/myisam/single", "pooled-servlet/myisam/single (A/A)"
+    # Three members, a Williams design of six cycles shuffled by seed 5: each member in each position twice.
+    orders = interleave.cycle_orders(3, 1, 5)
     assert [(row["restart"], row["cell"]) for row in rows] == [
-        ("1", "pooled-servlet/myisam/single"), ("1", "php/myisam/single"),
-        ("2", "php/myisam/single"), ("2", "pooled-servlet/myisam/single")]
-    assert {row["rate"] for row in rows} == {"257.2"} and all(row["verdict"] in VERDICTS for row in rows)
+        (str(cycle), (pooled, php, twin)[member]) for cycle, order in enumerate(orders, start=1) for member in order]
+    # Each at 0.1 of its own median figure in cost-a; the twin at its cell's rate.
+    rates = {row["cell"]: row["rate"] for row in rows}
+    assert rates[pooled] == rates[twin] != rates[php]
+    assert all(row["verdict"] in VERDICTS for row in rows)
     passed = [row for row in rows if row["verdict"] == PASS]
     assert all(float(row["cpu_ms_per_reply"]) > 0 and float(row["canary_ms"]) > 0 for row in passed)
+    assert all(float(row["db_selects_per_reply"]) == 1 for row in passed), "MariaDB counted one SELECT a reply"
     page = (made[0] / "interleave.md").read_text()
-    assert "| saturation figures, the run's rounds | " in page and "257.2 req/s offered" in page
-    pairs = interleave.pair_costs(rows, "pooled-servlet/myisam/single", "php/myisam/single")
-    assert page.count("| AB |") + page.count("| BA |") == len(pairs)
-    assert (made[0] / "manifest.json").exists() and "written to" in capsys.readouterr().out
+    assert f"| {pooled} | {php} | " in page and f"| {pooled} | {twin} | " in page and "(seed 5)" in page
+    assert (made[0] / "cells").exists() and (made[0] / "manifest.json").exists()
+    assert "written to" in capsys.readouterr().out
 
 
 def test_interleave_names_two_cells(tmp_path, capsys):
     recorded_run(tmp_path)
     assert cli.main(["spread-sources", "--run", "cost-a", "--results", str(tmp_path), "--cells", "php/myisam/single",
-                        "--interleave", "2"]) == 2
-    assert "interleaves two located cells; CELLS= names 1" in capsys.readouterr().err
+                     "--interleave"]) == 2
+    assert "make interleave takes two located cells or more; CELLS= names 1" in capsys.readouterr().err

@@ -113,8 +113,8 @@ def test_a_knob_kept_on_by_default_is_turned_off_by_0_and_refuses_other_words():
 
 def test_a_knob_wins_over_the_targets_own_default_written_before_it():
     _, parser = cli.verb_parser("spread-sources")
-    args = parser.parse_args(cli.with_knobs("spread-sources", parser, ["--interleave", "6", "PAIRS=8", "CELLS=a,b"]))
-    assert (args.interleave, args.cells) == (8, "a,b")
+    args = parser.parse_args(cli.with_knobs("spread-sources", parser, ["--rotations", "1", "ROTATIONS=2", "CELLS=a,b"]))
+    assert (args.rotations, args.cells) == (2, "a,b")
 
 
 def harness_targets():

@@ -1,8 +1,9 @@
-"""Two cells' costs at one moment: the interleaved pairs' ratio of CPU per reply, beside a run's
-saturation ratio (harness/results/interleave.py), on steps recorded by `make interleave` and on a
-recorded run's rounds."""
+"""Cells' costs at one moment: the orders of their turns, every pair's ratio of CPU per reply, beside
+a run's saturation ratio (harness/results/interleave.py), on steps recorded by `make interleave` and on
+a recorded run's rounds."""
 import math
 import statistics
+from collections import Counter
 
 import pytest
 
@@ -25,6 +26,30 @@ def step(cell, pair, cost, verdict=PASS, user=None, system=None):
 
 def test_the_order_flips_every_pair():
     assert [interleave.order(pair) for pair in (1, 2, 3, 4)] == [(0, 1), (1, 0), (0, 1), (1, 0)]
+
+
+@pytest.mark.parametrize("count", [2, 3, 4, 5, 6])
+def test_a_williams_design_puts_each_cell_in_each_position_and_after_each_other_equally_often(count):
+    orders = interleave.williams(count)
+    assert all(sorted(order) == list(range(count)) for order in orders)
+    positions = Counter((position, member) for order in orders for position, member in enumerate(order))
+    assert set(positions.values()) == {len(orders) // count}
+    follows = Counter(pair for order in orders for pair in zip(order, order[1:]))
+    assert len(follows) == count * (count - 1) and len(set(follows.values())) == 1
+
+
+def test_the_cycles_repeat_the_design_shuffled_by_the_seed():
+    orders = interleave.cycle_orders(5, 2, seed=7)
+    assert len(orders) == 2 * 10 and sorted(orders[:10]) == sorted(interleave.williams(5))
+    assert orders == interleave.cycle_orders(5, 2, seed=7) and orders != interleave.cycle_orders(5, 2, seed=8)
+
+
+def test_every_pair_of_cells_is_set_side_by_side_and_the_twin_against_its_cell_alone():
+    labels = interleave.members(["php", "servlet", "pooled"])
+    assert labels == ["php", "servlet", "pooled", "php (A/A)"]
+    assert interleave.pairs_of(labels) == [("php", "servlet"), ("php", "pooled"), ("servlet", "pooled"),
+                                           ("php", "php (A/A)")]
+    assert interleave.members(["a", "b"], control=False) == ["a", "b"]
 
 
 def test_each_pair_gives_the_second_cells_cost_over_the_firsts():
@@ -70,14 +95,18 @@ def test_recorded_pairs_alternate_and_give_the_ratio_of_their_costs():
     assert found.estimate == pytest.approx(statistics.geometric_mean([theirs / mine for _, mine, theirs in pairs]))
 
 
-def test_interleave_md_sets_the_pairs_beside_the_runs_ratios():
+def test_interleave_md_gives_each_cells_cost_and_capacity_and_every_pairs_ratio_beside_the_runs():
     rows = read_tsv(RECORDED)
     first, second = list(dict.fromkeys(row["cell"] for row in rows))
-    saturation = ({"figure": Interval(2.5, 2.4, 2.6), "cost": Interval(2.8, 2.6, 3.0)}, 3)
-    text = interleave.interleave_markdown(rows, "why", first, second, 600.0, saturation, "Intel Xeon, 2 cores")
+    saturation = {(first, second): ({"figure": Interval(2.5, 2.4, 2.6), "cost": Interval(2.8, 2.6, 3.0)}, 3)}
+    text = interleave.interleave_markdown(rows, "why", {first: 600.0, second: 600.0}, {first: 4000.0, second: 1600.0},
+                                          saturation, "Intel Xeon, 2 cores", 1)
     measured = interleave.interleaved_ratio(rows, first, second)
-    assert "| saturation figures, the run's rounds | 2.50 | [2.40, 2.60] | 3 rounds |" in text
-    assert f"| servers' CPU per reply, interleaved | {measured.estimate:.2f} |" in text
-    assert f"{measured.estimate / 2.5:.2f}× the saturation figures' ratio" in text
-    assert text.count("| AB |") + text.count("| BA |") == len(interleave.pair_costs(rows, first, second))
-    assert "600 req/s offered" in text and "Intel Xeon" in text
+    assert f"| {first} | {second} | {measured.estimate:.2f} | [{measured.low:.2f}, {measured.high:.2f}] | " in text
+    assert "| 2.50 [2.40, 2.60], 3 rounds |" in text
+    mean = statistics.geometric_mean(float(row["cpu_ms_per_reply"]) for row in rows
+                                     if row["cell"] == first and row["verdict"] == PASS)
+    assert f"| {first} | 600 | {mean:.3f} [" in text and f"| {1000 / mean:,.0f} | 4,000 | {1000 / mean / 4000:.2f} |" in text
+    decided = "yes" if measured.excludes(1) else "no"
+    assert f"| {decided} | {len(interleave.pair_costs(rows, first, second))} |" in text
+    assert f"±{measured.half_width:.0%} at the median pair" in text
