@@ -161,7 +161,11 @@ def execute(args):
     only = chosen_cells(run, args.cells)
     located = {str(key): (key, figures) for key, figures in cell_figures(run).items()
                if figures.median and figures.representative.status == LOCATED}
-    chosen = dict(located[name] for name in (only or located) if name in located)
+    unlocated = [name for name in only or () if name not in located]
+    if unlocated:
+        raise Refused(f"run {run.directory.name} located no figure for {', '.join(unlocated)}: no share of it to "
+                      "offer", code=2)
+    chosen = dict(located[name] for name in (only or located))
     if args.interleave and len(chosen) < 2:
         raise Refused(f"make interleave takes two located cells or more; CELLS= names {len(chosen)}", code=2)
     context = RunContext.recorded(run.manifest.options)
@@ -179,7 +183,8 @@ def execute(args):
         rates = [round(args.share * medians[str(key)], 1) for key in keys]
         seed = args.seed if args.seed is not None else random.randrange(1 << 20)
         orders = interleave_results.cycle_orders(len(labels), args.rotations, seed)
-        print(f"interleave {run_id}: {len(labels)} cells x {len(orders)} cycles (seed {seed}), each at "
+        twin = " and the first one's A/A twin" if control else ""
+        print(f"interleave {run_id}: {len(keys)} cells{twin} x {len(orders)} cycles (seed {seed}), each at "
               f"{args.share:g} of its own figure", flush=True)
         rows = experiment(files, run_id, context,
                           lambda say, keep: interleave(keys, rates, context, files, orders, control, say, keep))

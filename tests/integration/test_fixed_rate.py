@@ -7,7 +7,7 @@ import shutil
 from harness import cli
 from harness.results import interleave
 from harness.results.records import PASS, VERDICTS
-from harness.results.store import read_tsv
+from harness.results.store import read_tsv, tsv_text
 from stack.settings import ROOT
 
 RECORDED = ROOT / "tests" / "fixtures" / "results" / "cost-a"  # PHP and the pooled servlet, single MyISAM rows
@@ -56,3 +56,16 @@ def test_interleave_names_two_cells(tmp_path, capsys):
     assert cli.main(["spread-sources", "--run", "cost-a", "--results", str(tmp_path), "--cells", "php/myisam/single",
                      "--interleave"]) == 2
     assert "make interleave takes two located cells or more; CELLS= names 1" in capsys.readouterr().err
+
+
+def test_interleave_refuses_a_cell_the_run_did_not_locate(tmp_path, capsys):
+    recorded_run(tmp_path)
+    path = tmp_path / "cost-a" / "saturation.tsv"
+    rows = read_tsv(path)
+    for row in rows:
+        if row["app"] == "php":
+            row["status"] = "client-bound"
+    path.write_text(tsv_text(list(rows[0]), rows))
+    assert cli.main(["spread-sources", "--run", "cost-a", "--results", str(tmp_path), "--cells", CELLS,
+                     "--interleave"]) == 2
+    assert "located no figure for php/myisam/single" in capsys.readouterr().err
