@@ -9,12 +9,14 @@ from harness.measure import load
 from harness.results.store import write_atomically
 from stack import registry
 
-# A window's figures kept per server of the app: its CPU and memory (harness/measure/monitors.py, memory.py).
-SERVER_FIGURES = ("cpu_s", "rss_peak_mb", "pss_mb", "processes", "heap_after_gc_mb", "alloc_mb")
+# A window's figures kept per server of the app: its CPU, its context switches (a voluntary one is a
+# wake-up: what a reply costs differs by arrival pattern) and its memory (harness/measure/monitors.py,
+# memory.py).
+SERVER_FIGURES = ("cpu_s", "vcsw", "ivcsw", "rss_peak_mb", "pss_mb", "processes", "heap_after_gc_mb", "alloc_mb")
 
 
 def server_figures(figures, names):
-    """Pure: the CPU and memory figures of the servers `names` among a window's monitors' figures."""
+    """Pure: the CPU, context switches and memory of the servers `names` among a window's monitors' figures."""
     return {key: figures[key] for key in (f"{name}_{figure}" for name in names for figure in SERVER_FIGURES)
             if key in figures}
 

@@ -5,6 +5,7 @@ import json
 from harness.judge.concurrency import Limits, knee, level_figures, level_flags, peak
 from harness.report.concurrency import comparison_markdown, level_rows, series_text, summary_markdown
 from harness.results.manifest import Manifest
+from harness.run.window import server_figures
 from stack import registry, settings
 
 LIMITS = Limits(client_cpu_share=0.9, error_share=0.01, knee_factor=2)
@@ -108,3 +109,10 @@ def test_two_concurrency_sweeps_are_set_side_by_side_level_by_level():
     assert text.startswith("# Concurrency sweep r1 against r2")
     assert f"| {row['cell']} | 100 | {row['first']['replies_per_s']:,.0f} ({min(windows[0]):,.0f}–{max(windows[0]):,.0f}) |" in text
     assert len([line for line in text.splitlines() if line.startswith("| soap")]) == 12
+
+
+def test_a_window_keeps_its_apps_servers_cpu_wake_ups_and_memory_and_no_other_servers():
+    monitored = {"tomcat_cpu_s": 1.05, "tomcat_vcsw": 21034, "tomcat_ivcsw": 310, "tomcat_rss_peak_mb": 900.5,
+                 "mariadb_cpu_s": 0.4, "mariadb_vcsw": 9000, "client_vcsw": 5, "replies": 12540}
+    assert server_figures(monitored, ["tomcat"]) == {
+        "tomcat_cpu_s": 1.05, "tomcat_vcsw": 21034, "tomcat_ivcsw": 310, "tomcat_rss_peak_mb": 900.5}
