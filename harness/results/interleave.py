@@ -16,7 +16,6 @@ from harness.results.rounds import paired_interval
 from harness.results.stats import ratio_interval
 
 CONTROL = " (A/A)"  # the first cell's twin, measured in every cycle beside it
-PARTS = {"CPU": "cpu_ms_per_reply", "user": "user_ms_per_reply", "system": "system_ms_per_reply"}
 
 
 def order(pair):
@@ -153,13 +152,15 @@ def interleave_markdown(rows, run_id, rates, figures, saturation, host, server_c
     beside the run's saturation ratio (`saturation`: {pair: (run_ratios' dict, rounds)}), the A/A
     control last. `rates`: {label: req/s offered}."""
     labels = list(rates)
+    cells = [label for label in labels if not label.endswith(CONTROL)]
+    twin = f", and the first one's twin{CONTROL}, the A/A control," if len(cells) < len(labels) else ""
     cycles = len({row["restart"] for row in rows})
     lines = [f"# Measured by turns: run {run_id}", "",
-             f"On {host}. {len(labels)} cells' steps taken by turns, nothing restarted, each at the same share of its "
-             f"own saturation figure, {cycles} cycles in a Williams design's orders (each cell in each position "
-             "equally often). Only passing steps count; a pair counts in the cycles where both passed. "
-             f"The first cell's twin{CONTROL} is the A/A control. A ratio above 1 favours A: B's CPU per reply "
-             "over A's, which is A's figure over B's when both saturate with every core busy.", "",
+             f"On {host}. {len(cells)} cells{twin} taken by turns, nothing restarted, each at the same share of "
+             f"its own saturation figure, {cycles} cycles in a Williams design's orders (each in each position "
+             "equally often). Only passing steps count; a pair counts in the cycles where both passed. A ratio "
+             "above 1 favours A: B's CPU per reply over A's, which is A's figure over B's when both saturate "
+             "with every core busy.", "",
              "| cell | offered (req/s) | servers' CPU per reply (ms) [min–max] | user | system | reply time (ms) | "
              "SELECTs / rows per reply | capacity the cost predicts (req/s) | the run's figure | predicted ÷ figure |",
              "|---|---:|---|---:|---:|---:|---|---:|---:|---:|"]
