@@ -19,6 +19,16 @@ def within_cap(current_s, further_s, sweep_s, cap_s):
     return current_s + max(0.0, min(further_s, cap_s - sweep_s - current_s))
 
 
+def sweep_eta(rounds_ahead, current_round, cell_walls, steps_in_cell, step_walls, jvm_warmup_s, cap=None):
+    """Seconds left in a sweep: the cells after this one (`rounds_ahead`: each one's round), this
+    round's in full, the rounds after it with their JVMs' warm-ups; `cap` (sweep seconds so far, the
+    cap's seconds) bounds those under ROUNDS=auto (within_cap)."""
+    this_round = estimate_eta(rounds_ahead.count(current_round), cell_walls, steps_in_cell, step_walls)
+    after = (estimate_eta(len(rounds_ahead), cell_walls, steps_in_cell, step_walls) - this_round
+             + len(set(rounds_ahead) - {current_round}) * jvm_warmup_s)
+    return within_cap(this_round, after, *cap) if cap else this_round + after
+
+
 def planned_eta(visits, walls, fallback_s):
     """(seconds, how many visits an earlier wall predicted) before a run starts: each visit (app,
     workload, first round?) as long as the median of that cell's walls of its kind in earlier runs (a

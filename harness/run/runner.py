@@ -21,7 +21,7 @@ from harness.run.cell import Cell, now
 from harness.run.guard import Guard
 from harness.run.procedure import measure_cell
 from harness.run.run_manifest import write_manifest
-from harness.run.progress import describe, estimate_eta, format_duration, planned_eta, step_line, within_cap
+from harness.run.progress import describe, format_duration, planned_eta, step_line, sweep_eta
 from harness.run.schedule import schedule
 from stack import lifecycle, registry, settings
 
@@ -50,7 +50,6 @@ class Runner:
         self.speed = SpeedHistory(self.files.canary)
         self.guard = Guard(self.context, self.say, self.speed)
         self.step_walls, self.cell_walls = [], {}  # cell_walls: round -> seconds per measured cell
-        self.cells_left = 0
         self.jvm_warmup_s = 0.0  # the latest round's JVM warm-ups: each round left will take about as long
         self.last_step_end = None
         self.quiet = None
@@ -146,17 +145,10 @@ class Runner:
         ended = time.monotonic()
         self.step_walls.append(ended - (self.last_step_end or ended - step.wall_s))
         self.last_step_end = ended
-        plan, ahead = self.context.plan, self.visits[self.index:]
-        walls = self.typical_cell_walls(cell.visit.round)
-        this_round = estimate_eta(sum(visit.round == cell.visit.round for visit in ahead), walls, len(cell.steps),
-                                  self.step_walls)
-        # The rounds after this one, with their JVMs' warm-ups: ROUNDS=auto's added rounds are among
-        # the visits once added, past the rounds asked for.
-        rounds_ahead = len({visit.round for visit in ahead} - {cell.visit.round})
-        after = (estimate_eta(self.cells_left, walls, len(cell.steps), self.step_walls) - this_round
-                 + rounds_ahead * self.jvm_warmup_s)
-        eta = (within_cap(this_round, after, time.monotonic() - self.auto.started, plan.auto_cap_min * 60)
-               if plan.auto_rounds else this_round + after)
+        plan = self.context.plan
+        cap = (time.monotonic() - self.auto.started, plan.auto_cap_min * 60) if plan.auto_rounds else None
+        eta = sweep_eta([visit.round for visit in self.visits[self.index:]], cell.visit.round,
+                        self.typical_cell_walls(cell.visit.round), len(cell.steps), self.step_walls, self.jvm_warmup_s, cap)
         self.say(step_line(f"cell {self.index}/{len(self.visits)} {cell.visit}", step, eta))
 
     def typical_cell_walls(self, round_):
@@ -268,7 +260,6 @@ class Runner:
                 del self.visits[index - 1:]  # the rounds the cap stopped are not the run's
                 break
             self.index = index
-            self.cells_left = len(self.visits) - self.index
             cell = Cell(self.files, visit.key, visit.round, visit.replica)
             if cell.state.done:
                 self.say(f"cell {self.index}/{len(self.visits)} {visit}: done in an earlier invocation "

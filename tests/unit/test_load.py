@@ -4,7 +4,7 @@ import pytest
 from harness.judge.steps import step_timeout
 from harness.measure import load, ports
 from harness.run import context, options
-from harness.run.progress import estimate_eta, planned_eta, within_cap
+from harness.run.progress import estimate_eta, planned_eta, sweep_eta, within_cap
 from stack import registry
 
 
@@ -217,3 +217,10 @@ def test_conn_chooses_close_or_keepalive_and_calls_must_fit_the_servers_keep_ali
     monkeypatch.setenv("KEEPALIVE_REQUESTS", "40")
     with pytest.raises(SystemExit, match="CALLS=50 is more than the servers' KEEPALIVE_REQUESTS=40"):
         options.from_argv(["--conn", "keepalive", "--calls", "50"], "test")
+
+
+def test_a_sweeps_eta_adds_the_later_rounds_warm_ups_and_bounds_them_by_the_cap():
+    # Two more cells of round 3, one of an added round 4; cells of 100 s, a step of 10 s, 8 typical.
+    walls, steps = [100.0], [10.0]
+    assert sweep_eta([3, 3, 4], 3, walls, 8, steps, 60) == 200 + 100 + 60
+    assert sweep_eta([3, 3, 4], 3, walls, 8, steps, 60, cap=(3500, 3600)) == 200 + 0
