@@ -18,6 +18,7 @@ from harness.report import concurrency, html
 from harness.report.gnuplot import comparison_figures
 from harness.report.costs import explanation_lines
 from harness.report.series import ratio_interval_text
+from harness.report.turns import side_by_side_lines
 from harness.results import kinds
 from harness.results.chosen import add_results_argument
 from harness.results.manifest import Manifest
@@ -177,7 +178,8 @@ def comparison_markdown(run, other, rows, heading="#"):
             (cpu_a, soft_a, conns_a), (cpu_b, soft_b, conns_b) = row["costs"]
             lines.append(f"| {row['cell']} | {cpu_a:,.0f} | {cpu_b:,.0f} | {soft_a:,.0f} | {soft_b:,.0f} | "
                          f"{conns_a:.2g} | {conns_b:.2g} |")
-    lines += [*database_work_lines(run, other, heading), "", *explanation_lines(run, other, rows, heading)]
+    lines += [*side_by_side_lines(run, other, heading), *database_work_lines(run, other, heading), "",
+              *explanation_lines(run, other, rows, heading)]
     orders = app_orders(rows)
     if orders:
         lines += ["", f"{heading}# The apps' order, fastest first", "",

@@ -87,7 +87,8 @@ def write_run_pages(view, rows, run_dir, draw_figure, figures=()):
         write_atomically(out / f"cell-{site.cell_name(row)}.html", templates.get_template("cell.html").render(page=page))
     documents, pdfs = document_pages(run_dir, view.manifest.run_id, out)
     front = out / "index.html"
-    write_atomically(front, templates.get_template("run.html").render(page=site.front_page(view, rows),
+    page = site.front_page(view, rows)
+    write_atomically(front, templates.get_template("run.html").render(page=page, turns=as_html(page["turns"]),
                                                                       documents=documents, pdfs=pdfs,
                                                                       figures=pdf_figures(figures, run_dir, out)))
     return front
@@ -174,5 +175,6 @@ def write_index(results_dir):
         runs=site.runs_index(entries), comparisons=comparisons,
         picked={"cells": {entry["run_id"]: entry["cells"] for entry in entries if entry["cells"]},
                 "kinds": {entry["run_id"]: entry["kind"] for entry in entries if entry["cells"]},
+                "pairs": {entry["run_id"]: entry["pairs"] for entry in entries if entry["pairs"]},
                 "comparisons": comparisons}))
     return index

@@ -9,7 +9,9 @@ from collections import Counter
 from harness.report.series import database_work_text
 from harness.report.tables import title_lines
 from harness.report.trust import database_work_line, disturbance_line, rounds_line, speed_line
+from harness.report.turns import pairs_document, turn_lines
 from harness.results import kinds
+from harness.results.interleave import CONTROL
 from harness.results.records import CellKey
 from harness.results.speed import cpu_names
 from stack.registry import engine_title
@@ -79,7 +81,7 @@ def results_document(view, rows):
             "host": {"cpu_model": manifest.host.get("cpu_model"), "cores": manifest.host.get("cores"),
                      "memory_gib": manifest.host.get("memory_gib")},
             "apps": view.apps, "engines": view.present("engines"), "workloads": view.present("workloads"),
-            "rounds": view.rounds, "cells": cells}
+            "rounds": view.rounds, "cells": cells, "pairs": pairs_document(view.run.turns)}
 
 
 def cell_label(view, row):
@@ -113,7 +115,7 @@ def front_page(view, rows):
     if bounds:
         warnings.append("lower bounds (the client or the plan ran out first): " + "; ".join(bounds))
     return {"title": headings[-1], "heading": headings[0], "about": body, "cells": table, "warnings": warnings,
-            "run_id": view.manifest.run_id}
+            "run_id": view.manifest.run_id, "turns": "\n".join(turn_lines(view))}
 
 
 def raw_link(files, visit, raw):
@@ -200,9 +202,10 @@ def run_entry(run_id, manifest, document, has_report, peaks=None, canary=None):
              "canary": canary_text(canary, manifest.get("pinning", {}).get("server_cpus")),
              "set": manifest.get("options", {}).get("app_set") or manifest.get("options", {}).get("set") or "",
              "report": f"{run_id}/report/index.html" if has_report else None, "rounds": None, "headline": [],
-             "cells": None, "kind": None}
+             "cells": None, "kind": None, "pairs": None, "turns": ""}
     if document:
-        entry.update(rounds=document["rounds"], cells=comparable(document), kind=kinds.TITLES[kinds.SWEEP])
+        entry.update(rounds=document["rounds"], cells=comparable(document), kind=kinds.TITLES[kinds.SWEEP],
+                     pairs=comparable_pairs(document), turns=decided_text(document.get("pairs", [])))
         entry["headline"] = fastest_per_workload(
             (cell["workload"], cell["saturation_rps"], f"{cell['app']} {cell['saturation_rps']:,.0f} req/s")
             for cell in document["cells"] if cell["saturation_rps"] is not None)
@@ -260,6 +263,22 @@ def comparable(document):
         "figure": cell["saturation_rps"], "low": (cell["interval"] or {}).get("low"),
         "high": (cell["interval"] or {}).get("high"), "rounds": cell["rounds"], "lower_bound": cell["lower_bound"]}
         for cell in document["cells"] if cell["saturation_rps"] is not None}
+
+
+def comparable_pairs(document):
+    """What the index's script sets beside another run's pair ratios, from results.json's `pairs`: per
+    pair ("A / B"), its ratio by turns and its interval's ends."""
+    return {f"{pair['b']} / {pair['a']}": {"ratio": pair["ratio"], "low": pair["low"], "high": pair["high"]}
+            for pair in document.get("pairs", [])} or None
+
+
+def decided_text(pairs):
+    """The index's words for a run's pairs by turns (results.json's `pairs`): "6/6 decided, ±8 %" at the
+    median pair of cells, the A/A control apart; "" without turns."""
+    widths = [(pair["high"] - pair["low"]) / 2 / pair["ratio"] for pair in pairs
+              if pair["low"] is not None and not pair["b"].endswith(CONTROL)]
+    decided = sum(pair["decided"] for pair in pairs if pair["low"] is not None and not pair["b"].endswith(CONTROL))
+    return f"{decided}/{len(widths)} decided, ±{statistics.median(widths):.0%}" if widths else ""
 
 
 def runs_index(entries):

@@ -13,6 +13,7 @@ from harness.report.profiles import summary_lines as profile_lines
 from harness.report.series import database_work_text, ratio_text, short_interval, throughput_text
 from harness.report.sizes import size_lines
 from harness.report.soap_phases import summary_lines as phase_lines
+from harness.report.turns import capacity_section, turn_lines
 from harness.report.trust import (calibration_lines, database_work_line, disturbance_line, rounds_line, rounds_sentence,
                                   speed_line)
 from harness.results.store import cell_text, read_tsv
@@ -133,6 +134,7 @@ def summary_markdown(view, rows):
              f"hosts on {manifest.topology_text}; {connections_text(options)}; {options['mode']} plan, "
              f"{options['duration_s']:g} s steps, "
              + "; ".join(filter(None, [f"precision {options['precision']:.0%}", manifest.database_text])) + ".", "",
+             *turn_lines(view), *(["## The saturation figures", ""] if view.run.turns else []),
              rounds_sentence(view), "", *study_method_lines(options), *calibration_lines(view),
              "Throughput is the highest reply rate among passing steps (req/s), the median over the rounds, "
              "with each round's figure and the median's distribution-free interval (its confidence beside it: "
@@ -170,7 +172,7 @@ def summary_markdown(view, rows):
                              f"{row['server_cpu_pct_saturation']} | {row['server_rss_mb_saturation']} | "
                              f"{database_work_text(row)} | {bottleneck_text(row, view.run.profiles, server_title)} |")
             lines.append("")
-    return "\n".join(lines + size_lines(view, rows) + paper_lines(view, rows)
+    return "\n".join(lines + capacity_section(view) + size_lines(view, rows) + paper_lines(view, rows)
                      + [line for set_name, declared in view.manifest.comparisons.items()
                         for line in comparison_lines(view, rows, set_name, declared)]
                      + differences_lines(view) + price_lines(view.run.prices) + moved_lines(view.cells, view.run.prices)

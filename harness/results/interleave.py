@@ -9,10 +9,11 @@ both saturate with every core busy. Set beside the run's own ratio of saturation
 round. Rows are spread.tsv's (harness/results/spread.py), "restart" holding the cycle. Pure."""
 import random
 import statistics
+from dataclasses import dataclass
 
-from harness.results.records import PASS
+from harness.results.records import LOCATED, PASS
 from harness.results.spread import number
-from harness.results.rounds import paired_interval
+from harness.results.rounds import figures_of, paired_interval
 from harness.results.stats import ratio_interval
 
 CONTROL = " (A/A)"  # the first cell's twin, measured in every cycle beside it
@@ -46,6 +47,51 @@ def cycle_orders(count, rotations, seed):
         shuffler.shuffle(rows)
         orders += rows
     return orders
+
+
+@dataclass(frozen=True)
+class TurnGroup:
+    """One workload and engine's cells measured by turns in a sweep (harness/run/turns.py)."""
+    workload: str
+    engine: str
+    keys: tuple      # its cells (CellKey), the A/A control's first when it is one of them
+    figures: dict    # {CellKey: its median figure so far}
+    control: bool    # whether the first cell's twin runs beside it
+    orders: tuple    # each cycle's order of the members' indices (cycle_orders)
+
+
+def located_figures(summaries):
+    """{CellKey: its median figure} of the cells whose figure is located, from their rounds' CellSummary
+    rows (first measurements, any order)."""
+    rows = {}
+    for row in summaries:
+        if row.replica == 1:
+            rows.setdefault(row.key, []).append(row)
+    found = {key: figures_of(sorted(each, key=lambda row: row.round)) for key, each in rows.items()}
+    return {key: figures.median.estimate for key, figures in found.items()
+            if figures.median and figures.representative.status == LOCATED}
+
+
+def turn_groups(cells, figures, control, cycles, seed):
+    """[TurnGroup] of a sweep's cells (in the run's order) by workload and engine, each with two
+    located cells or more (`figures`, located_figures'), in at least `cycles` cycles: whole passes of
+    the Williams design, each group's shuffled by its own seed; the `control` cell first in its group,
+    with its twin."""
+    grouped = {}
+    for key in cells:
+        if key in figures:
+            grouped.setdefault((key.workload, key.engine), []).append(key)
+    planned = []
+    for number_, ((workload, engine), keys) in enumerate(grouped.items()):
+        if len(keys) < 2:
+            continue
+        twin = control in keys
+        keys = [control, *(key for key in keys if key != control)] if twin else keys
+        count = len(keys) + twin
+        rotations = -(-cycles // len(williams(count)))
+        planned.append(TurnGroup(workload, engine, tuple(keys), {key: figures[key] for key in keys}, twin,
+                                 tuple(map(tuple, cycle_orders(count, rotations, seed + number_)))))
+    return planned
 
 
 def members(cells, control=True):
@@ -129,45 +175,46 @@ def shown(value, form):
     return "-" if value is None else f"{value:{form}}"
 
 
-def cell_line(rows, label, rate, figure, server_cpus):
-    """A cell's row of interleave.md: its costs per reply over its passing steps, the capacity its CPU
-    per reply predicts on `server_cpus` CPUs, and that over the run's figure."""
+def cost_line(rows, label, rate):
+    """A cell's row of the cost table: its costs per reply over its passing steps."""
     found = cost(rows, label)
     if found is None:
-        return f"| {label} | {rate:g} | no passing step | | | | | | | |"
+        return f"| {label} | {rate:g} | no passing step | | | | |"
     mean, low, high, _ = found
     user, system = (cost(rows, label, column) for column in ("user_ms_per_reply", "system_ms_per_reply"))
     selects, read = (median_of(rows, label, column) for column in ("db_selects_per_reply", "db_rows_per_reply"))
-    predicted = server_cpus * 1000 / mean
     return (f"| {label} | {rate:g} | {mean:.3f} [{low:.3f}–{high:.3f}] | {shown(user and user[0], '.3f')} | "
             f"{shown(system and system[0], '.3f')} | {shown(median_of(rows, label, 'reply_time_ms'), '.1f')} | "
-            f"{shown(selects, 'g')} / {shown(read, 'g')} | {predicted:,.0f} | {shown(figure, ',.0f')} | "
-            f"{shown(figure and predicted / figure, '.2f')} |")
+            f"{shown(selects, 'g')} / {shown(read, 'g')} |")
 
 
-def interleave_markdown(rows, run_id, rates, figures, saturation, host, server_cpus):
-    """interleave.md: what a reply cost each cell (the servers' CPU, user and system, the reply time,
-    the database's work) and the capacity that cost predicts on `server_cpus` CPUs beside the run's
-    figure (`figures`: {label: median}); then every pair's ratio with its interval, decided or not,
-    beside the run's saturation ratio (`saturation`: {pair: (run_ratios' dict, rounds)}), the A/A
-    control last. `rates`: {label: req/s offered}."""
-    labels = list(rates)
-    cells = [label for label in labels if not label.endswith(CONTROL)]
-    twin = f", and the first one's twin{CONTROL}, the A/A control," if len(cells) < len(labels) else ""
-    cycles = len({row["restart"] for row in rows})
-    lines = [f"# Measured by turns: run {run_id}", "",
-             f"On {host}. {len(cells)} cells{twin} taken by turns, nothing restarted, each at the same share of "
-             f"its own saturation figure, {cycles} cycles in a Williams design's orders (each in each position "
-             "equally often). Only passing steps count; a pair counts in the cycles where both passed. A ratio "
-             "above 1 favours A: B's CPU per reply over A's, which is A's figure over B's when both saturate "
-             "with every core busy.", "",
-             "| cell | offered (req/s) | servers' CPU per reply (ms) [min–max] | user | system | reply time (ms) | "
-             "SELECTs / rows per reply | capacity the cost predicts (req/s) | the run's figure | predicted ÷ figure |",
-             "|---|---:|---|---:|---:|---:|---|---:|---:|---:|"]
+def cost_table(rows, rates):
+    """What a reply cost each member (`rates`: {label: req/s offered}, in order): the table's lines."""
+    return ["| cell | offered (req/s) | servers' CPU per reply (ms) [min–max] | user | system | reply time (ms) | "
+            "SELECTs / rows per reply |", "|---|---:|---|---:|---:|---:|---|",
+            *(cost_line(rows, label, rate) for label, rate in rates.items())]
+
+
+def capacity_lines(rows, labels, figures, server_cpus):
+    """A line per cell: the capacity its CPU per reply predicts on `server_cpus` CPUs against the run's
+    figure (`figures`: {label: median})."""
+    lines = []
     for label in labels:
-        lines.append(cell_line(rows, label, rates[label], figures.get(label.removesuffix(CONTROL)), server_cpus))
-    lines += ["", "| A | B | B's CPU per reply over A's | 95 % interval | half-width | decided | cycles | "
-                  "A's figure over B's, the run's rounds |", "|---|---|---:|---|---:|---|---:|---|"]
+        found, figure = cost(rows, label), figures.get(label)
+        if found and not label.endswith(CONTROL):
+            predicted = server_cpus * 1000 / found[0]
+            lines.append(f"- {label}: {server_cpus} CPU{'s' * (server_cpus != 1)} over {found[0]:.3f} ms a reply predicts {predicted:,.0f} req/s; "
+                         + (f"the run's figure is {figure:,.0f}, {figure / predicted:.2f}× that" if figure
+                            else "the run has no figure"))
+    return lines
+
+
+def pair_table(rows, labels, saturation):
+    """Every pair's ratio with its interval, decided or not, beside the run's saturation ratio
+    (`saturation`: {pair: (run_ratios' dict, rounds)}), the A/A control last: (the table's lines, the
+    half-widths of the pairs of cells, how many of them are decided)."""
+    lines = ["| A | B | B's CPU per reply over A's | 95 % interval | half-width | decided | cycles | "
+             "A's figure over B's, the run's rounds |", "|---|---|---:|---|---:|---|---:|---|"]
     widths, count = [], 0
     for first, second in pairs_of(labels):
         measured = interleaved_ratio(rows, first, second)
@@ -180,7 +227,32 @@ def interleave_markdown(rows, run_id, rates, figures, saturation, host, server_c
         if measured and measured.low is not None and not second.endswith(CONTROL):
             widths.append(measured.half_width)
             count += measured.excludes(1)
-    if widths:
-        lines += ["", f"Half-widths over the {len(widths)} pairs of cells: ±{statistics.median(widths):.0%} at the "
-                      f"median pair, ±{max(widths):.0%} at the widest; {count} of {len(widths)} decided (95 %)."]
+    return lines, widths, count
+
+
+def widths_line(widths, count):
+    return (f"Half-widths over the {len(widths)} pairs of cells: ±{statistics.median(widths):.0%} at the median "
+            f"pair, ±{max(widths):.0%} at the widest; {count} of {len(widths)} decided (95 %)." if widths else "")
+
+
+METHOD = ("taken by turns, nothing restarted, each at the same share of its own saturation figure, in cycles "
+          "whose orders are a Williams design's (each in each position equally often). Only passing steps count; "
+          "a pair counts in the cycles where both passed. A ratio above 1 favours A: B's CPU per reply over A's, "
+          "which is A's figure over B's when both saturate with every core busy.")
+
+
+def interleave_markdown(rows, run_id, rates, figures, saturation, host, server_cpus):
+    """interleave.md: what a reply cost each cell (the servers' CPU, user and system, the reply time,
+    the database's work); every pair's ratio with its interval, decided or not, beside the run's
+    saturation ratio (`saturation`: {pair: (run_ratios' dict, rounds)}), the A/A control last; the
+    capacity each cost predicts on `server_cpus` CPUs beside the run's figure (`figures`: {label:
+    median}). `rates`: {label: req/s offered}."""
+    labels = list(rates)
+    cells = [label for label in labels if not label.endswith(CONTROL)]
+    twin = f", and the first one's twin{CONTROL}, the A/A control," if len(cells) < len(labels) else ""
+    cycles = len({row["restart"] for row in rows})
+    pairs, widths, count = pair_table(rows, labels, saturation)
+    lines = [f"# Measured by turns: run {run_id}", "", f"On {host}. {len(cells)} cells{twin} {METHOD} "
+             f"{cycles} cycles.", "", *cost_table(rows, rates), "", *pairs, "", widths_line(widths, count), "",
+             "The capacity each cell's cost predicts:", "", *capacity_lines(rows, labels, figures, server_cpus)]
     return "\n".join(lines) + "\n"

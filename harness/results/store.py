@@ -164,6 +164,16 @@ class RunFiles:
         """The SOAP engines' phases against N (harness/run/soap_phases.py), one row per (app, workload, N)."""
         return self.directory / "soap-phases.tsv"
 
+    @property
+    def turns(self):
+        """The cells' steps by turns (harness/run/turns.py), a row per step (harness/results/spread.py)."""
+        return self.directory / "turns.tsv"
+
+    @property
+    def turn_files(self):
+        """Where the turns' steps keep their cells' folders, apart from the rounds'."""
+        return RunFiles(self.directory / "turns")
+
     def profile_cell(self, key):
         return self.profile / key.name
 
@@ -192,6 +202,7 @@ class Run:
     profiles: dict = field(default_factory=dict)  # "app/engine/workload" -> its CPU profile (profile/profile.json)
     soap_phases: list = field(default_factory=list)  # soap-phases.tsv's rows, as strings
     prices: list = field(default_factory=list)  # prices.tsv's rows, as strings (results/prices.py)
+    turns: list = field(default_factory=list)  # turns.tsv's rows, as strings (results/spread.py)
 
 
 def run_record(directory):
@@ -225,7 +236,7 @@ def load_run(directory):
     profiles = files.profile / "profile.json"
     return Run(files.directory, Manifest.read(files.manifest), saturation, steps, canary,
                json.loads(profiles.read_text())["cells"] if profiles.exists() else {}, read_tsv(files.soap_phases),
-               read_tsv(files.prices))
+               read_tsv(files.prices), read_tsv(files.turns))
 
 
 def earlier_cell_walls(results_dir, this_run):

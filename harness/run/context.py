@@ -146,6 +146,8 @@ class Plan:
     auto_rounds: bool = default("auto_rounds")
     auto_max_rounds: int = default("auto_max_rounds")
     auto_cap_min: float = default("auto_cap_min", "--auto-cap-min", type=positive(float))
+    turn_cycles: int = default("turn_cycles", "--turn-cycles", type=number(int, 0))
+    turn_share: float = default("turn_share", "--turn-share", type=number(float, 0, 1, low_included=False))
     min_requests_per_step: int = default("min_requests_per_step")
     baseline_share: float = default("baseline_share")
     fd_budget: int = default("fd_budget")

@@ -1,7 +1,9 @@
 """The run: round after round, every cell in the round's interleaved order (harness/run/schedule.py), its
 summary written after each, progress with an ETA, and the manifest that makes the run traceable.
-Between rounds the servers restart, so that every round samples a fresh JVM and process layout.
+Between rounds the servers restart, so that every round samples a fresh JVM and process layout. The
+first stage's rounds done, the apps by turns (harness/run/turns.py), then any round ROUNDS=auto adds.
 Re-running a run id resumes it, with the seed it started with."""
+import functools
 import json
 import time
 
@@ -23,6 +25,7 @@ from harness.run.procedure import measure_cell
 from harness.run.run_manifest import write_manifest
 from harness.run.progress import describe, format_duration, planned_eta, step_line, sweep_eta
 from harness.run.schedule import schedule
+from harness.run.turns import expected_s as turns_expected_s, take_turns
 from stack import lifecycle, registry, settings
 
 
@@ -37,12 +40,8 @@ STEP_OVERHEAD_S = 4
 JVM_WARMUP_SHARE = 0.75
 
 
-def say_now(text):
-    print(text, flush=True)
-
-
 class Runner:
-    def __init__(self, context, run_id, results_dir=None, say=say_now):
+    def __init__(self, context, run_id, results_dir=None, say=functools.partial(print, flush=True)):
         self.run_id = run_id
         self.files = RunFiles((results_dir or RESULTS) / run_id)
         self.context = self.resumed_seed(context)
@@ -57,6 +56,7 @@ class Runner:
         plan, selection = self.context.plan, self.context.selection
         self.auto = AutoRounds(plan, selection, self.say)
         self.visits = schedule(selection.cells, plan.rounds, plan.seed, selection.control)
+        self.turns_s = turns_expected_s(self.context)
 
     def resumed_seed(self, context):
         """A resumed run keeps the seed it started with, so its rounds keep their order."""
@@ -136,10 +136,10 @@ class Runner:
             return warmup.warmup_cap_s / 4 + steps * (plan.duration_s + STEP_OVERHEAD_S)
         seconds, known = planned_eta(left, earlier_cell_walls(self.files.directory.parent, self.run_id), from_the_plan)
         rounds_with_jvm = len({visit.round for visit in self.visits if registry.jit(visit.key.app)})
-        seconds += rounds_with_jvm * warmup.jvm_warmup_cap_s * JVM_WARMUP_SHARE
+        seconds += rounds_with_jvm * warmup.jvm_warmup_cap_s * JVM_WARMUP_SHARE + self.turns_s
         return (f"expected to take ~{format_duration(seconds)} ({known} of {len(left)} cell visits planned from the same "
                 f"cells' walls in earlier runs, the rest from other cells' or the plan's step budget; the JVM's warm-ups "
-                f"at {JVM_WARMUP_SHARE:.0%} of their cap)" + (" + the rounds ROUNDS=auto adds" if plan.auto_rounds else ""))
+                f"at {JVM_WARMUP_SHARE:.0%} of their cap, and the turns)" + (" + the rounds ROUNDS=auto adds" if plan.auto_rounds else ""))
 
     def progress(self, cell, step):
         ended = time.monotonic()
@@ -148,7 +148,8 @@ class Runner:
         plan = self.context.plan
         cap = (time.monotonic() - self.auto.started, plan.auto_cap_min * 60) if plan.auto_rounds else None
         eta = sweep_eta([visit.round for visit in self.visits[self.index:]], cell.visit.round,
-                        self.typical_cell_walls(cell.visit.round), len(cell.steps), self.step_walls, self.jvm_warmup_s, cap)
+                        self.typical_cell_walls(cell.visit.round), len(cell.steps), self.step_walls, self.jvm_warmup_s, cap
+                        ) + (self.turns_s if self.auto.added is None else 0)  # the turns follow the first stage
         self.say(step_line(f"cell {self.index}/{len(self.visits)} {cell.visit}", step, eta))
 
     def typical_cell_walls(self, round_):
@@ -289,9 +290,11 @@ class Runner:
             write_summaries(self.files.saturation, [summaries[each] for each in dict.fromkeys(self.visits)
                                                     if each in summaries])
             self.say(f"== {visit}: {describe(summaries[visit])}")
-            if index == len(self.visits) and (added := self.auto.extension(summaries)):
-                self.visits += added
-                self.write_manifest()
+            if index == len(self.visits) and self.auto.added is None:  # the first stage done: turns, then added rounds
+                take_turns(self.files, context, summaries, self.speed, self.say, self.step_walls)
+                if added := self.auto.extension(summaries):
+                    self.visits += added
+                    self.write_manifest()
         self.write_manifest(finished=True)
         self.say(f"sweep {self.run_id} finished: {self.files.saturation}")
         return [summaries[visit] for visit in dict.fromkeys(self.visits)]

@@ -84,11 +84,12 @@ def measure(cell_key, figures, context, files, restarts, steps, share, restart, 
     return [row for _, row in walk(turns(range(1, restarts + 1), range(steps)), take)]
 
 
-def interleave(keys, rates, context, files, orders, control, say, keep):
+def interleave(keys, rates, context, files, orders, control, say, keep, speed=None):
     """The cells' steps by turns, each at its own rate (`rates`, the twin at the first's), cycle by
     cycle in `orders` (each a list of member indices), after every JIT server's warm-up and each cell's
-    own: spread.tsv's rows, "restart" holding the cycle."""
-    speed = SpeedHistory(files.canary)
+    own: spread.tsv's rows, "restart" holding the cycle; keep(rows) after each cycle. `speed`: the
+    canary's history the steps are judged by (default: the run folder's own)."""
+    speed = speed or SpeedHistory(files.canary)
     cells = [Cell(files, key) for key in keys] + ([Cell(files, keys[0], replica=2)] if control else [])
     labels = interleave_results.members([str(key) for key in keys], control)
     for server, its_keys in jvm_warmup.servers_of(keys).items():

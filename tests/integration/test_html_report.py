@@ -124,3 +124,21 @@ def test_two_concurrency_sweeps_compared_draw_both_per_workload_and_mode(tmp_pat
     assert page.read_text().count("<tr>") == 1 + 12  # the header, then a row per cell and level
     index = (tmp_path / "index.html").read_text()
     assert 'value="fig3-a"' in index and '"fig3-b": "concurrency sweep"' in index
+
+
+def test_two_runs_with_turns_set_their_pair_ratios_side_by_side_and_the_front_page_leads_with_them(tmp_path):
+    """turns-trial and a copy of it: the index counts each run's decided pairs and, picked, sets their
+    ratios side by side; the front page opens with what a request cost each app."""
+    assert CHROMIUM, "chromium is missing: run `make setup`"
+    for run in ("turns-a", "turns-b"):
+        shutil.copytree(ROOT / "tests" / "fixtures" / "results" / "turns-trial", tmp_path / run)
+        harness("plots", "--run", run, "--results", str(tmp_path))
+    front = (tmp_path / "turns-a" / "report" / "index.html").read_text()
+    assert front.index("What a request costs each app") < front.index("<h2>Saturation throughput</h2>")
+    pair = json.loads((tmp_path / "turns-a" / "results.json").read_text())["pairs"][0]
+    assert f"1/1 decided, ±{(pair['high'] - pair['low']) / 2 / pair['ratio']:.0%}" in (tmp_path / "index.html").read_text()
+    picked = chromium("--dump-dom", f"{(tmp_path / 'index.html').as_uri()}#compare=turns-a,turns-b")
+    shown = picked.stdout[picked.stdout.index('id="comparison"'):picked.stdout.index("</div>", picked.stdout.index('id="comparison"'))]
+    assert "<th>CPU per reply by turns</th>" in shown and f"<td>{pair['b']} / {pair['a']}</td>" in shown
+    assert f'<td class="number">{pair["ratio"]:.2f} [{pair["low"]:.2f}, {pair["high"]:.2f}]</td>' in shown
+    assert [line for line in picked.stderr.splitlines() if "CONSOLE" in line] == []

@@ -14,6 +14,7 @@ from harness.measure.prices import PRICES
 from harness.results.manifest import FORMAT_VERSION, Manifest, problems
 from harness.results.records import BASELINE, CLIENT_LIMITED, DISTURBED, NO_PASS, PASS, VERDICTS, WRONG_ANSWER, CellKey, Visit
 from harness.results.store import RunFiles, read_cell_state, read_steps, read_summaries, read_tsv, write_steps
+from harness.results import interleave
 from harness.run import verify
 from harness.run.cell import Cell
 from harness.run.context import RunContext
@@ -151,6 +152,22 @@ def test_rerunning_a_run_id_resumes_without_redoing_steps(stack, tmp_path):
     # A step that other work disturbed is redone (its row kept): the judged ones are the plan's.
     judged = [step.role for step in read_steps(cell / "steps.tsv") if step.verdict != DISTURBED]
     assert judged == [BASELINE, "", "", ""]
+
+
+def test_the_first_stage_done_the_cells_are_taken_by_turns_each_at_its_share_and_a_resume_keeps_them(stack, tmp_path):
+    options = short(turn_cycles=2, turn_share=0.1, seed=11, max_steps=8)
+    files = sweep(tmp_path, "turns", options)
+    figures = {str(row.key): row.saturation_rps for row in read_summaries(files.saturation)}
+    rows = read_tsv(files.turns)
+    php, soap = "php/myisam/single", "soap/myisam/single"
+    # Two members: the Williams design's two cycles, shuffled by the run's seed, each at 0.1 of its figure.
+    assert [(row["restart"], row["cell"]) for row in rows] == [
+        (str(cycle), (php, soap)[member]) for cycle, order in enumerate(interleave.cycle_orders(2, 1, 11), start=1)
+        for member in order]
+    assert {row["cell"]: float(row["rate"]) for row in rows} == {cell: round(0.1 * figures[cell], 1) for cell in figures}
+    assert all(row["verdict"] in VERDICTS for row in rows) and files.turn_files.cell(CellKey("php", "myisam", "single")).exists()
+    sweep(tmp_path, "turns", options)
+    assert read_tsv(files.turns) == rows, "a resumed run keeps the turns it took"
 
 
 def test_rounds_restart_the_servers_measure_the_control_twice_and_resume(stack, tmp_path):

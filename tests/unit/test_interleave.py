@@ -4,6 +4,7 @@ a recorded run's rounds."""
 import math
 import statistics
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -106,7 +107,52 @@ def test_interleave_md_gives_each_cells_cost_and_capacity_and_every_pairs_ratio_
     assert "| 2.50 [2.40, 2.60], 3 rounds |" in text
     mean = statistics.geometric_mean(float(row["cpu_ms_per_reply"]) for row in rows
                                      if row["cell"] == first and row["verdict"] == PASS)
-    assert f"| {first} | 600 | {mean:.3f} [" in text and f"| {1000 / mean:,.0f} | 4,000 | {1000 / mean / 4000:.2f} |" in text
+    assert f"| {first} | 600 | {mean:.3f} [" in text
+    assert (f"- {first}: 1 CPU over {mean:.3f} ms a reply predicts {1000 / mean:,.0f} req/s; the run's figure is 4,000, "
+            f"{4000 * mean / 1000:.2f}× that") in text
     decided = "yes" if measured.excludes(1) else "no"
     assert f"| {decided} | {len(interleave.pair_costs(rows, first, second))} |" in text
     assert f"±{measured.half_width:.0%} at the median pair" in text
+
+
+WORK_QUICK = ROOT / "tests" / "fixtures" / "results" / "work-quick"
+
+
+def test_located_figures_are_the_medians_of_the_located_cells():
+    run = load_run(COST_A)
+    found = interleave.located_figures(run.saturation)
+    assert found == {key: figures.median.estimate for key, figures in cell_figures(run).items()}
+    unlocated = [replace(row, status="not located") if row.key.app == "php" else row for row in run.saturation]
+    assert [str(key) for key in interleave.located_figures(unlocated)] == [POOLED]
+
+
+def test_a_sweeps_turns_group_its_located_cells_by_workload_and_engine_the_control_first_with_its_twin():
+    run = load_run(WORK_QUICK)
+    figures = interleave.located_figures(run.saturation)
+    cells = [row.key for row in run.saturation]
+    control = next(key for key in cells if str(key) == PHP)
+    groups = interleave.turn_groups(cells, figures, control, 8, seed=7)
+    assert [(group.workload, group.engine) for group in groups] == [
+        ("large", "innodb"), ("single", "innodb"), ("single", "myisam"), ("large", "myisam")]
+    for group in groups:
+        assert {key.workload for key in group.keys} == {group.workload} and len(group.keys) == 4
+        assert group.figures == {key: figures[key] for key in group.keys}
+        members = len(group.keys) + group.control
+        assert len(group.orders) >= 8 and len(group.orders) % len(interleave.williams(members)) == 0
+        positions = Counter((position, member) for order in group.orders for position, member in enumerate(order))
+        assert set(positions.values()) == {len(group.orders) // members}, "each member in each position alike"
+    myisam = groups[2]
+    assert myisam.control and str(myisam.keys[0]) == PHP and len(myisam.orders) == 10
+    assert not any(group.control for group in groups if group is not myisam)
+    assert [len(group.orders) for group in groups if group is not myisam] == [8, 8, 8]
+    assert interleave.turn_groups(cells, figures, control, 8, seed=7) == groups, "the seed fixes the orders"
+    assert interleave.turn_groups(cells, figures, control, 8, seed=8) != groups
+
+
+def test_a_group_with_one_located_cell_takes_no_turns():
+    run = load_run(WORK_QUICK)
+    figures = {key: value for key, value in interleave.located_figures(run.saturation).items()
+               if key.workload == "single" or key.app == "php"}
+    groups = interleave.turn_groups([row.key for row in run.saturation], figures, None, 4, seed=1)
+    assert [(group.workload, group.engine) for group in groups] == [("single", "innodb"), ("single", "myisam")]
+    assert all(not group.control and len(group.orders) == 4 for group in groups)

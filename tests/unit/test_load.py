@@ -4,6 +4,7 @@ import pytest
 from harness.judge.steps import step_timeout
 from harness.measure import load, ports
 from harness.run import context, options
+from harness.run.context import RunContext
 from harness.run.progress import estimate_eta, planned_eta, sweep_eta, within_cap
 from stack import registry
 
@@ -104,6 +105,20 @@ def test_options_come_from_sweep_json_and_the_command_line_overrides_them(monkey
     assert (limits.disturbance.max_other_pct, limits.disturbance.max_steal_pct) == (100, 50)
     assert (default.disturbance.max_other_pct, default.disturbance.max_steal_pct) == (context.defaults()["max_other_pct"],
                                                               context.defaults()["max_steal_pct"])
+
+
+def test_the_default_sets_sweep_takes_turns_and_quick_study_sizes_and_other_sets_only_when_told():
+    default, _, _ = options.from_argv([], "test")
+    assert (default.plan.turn_cycles, default.plan.turn_share) == (context.defaults()["default_set_turn_cycles"],
+                                                                   context.defaults()["turn_share"])
+    assert default.plan.turn_cycles > 0 and RunContext.of(("php",)).plan.turn_cycles == 0, "code-built: none"
+    for argv in (["--quick"], ["--study", "--rates", "10,20"], ["--sizes", "1,10"], ["--set", "today"]):
+        assert options.from_argv(argv, "test")[0].plan.turn_cycles == 0, argv
+    told, _, _ = options.from_argv(["--set", "today", "--turn-cycles", "4", "--turn-share", "0.5"], "test")
+    assert (told.plan.turn_cycles, told.plan.turn_share) == (4, 0.5)
+    for wrong in (["--turn-cycles", "-1"], ["--turn-share", "1"], ["--turn-share", "0"]):
+        with pytest.raises(SystemExit):
+            options.from_argv(wrong, "test")
 
 
 def test_an_unknown_engine_is_refused_with_the_registry_choices():

@@ -1,0 +1,126 @@
+"""summary.md's lead, from a sweep's turns (turns.tsv, harness/run/turns.py): what a request cost each
+app at one moment and by how much they differ, a table per workload and engine with every pair's ratio
+marked decided or not; and after the saturation tables, the capacity each cost predicts against the
+figure the rounds measured. Pure: a view in, lines out."""
+from harness.results.interleave import (CONTROL, METHOD, capacity_lines, cost_table, interleaved_ratio, pair_costs,
+                                        pair_table, pairs_of, saturation_ratios, widths_line)
+from harness.results.speed import cpu_names
+from harness.results.records import CellKey
+from stack.workload_names import workload_title
+
+
+def groups(rows):
+    """{(workload, engine): [its labels in the order measured]} of turns.tsv's rows."""
+    found = {}
+    for row in rows:
+        key = CellKey(*row["cell"].removesuffix(CONTROL).split("/"))
+        labels = found.setdefault((key.workload, key.engine), [])
+        if row["cell"] not in labels:
+            labels.append(row["cell"])
+    return {group: sorted(labels, key=lambda label: label.endswith(CONTROL)) for group, labels in found.items()}
+
+
+def rows_of(rows, labels):
+    return [row for row in rows if row["cell"] in labels]
+
+
+def rates_of(rows, labels):
+    return {label: float(next(row["rate"] for row in rows if row["cell"] == label)) for label in labels}
+
+
+def server_cpus(manifest):
+    """How many CPUs the servers and the database had: the capacity a cost predicts is theirs."""
+    options = manifest.options
+    return len(cpu_names(options.get("server_cpus")) | cpu_names(options.get("db_cpus"))) or manifest.host.get("cores", 1)
+
+
+def turn_lines(view):
+    """summary.md's first section: per workload and engine, each app's cost and every pair's ratio; [] for
+    a run without turns."""
+    rows = view.run.turns
+    if not rows:
+        return []
+    options = view.manifest.options
+    cells = {str(key): figures for key, figures in view.cells.items()}
+    lines = ["## What a request costs each app, and by how much they differ", "",
+             f"Measured by turns once the first {options['rounds']} round(s) had located the cells: each workload and "
+             f"engine's cells {METHOD} "
+             f"Each at {options.get('turn_share', 0):g} of its figure so far; the servers' CPU per reply is their "
+             "processes' user and system time over the step's 2xx replies. The saturation tables follow, each "
+             "cell's own intervals from its rounds.", ""]
+    every, decided, controls, found = [], 0, [], groups(rows)
+    for (workload, engine), labels in found.items():
+        mine = rows_of(rows, labels)
+        pairs, widths, count = pair_table(mine, labels, saturation_ratios(labels, cells))
+        every, decided = every + widths, decided + count
+        controls += [interleaved_ratio(mine, label.removesuffix(CONTROL), label) for label in labels
+                     if label.endswith(CONTROL)]
+        lines += [f"### {workload_title(workload)}, {view.engine_title(engine)}: "
+                  f"{len({row['restart'] for row in mine})} cycles", "", *cost_table(mine, rates_of(mine, labels)), "",
+                  *pairs, "", widths_line(widths, count), ""]
+    overall = [f"All {len(found)} groups together: {widths_line(every, decided)}"] if every and len(found) > 1 else []
+    overall += [f"The A/A control reads {control.estimate:.2f} [{control.low:.2f}, {control.high:.2f}]; it should "
+                "read 1." for control in controls if control and control.low is not None]
+    return lines + ([" ".join(overall), ""] if overall else [])
+
+
+def capacity_section(view):
+    """After the saturation tables: a line per cell, the capacity its cost by turns predicts against its
+    figure; [] for a run without turns."""
+    rows = view.run.turns
+    if not rows:
+        return []
+    figures = {str(key): figures.median.estimate for key, figures in view.cells.items() if figures.median}
+    lines = ["## The cost by turns against the saturation figure", "",
+             "The servers' CPUs over a cell's CPU per reply is the rate it could reach with every one of them busy "
+             "on it alone. The two are measured apart: the cost under httperf's open loop at a share of the figure, "
+             "the figure at the step where replies fell behind. What a reply costs also moves with how requests "
+             "arrive: on an Intel Xeon VM (canary 3.6–4.4 ms), a reply of the pooled servlet near its figure cost "
+             "Tomcat 1.3–3.6× as much under this open loop as under wrk's closed loop at 4–64 connections, and the "
+             "less busy the server the more wake-ups a reply paid (docs/results.md, \"The pooled servlet's open and "
+             "closed loops\"; `make crosscheck` reads a run's cells under wrk).", ""]
+    for (workload, engine), labels in groups(rows).items():
+        lines += [f"{workload_title(workload)}, {view.engine_title(engine)}:", "",
+                  *capacity_lines(rows_of(rows, labels), labels, figures, server_cpus(view.manifest)), ""]
+    return lines
+
+
+def pair_ratios(rows):
+    """{(A, B): Interval of B's CPU per reply over A's} of every pair in turns.tsv's rows, for setting two
+    runs side by side."""
+    ratios = {}
+    for labels in groups(rows).values():
+        mine = rows_of(rows, labels)
+        ratios.update({pair: interleaved_ratio(mine, *pair) for pair in pairs_of(labels)})
+    return ratios
+
+
+def interval_text(ratio):
+    return f"{ratio.estimate:.2f} [{ratio.low:.2f}, {ratio.high:.2f}]" if ratio.low is not None else f"{ratio.estimate:.2f}"
+
+
+def side_by_side_lines(run, other, heading="#"):
+    """make compare's section: every pair both runs measured by turns, each run's ratio with its interval
+    and whether the two overlap; [] unless both have turns."""
+    mine, theirs = pair_ratios(run.turns), pair_ratios(other.turns)
+    shared = [pair for pair, ratio in mine.items() if ratio and theirs.get(pair)]
+    if not shared:
+        return []
+    first, second = run.manifest.run_id, other.manifest.run_id
+    lines = ["", f"{heading}# Every pair's cost ratio by turns", "",
+             "B's CPU per reply over A's, each run's with its 95 % interval over its cycles; where the intervals "
+             "overlap, the two runs do not tell the pair's ratio apart.", "",
+             f"| A | B | {first} | {second} | second / first | overlap |", "|---|---|---:|---:|---:|---|"]
+    for pair in shared:
+        a, b = mine[pair], theirs[pair]
+        overlap = "-" if a.low is None or b.low is None else "yes" if a.overlaps(b) else "no"
+        lines.append(f"| {pair[0]} | {pair[1]} | {interval_text(a)} | {interval_text(b)} | "
+                     f"{b.estimate / a.estimate:.2f} | {overlap} |")
+    return lines
+
+
+def pairs_document(rows):
+    """results.json's `pairs`: every pair's ratio by turns, its interval and cycles."""
+    return [{"a": first, "b": second, "ratio": ratio.estimate, "low": ratio.low, "high": ratio.high,
+             "cycles": len(pair_costs(rows, first, second)), "decided": ratio.excludes(1)}
+            for (first, second), ratio in pair_ratios(rows).items() if ratio]
