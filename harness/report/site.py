@@ -81,7 +81,7 @@ def results_document(view, rows):
             "host": {"cpu_model": manifest.host.get("cpu_model"), "cores": manifest.host.get("cores"),
                      "memory_gib": manifest.host.get("memory_gib")},
             "apps": view.apps, "engines": view.present("engines"), "workloads": view.present("workloads"),
-            "rounds": view.rounds, "cells": cells, "pairs": pairs_document(view.run.turns)}
+            "rounds": view.rounds, "cells": cells, "pairs": pairs_document(view.run)}
 
 
 def cell_label(view, row):

@@ -9,15 +9,22 @@ from harness.results.records import CellKey
 from stack.workload_names import workload_title
 
 
-def groups(rows):
-    """{(workload, engine): [its labels in the order measured]} of turns.tsv's rows."""
+def groups(run):
+    """{(workload, engine): [its labels]} of the run's turns (turns.tsv's rows), in the order first
+    measured, each group's cells in the run's order of apps (so that two runs name a pair alike), the
+    A/A twin last."""
     found = {}
-    for row in rows:
+    for row in run.turns:
         key = CellKey(*row["cell"].removesuffix(CONTROL).split("/"))
         labels = found.setdefault((key.workload, key.engine), [])
         if row["cell"] not in labels:
             labels.append(row["cell"])
-    return {group: sorted(labels, key=lambda label: label.endswith(CONTROL)) for group, labels in found.items()}
+    apps = list(run.manifest.apps)
+
+    def place(label):
+        app = label.split("/")[0]
+        return label.endswith(CONTROL), apps.index(app) if app in apps else len(apps), label
+    return {group: sorted(labels, key=place) for group, labels in found.items()}
 
 
 def rows_of(rows, labels):
@@ -48,7 +55,7 @@ def turn_lines(view):
              f"Each at {options.get('turn_share', 0):g} of its figure so far; the servers' CPU per reply is their "
              "processes' user and system time over the step's 2xx replies. The saturation tables follow, each "
              "cell's own intervals from its rounds.", ""]
-    every, decided, controls, found = [], 0, [], groups(rows)
+    every, decided, controls, found = [], 0, [], groups(view.run)
     for (workload, engine), labels in found.items():
         mine = rows_of(rows, labels)
         pairs, widths, count = pair_table(mine, labels, saturation_ratios(labels, cells))
@@ -58,7 +65,7 @@ def turn_lines(view):
         lines += [f"### {workload_title(workload)}, {view.engine_title(engine)}: "
                   f"{len({row['restart'] for row in mine})} cycles", "", *cost_table(mine, rates_of(mine, labels)), "",
                   *pairs, "", widths_line(widths, count), ""]
-    overall = [f"All {len(found)} groups together: {widths_line(every, decided)}"] if every and len(found) > 1 else []
+    overall = [f"All {len(found)} groups together: " + widths_line(every, decided).replace("Half", "half", 1)] if every and len(found) > 1 else []
     overall += [f"The A/A control reads {control.estimate:.2f} [{control.low:.2f}, {control.high:.2f}]; it should "
                 "read 1." for control in controls if control and control.low is not None]
     return lines + ([" ".join(overall), ""] if overall else [])
@@ -79,18 +86,18 @@ def capacity_section(view):
              "Tomcat 1.3–3.6× as much under this open loop as under wrk's closed loop at 4–64 connections, and the "
              "less busy the server the more wake-ups a reply paid (docs/results.md, \"The pooled servlet's open and "
              "closed loops\"; `make crosscheck` reads a run's cells under wrk).", ""]
-    for (workload, engine), labels in groups(rows).items():
+    for (workload, engine), labels in groups(view.run).items():
         lines += [f"{workload_title(workload)}, {view.engine_title(engine)}:", "",
                   *capacity_lines(rows_of(rows, labels), labels, figures, server_cpus(view.manifest)), ""]
     return lines
 
 
-def pair_ratios(rows):
-    """{(A, B): Interval of B's CPU per reply over A's} of every pair in turns.tsv's rows, for setting two
-    runs side by side."""
+def pair_ratios(run):
+    """{(A, B): Interval of B's CPU per reply over A's} of every pair the run took by turns, for setting
+    two runs side by side."""
     ratios = {}
-    for labels in groups(rows).values():
-        mine = rows_of(rows, labels)
+    for labels in groups(run).values():
+        mine = rows_of(run.turns, labels)
         ratios.update({pair: interleaved_ratio(mine, *pair) for pair in pairs_of(labels)})
     return ratios
 
@@ -102,7 +109,7 @@ def interval_text(ratio):
 def side_by_side_lines(run, other, heading="#"):
     """make compare's section: every pair both runs measured by turns, each run's ratio with its interval
     and whether the two overlap; [] unless both have turns."""
-    mine, theirs = pair_ratios(run.turns), pair_ratios(other.turns)
+    mine, theirs = pair_ratios(run), pair_ratios(other)
     shared = [pair for pair, ratio in mine.items() if ratio and theirs.get(pair)]
     if not shared:
         return []
@@ -119,8 +126,8 @@ def side_by_side_lines(run, other, heading="#"):
     return lines
 
 
-def pairs_document(rows):
+def pairs_document(run):
     """results.json's `pairs`: every pair's ratio by turns, its interval and cycles."""
     return [{"a": first, "b": second, "ratio": ratio.estimate, "low": ratio.low, "high": ratio.high,
-             "cycles": len(pair_costs(rows, first, second)), "decided": ratio.excludes(1)}
-            for (first, second), ratio in pair_ratios(rows).items() if ratio]
+             "cycles": len(pair_costs(run.turns, first, second)), "decided": ratio.excludes(1)}
+            for (first, second), ratio in pair_ratios(run).items() if ratio]

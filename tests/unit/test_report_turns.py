@@ -19,8 +19,8 @@ def run_with_turns():
     return load_run(FIXTURES / "turns-trial")
 
 
-def test_the_turns_group_by_workload_and_engine_with_the_twin_last():
-    assert turns.groups(run_with_turns().turns) == {("single", "myisam"): [POOLED, PHP, TWIN]}
+def test_the_turns_group_by_workload_and_engine_in_the_runs_order_of_apps_the_twin_last():
+    assert turns.groups(run_with_turns()) == {("single", "myisam"): [PHP, POOLED, TWIN]}, "the run's order of apps"
 
 
 def test_summary_md_leads_with_the_turns_then_the_saturation_tables_then_the_capacity_lines():
@@ -30,8 +30,8 @@ def test_summary_md_leads_with_the_turns_then_the_saturation_tables_then_the_cap
     table, capacity = text.index("| PHP (Apache + mod_php) |"), text.index("## The cost by turns against the saturation figure")
     assert costs < figures < table < capacity
     rows = view.run.turns
-    ratio = interleave.interleaved_ratio(rows, POOLED, PHP)
-    assert f"| {POOLED} | {PHP} | {ratio.estimate:.2f} | [{ratio.low:.2f}, {ratio.high:.2f}] | " in text
+    ratio = interleave.interleaved_ratio(rows, PHP, POOLED)
+    assert f"| {PHP} | {POOLED} | {ratio.estimate:.2f} | [{ratio.low:.2f}, {ratio.high:.2f}] | " in text
     twin = interleave.interleaved_ratio(rows, PHP, TWIN)
     assert f"The A/A control reads {twin.estimate:.2f} [{twin.low:.2f}, {twin.high:.2f}]" in text
     php = interleave.cost(rows, PHP)[0]
@@ -53,22 +53,22 @@ def test_results_json_keeps_every_pair_and_the_index_counts_the_decided_ones():
     view = View(run_with_turns())
     document = site.results_document(view, summary_rows(view, study_figures()))
     pairs = {(pair["a"], pair["b"]): pair for pair in document["pairs"]}
-    assert set(pairs) == {(POOLED, PHP), (PHP, TWIN)}
-    ratio = interleave.interleaved_ratio(view.run.turns, POOLED, PHP)
-    assert (pairs[(POOLED, PHP)]["ratio"], pairs[(POOLED, PHP)]["low"]) == (ratio.estimate, ratio.low)
-    assert pairs[(POOLED, PHP)]["cycles"] == 6 and pairs[(POOLED, PHP)]["decided"] == ratio.excludes(1)
+    assert set(pairs) == {(PHP, POOLED), (PHP, TWIN)}
+    ratio = interleave.interleaved_ratio(view.run.turns, PHP, POOLED)
+    assert (pairs[(PHP, POOLED)]["ratio"], pairs[(PHP, POOLED)]["low"]) == (ratio.estimate, ratio.low)
+    assert pairs[(PHP, POOLED)]["cycles"] == 6 and pairs[(PHP, POOLED)]["decided"] == ratio.excludes(1)
     assert site.decided_text(document["pairs"]) == f"1/1 decided, ±{ratio.half_width:.0%}", "the twin apart"
     assert site.decided_text([]) == ""
     entry = site.run_entry("turns-trial", view.manifest.data, document, True)
     assert entry["turns"] == site.decided_text(document["pairs"])
-    assert entry["pairs"][f"{PHP} / {POOLED}"] == {"ratio": ratio.estimate, "low": ratio.low, "high": ratio.high}
+    assert entry["pairs"][f"{POOLED} / {PHP}"] == {"ratio": ratio.estimate, "low": ratio.low, "high": ratio.high}
 
 
 def test_make_compare_sets_two_runs_pair_ratios_side_by_side():
     run = run_with_turns()
     lines = turns.side_by_side_lines(run, run)
-    ratio = interleave.interleaved_ratio(run.turns, POOLED, PHP)
+    ratio = interleave.interleaved_ratio(run.turns, PHP, POOLED)
     shown = f"{ratio.estimate:.2f} [{ratio.low:.2f}, {ratio.high:.2f}]"
-    assert f"| {POOLED} | {PHP} | {shown} | {shown} | 1.00 | yes |" in lines
+    assert f"| {PHP} | {POOLED} | {shown} | {shown} | 1.00 | yes |" in lines
     assert "## Every pair's cost ratio by turns" in comparison_markdown(run, run, comparison_rows(run, run))
     assert turns.side_by_side_lines(run, load_run(FIXTURES / "cost-b")) == [], "the other run took no turns"
