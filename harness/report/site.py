@@ -14,6 +14,7 @@ from harness.results import kinds
 from harness.results.interleave import CONTROL
 from harness.results.records import CellKey
 from harness.results.speed import cpu_names
+from harness.results.stats import Interval
 from stack.registry import engine_title
 from stack.workload_names import workload_title
 
@@ -275,10 +276,9 @@ def comparable_pairs(document):
 def decided_text(pairs):
     """The index's words for a run's pairs by turns (results.json's `pairs`): "6/6 decided, ±8 %" at the
     median pair of cells, the A/A control apart; "" without turns."""
-    widths = [(pair["high"] - pair["low"]) / 2 / pair["ratio"] for pair in pairs
-              if pair["low"] is not None and not pair["b"].endswith(CONTROL)]
-    decided = sum(pair["decided"] for pair in pairs if pair["low"] is not None and not pair["b"].endswith(CONTROL))
-    return f"{decided}/{len(widths)} decided, ±{statistics.median(widths):.0%}" if widths else ""
+    judged = [pair for pair in pairs if pair["low"] is not None and not pair["b"].endswith(CONTROL)]
+    widths = [Interval(pair["ratio"], pair["low"], pair["high"]).half_width for pair in judged]
+    return f"{sum(pair['decided'] for pair in judged)}/{len(judged)} decided, ±{statistics.median(widths):.0%}" if judged else ""
 
 
 def runs_index(entries):

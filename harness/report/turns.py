@@ -4,7 +4,7 @@ marked decided or not; and after the saturation tables, the capacity each cost p
 figure the rounds measured. Pure: a view in, lines out."""
 from harness.results.interleave import (CONTROL, METHOD, capacity_lines, cost_table, interleaved_ratio, pair_costs,
                                         pair_table, pairs_of, saturation_ratios, widths_line)
-from harness.results.speed import cpu_names
+from harness.results.speed import server_cpu_count
 from harness.results.records import CellKey
 from stack.workload_names import workload_title
 
@@ -38,7 +38,7 @@ def rates_of(rows, labels):
 def server_cpus(manifest):
     """How many CPUs the servers and the database had: the capacity a cost predicts is theirs."""
     options = manifest.options
-    return len(cpu_names(options.get("server_cpus")) | cpu_names(options.get("db_cpus"))) or manifest.host.get("cores", 1)
+    return server_cpu_count(options.get("server_cpus"), options.get("db_cpus"), manifest.host.get("cores", 1))
 
 
 def turn_lines(view):
@@ -65,7 +65,7 @@ def turn_lines(view):
         lines += [f"### {workload_title(workload)}, {view.engine_title(engine)}: "
                   f"{len({row['restart'] for row in mine})} cycles", "", *cost_table(mine, rates_of(mine, labels)), "",
                   *pairs, "", widths_line(widths, count), ""]
-    overall = [f"All {len(found)} groups together: " + widths_line(every, decided).replace("Half", "half", 1)] if every and len(found) > 1 else []
+    overall = [f"All {len(found)} groups together: " + widths_line(every, decided, "half-widths")] if every and len(found) > 1 else []
     overall += [f"The A/A control reads {control.estimate:.2f} [{control.low:.2f}, {control.high:.2f}]; it should "
                 "read 1." for control in controls if control and control.low is not None]
     return lines + ([" ".join(overall), ""] if overall else [])

@@ -59,6 +59,11 @@ class TurnGroup:
     control: bool    # whether the first cell's twin runs beside it
     orders: tuple    # each cycle's order of the members' indices (cycle_orders)
 
+    @property
+    def members(self):
+        """How many steps a cycle takes: each cell, and the twin."""
+        return len(self.keys) + self.control
+
 
 def located_figures(summaries):
     """{CellKey: its median figure} of the cells whose figure is located, from their rounds' CellSummary
@@ -230,8 +235,8 @@ def pair_table(rows, labels, saturation):
     return lines, widths, count
 
 
-def widths_line(widths, count):
-    return (f"Half-widths over the {len(widths)} pairs of cells: ±{statistics.median(widths):.0%} at the median "
+def widths_line(widths, count, lead="Half-widths"):
+    return (f"{lead} over the {len(widths)} pairs of cells: ±{statistics.median(widths):.0%} at the median "
             f"pair, ±{max(widths):.0%} at the widest; {count} of {len(widths)} decided (95 %)." if widths else "")
 
 

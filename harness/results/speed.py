@@ -26,6 +26,11 @@ def cpu_names(cpus):
     return names
 
 
+def server_cpu_count(server_cpus, db_cpus, cores):
+    """How many CPUs the servers and the database had (their pinning's lists), else the host's cores."""
+    return len(cpu_names(server_cpus) | cpu_names(db_cpus)) or cores
+
+
 def readings(figures):
     """{CPU ("CPU1", or "web CPU1" over ssh): [its readings in ms]} among a step's figures."""
     found = {}

@@ -30,7 +30,7 @@ from harness.results import prices, spread
 from harness.results.chosen import Refused, add_run_arguments, chosen_cells, chosen_run
 from harness.results.records import DISTURBED, LOCATED
 from harness.results.rounds import cell_figures
-from harness.results.speed import SpeedHistory, cpu_names
+from harness.results.speed import SpeedHistory, server_cpu_count
 from harness.results.store import RunFiles, tsv_text, write_atomically
 from harness.run import jvm_warmup, probe
 from harness.run.cell import Cell, now
@@ -192,7 +192,7 @@ def execute(args):
         markdown = interleave_results.interleave_markdown(
             rows, f"{run_id} (seed {seed})", {label: rates[index % len(keys)] for index, label in enumerate(labels)}, medians,
             interleave_results.saturation_ratios(labels, {str(key): chosen[key] for key in keys}), machine,
-            len(cpu_names(context.pinning.server_cpus) | cpu_names(context.pinning.db_cpus)) or host.get("cores", 1))
+            server_cpu_count(context.pinning.server_cpus, context.pinning.db_cpus, host.get("cores", 1)))
         name = "interleave.md"
     else:
         def each_cell(say, keep):

@@ -30,7 +30,7 @@ def planned(context, summaries):
 
 
 def steps_of(group):
-    return len(group.orders) * (len(group.keys) + group.control)
+    return len(group.orders) * group.members
 
 
 def expected_s(context):
@@ -68,7 +68,7 @@ def take_turns(files, context, summaries, speed, say, step_walls=()):
         def cycle_done(taken, group=group, started=started):
             per_step = (time.monotonic() - started) / len(taken)
             remaining = left - len(taken)
-            say(f"turns {number}/{len(groups)}: cycle {len(taken) // (len(group.keys) + group.control)}/"
+            say(f"turns {number}/{len(groups)}: cycle {len(taken) // group.members}/"
                 f"{len(group.orders)} done; turns ETA ~{format_duration(remaining * per_step)}")
         taken = interleave(list(group.keys), rates, context, cell_files, list(group.orders), group.control, say,
                            cycle_done, speed)
