@@ -363,53 +363,85 @@ def processes():
     return found
 
 
-def httperf_to(address):
-    return [pid for pid, argv in processes().items() if Path(argv[0]).name == "httperf" and address in argv]
+def stat(pid):
+    """A process's stat fields after its name (its state first); [] once it has ended."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return []
 
 
-def agent_of(ssh_hosts, host):
-    """The pid of the lab's agent serving `host` (it runs in that host's folder)."""
-    [pid] = [pid for pid, argv in processes().items() if "harness.hosts.agent" in argv
-             and os.readlink(f"/proc/{pid}/cwd") == str(ssh_hosts.roots[host])]
+def started(pid):
+    """When a process started, in clock ticks since boot (stat's field 22); -1 once it has ended."""
+    fields = stat(pid)
+    return int(fields[19]) if fields else -1
+
+
+def parent(pid):
+    fields = stat(pid)
+    return int(fields[1]) if fields else 0
+
+
+def cwd(pid):
+    try:
+        return os.readlink(f"/proc/{pid}/cwd")
+    except OSError:
+        return None
+
+
+def httperf_to(address, since):
+    """The httperf processes loading `address` that started at `since` or later (none of an earlier test)."""
+    return [pid for pid, argv in processes().items()
+            if Path(argv[0]).name == "httperf" and address in argv and started(pid) >= since]
+
+
+def agent_of(ssh_hosts, host, since):
+    """The pid of the lab's agent serving `host` (it runs in that host's folder) that started at
+    `since` or later. An agent forked for a child has the agent's argv until the child execs, and an
+    earlier run's agent may still be ending: neither is the one."""
+    agents = {pid for pid, argv in processes().items()
+              if "harness.hosts.agent" in argv and cwd(pid) == str(ssh_hosts.roots[host])}
+    [pid] = [pid for pid in agents if parent(pid) not in agents and started(pid) >= since]
     return pid
 
 
 def ssh_session_of(pid):
     """The sshd session process a process runs under (its closest sshd ancestor)."""
     while pid > 1:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        if stat.split(" (", 1)[1].startswith("sshd)"):
+        if Path(f"/proc/{pid}/stat").read_text().split(" (", 1)[1].startswith("sshd)"):
             return pid
-        pid = int(stat.rsplit(")", 1)[1].split()[1])
+        pid = parent(pid)
     raise AssertionError("no sshd session above the agent")
 
 
 def sweep_with_fault(ssh_hosts, results, fault, run_id="faulted", **knobs):
-    """The short sweep, with `fault()` done 1 s into its first httperf run (none when fault is None):
-    (seconds from the fault to the outcome, the sweep's exit code, its output, its steps). The outcome
-    is the faulted step's redo recorded, or the sweep's end."""
+    """The short sweep, with `fault(since)` done 1 s into its first httperf run (none when fault is
+    None), `since` the sweep's start in clock ticks since boot: (seconds from the fault to the
+    outcome, the sweep's exit code, its output, its steps). The outcome is the faulted step's redo
+    recorded, or the sweep's end."""
     log, steps_file = results / f"{run_id}.log", results / run_id / "cells" / "php-innodb-single" / "steps.tsv"
     with open(log, "a") as output:
         sweep = subprocess.Popen(topology.run_in(ssh_hosts.topology.namespace("client"),
                                                  [sys.executable, "-c", FAULT_SWEEP, run_id, str(results)]),
-                                 env={**ssh_hosts.env, **knobs}, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT)
-    outcome_s = None
+                                 env={**ssh_hosts.env, **knobs}, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT,
+                                 start_new_session=True)
+    since, outcome_s = started(sweep.pid), None
     try:
         if fault:
             deadline = time.monotonic() + 120
-            while not httperf_to(ssh_hosts.topology.address("web")):
+            while not httperf_to(ssh_hosts.topology.address("web"), since):
                 assert sweep.poll() is None and time.monotonic() < deadline, log.read_text()
                 time.sleep(0.05)
             time.sleep(1)
             faulted = time.monotonic()
-            fault()
+            fault(since)
             while sweep.poll() is None and (not steps_file.exists() or len(read_steps(steps_file)) < 2):
                 time.sleep(0.2)
             outcome_s = time.monotonic() - faulted
         sweep.wait(timeout=240)
     finally:
-        if sweep.poll() is None:
-            sweep.kill()
+        if sweep.poll() is None:  # its httperf and ssh clients too, so that none outlives this test
+            os.killpg(sweep.pid, signal.SIGKILL)
             sweep.wait()
     return outcome_s, sweep.returncode, log.read_text(), read_steps(steps_file) if steps_file.exists() else []
 
@@ -423,8 +455,8 @@ def assert_redone(steps, outcome_s, why, what):
 
 @pytest.mark.parametrize("killed", ["sshd session", "agent"])
 def test_a_web_host_whose_channel_is_killed_mid_step_has_the_step_settled_and_redone(ssh_hosts, tmp_path, killed):
-    def fault():
-        pid = agent_of(ssh_hosts, "web")
+    def fault(since):
+        pid = agent_of(ssh_hosts, "web", since)
         os.kill(ssh_session_of(pid) if killed == "sshd session" else pid, signal.SIGKILL)
     outcome_s, code, output, steps = sweep_with_fault(ssh_hosts, tmp_path, fault)
     assert code == 0, output
@@ -435,7 +467,7 @@ def test_a_web_host_cut_off_for_20_s_mid_step_is_redone_or_stops_the_run_which_t
     link = ["ip", "-n", ssh_hosts.topology.switch, "link", "set", "web"]
     restored = threading.Timer(20, subprocess.run, [[*link, "up"]], {"check": True})
 
-    def fault():
+    def fault(_since):
         subprocess.run([*link, "down"], check=True)
         restored.start()
     try:
@@ -460,8 +492,8 @@ def test_a_load_client_hosts_session_killed_mid_step_has_the_step_settled_and_re
     load_client = f"root@{ssh_hosts.topology.address('client')}"
     ssh_hosts.lab("up", "apache", CLIENT_HOSTS=load_client)
 
-    def fault():
-        os.kill(ssh_session_of(agent_of(ssh_hosts, "client1")), signal.SIGKILL)
+    def fault(since):
+        os.kill(ssh_session_of(agent_of(ssh_hosts, "client1", since)), signal.SIGKILL)
     outcome_s, code, output, steps = sweep_with_fault(ssh_hosts, tmp_path, fault, CLIENT_HOSTS=load_client)
     assert code == 0, output
     assert_redone(steps, outcome_s, "a load client host was lost during the step: client1 host",
