@@ -270,8 +270,10 @@ def title_lines(view):
 
 def warmup_text(options):
     if "warmup_cap_s" in options:
-        return (f"warm-up until {options['warmup_windows']} windows agree within {options['warmup_tolerance']:.0%} "
-                f"(at most {options['warmup_cap_s']:g} s), their median the probe")
+        counting = options.get("warmup_counting_sds")
+        return (f"warm-up until {options['warmup_windows']} windows agree within {options['warmup_tolerance']:.0%}"
+                + (f" or {counting:g}× their counting noise" if counting else "")
+                + f" (at most {options['warmup_cap_s']:g} s), their median the probe")
     return f"probe {options['probe_s']:g} s, JIT warm-up {options['warmup_s']:g} s"
 
 

@@ -1,6 +1,7 @@
 """Before a cell's steps: warm it up until it is steady, and take its closed-loop capacity from the
 steady windows, which seeds the plan. A JVM starts interpreted, and even a warm server varies from
 window to window: one short probe measured the JIT as often as the server."""
+import math
 import statistics
 import time
 
@@ -11,18 +12,23 @@ from harness.run.context import profile_for
 from stack import registry
 
 
-def steady(windows, count, tolerance):
-    """Pure: whether the last `count` windows' replies/s agree within `tolerance` (largest over
-    smallest), none of them zero."""
+def steady(windows, count, tolerance, window_s=1, counting_sds=0):
+    """Pure: whether the last `count` windows' replies/s agree, none of them zero: the largest within
+    `tolerance` of the smallest, or, in replies per window, within `counting_sds` times the counting
+    noise of the largest (its square root). A 16,000-row cell's window holds a few dozen replies,
+    which chance alone spreads by more than 10 %."""
     last = windows[-count:]
-    return len(last) == count and min(last) > 0 and max(last) <= min(last) * (1 + tolerance)
+    if len(last) < count or min(last) <= 0:
+        return False
+    spread = (max(last) - min(last)) * window_s
+    return spread <= max(tolerance * min(last) * window_s, counting_sds * math.sqrt(max(last) * window_s))
 
 
 def warm_enough(windows, compile_seconds, warmup, window_s):
     """Pure: steady (the warm-up's warmup_windows and warmup_tolerance), and on a JIT server
     (`compile_seconds` sampled around each window, else None) its compiler quiet over those windows
     (jit_quiet_share): a JVM's windows can agree while its compiler still has minutes of work ahead."""
-    if not steady(windows, warmup.warmup_windows, warmup.warmup_tolerance):
+    if not steady(windows, warmup.warmup_windows, warmup.warmup_tolerance, window_s, warmup.warmup_counting_sds):
         return False
     return compile_seconds is None or jit.compiler_quiet(compile_seconds, window_s, warmup.warmup_windows,
                                                          warmup.jit_quiet_share)

@@ -84,11 +84,12 @@ def measure(cell_key, figures, context, files, restarts, steps, share, restart, 
     return [row for _, row in walk(turns(range(1, restarts + 1), range(steps)), take)]
 
 
-def interleave(keys, rates, context, files, orders, control, say, keep, speed=None):
+def interleave(keys, rates, context, files, orders, control, say, keep, speed=None, step_s=None, warm_cells=True):
     """The cells' steps by turns, each at its own rate (`rates`, the twin at the first's), cycle by
-    cycle in `orders` (each a list of member indices), after every JIT server's warm-up and each cell's
-    own: spread.tsv's rows, "restart" holding the cycle; keep(rows) after each cycle. `speed`: the
-    canary's history the steps are judged by (default: the run folder's own)."""
+    cycle in `orders` (each a list of member indices), after every JIT server's warm-up and, with
+    `warm_cells`, each cell's own: spread.tsv's rows, "restart" holding the cycle; keep(rows) after each
+    cycle. `speed`: the canary's history the steps are judged by (default: the run folder's own);
+    `step_s`: each step's length (default: the plan's)."""
     speed = speed or SpeedHistory(files.canary)
     cells = [Cell(files, key) for key in keys] + ([Cell(files, keys[0], replica=2)] if control else [])
     labels = interleave_results.members([str(key) for key in keys], control)
@@ -97,14 +98,14 @@ def interleave(keys, rates, context, files, orders, control, say, keep, speed=No
         if record:
             say(jvm_warmup.describe(record))
     found = servers_prices(context)
-    for cell in cells[:len(keys)]:
+    for cell in cells[:len(keys)] if warm_cells else ():
         probe.warm_up(cell, context)
     rows = []
 
     def take(turn):
         cycle, index = turn
         cell, rate = cells[index], rates[index % len(keys)]
-        taken, _ = redone_while_disturbed(lambda: take_step(cell, rate, context, speed),
+        taken, _ = redone_while_disturbed(lambda: take_step(cell, rate, context, speed, duration_s=step_s),
                                           lambda step: step.verdict == DISTURBED, context.disturbance.max_redos)
         rows.append(spread.step_row(labels[index], cycle, taken, now(), found))
         say(f"cycle {cycle}/{len(orders)} {labels[index]} step {taken.step}: {rate:g} req/s offered, {taken.verdict}, "

@@ -40,7 +40,7 @@ def expected_s(context):
         return 0
     every = turn_groups(selection.cells, dict.fromkeys(selection.cells, 1.0), selection.control,
                         plan.turn_cycles, plan.seed)
-    return sum(map(steps_of, every)) * (plan.duration_s + STEP_OVERHEAD_S)
+    return sum(map(steps_of, every)) * (plan.turn_step_s + STEP_OVERHEAD_S)
 
 
 def take_turns(files, context, summaries, speed, say, step_walls=()):
@@ -51,7 +51,8 @@ def take_turns(files, context, summaries, speed, say, step_walls=()):
     if not groups:
         return
     plan = context.plan
-    step_s = statistics.median(step_walls) if step_walls else plan.duration_s + STEP_OVERHEAD_S
+    overhead_s = max(0.0, statistics.median(step_walls) - plan.duration_s) if step_walls else STEP_OVERHEAD_S
+    step_s = plan.turn_step_s + overhead_s
     left = sum(map(steps_of, groups))
     say(f"turns: {len(groups)} group{'s' * (len(groups) != 1)} of cells by turns, each at {plan.turn_share:g} of its own figure, "
         f"{left} steps, expected ~{format_duration(left * step_s)}")
@@ -70,8 +71,10 @@ def take_turns(files, context, summaries, speed, say, step_walls=()):
             remaining = left - len(taken)
             say(f"turns {number}/{len(groups)}: cycle {len(taken) // group.members}/"
                 f"{len(group.orders)} done; turns ETA ~{format_duration(remaining * per_step)}")
+        # The rounds left every cell warm and nothing has restarted since: the JVMs' warm-up only checks
+        # that their compilers are quiet, and no cell's own warm-up is taken again.
         taken = interleave(list(group.keys), rates, context, cell_files, list(group.orders), group.control, say,
-                           cycle_done, speed)
+                           cycle_done, speed, step_s=plan.turn_step_s, warm_cells=False)
         left -= len(taken)
         rows += taken
         write_atomically(files.turns, tsv_text(spread_rows.COLUMNS, rows))

@@ -155,7 +155,7 @@ def test_rerunning_a_run_id_resumes_without_redoing_steps(stack, tmp_path):
 
 
 def test_the_first_stage_done_the_cells_are_taken_by_turns_each_at_its_share_and_a_resume_keeps_them(stack, tmp_path):
-    options = short(turn_cycles=2, turn_share=0.1, seed=11, max_steps=8)
+    options = short(turn_cycles=2, turn_share=0.1, turn_step_s=1, seed=11, max_steps=8)
     files = sweep(tmp_path, "turns", options)
     figures = {str(row.key): row.saturation_rps for row in read_summaries(files.saturation)}
     rows = read_tsv(files.turns)
@@ -166,6 +166,10 @@ def test_the_first_stage_done_the_cells_are_taken_by_turns_each_at_its_share_and
         for member in order]
     assert {row["cell"]: float(row["rate"]) for row in rows} == {cell: round(0.1 * figures[cell], 1) for cell in figures}
     assert all(row["verdict"] in VERDICTS for row in rows) and files.turn_files.cell(CellKey("php", "myisam", "single")).exists()
+    # Each turn 1 s long (turn_step_s), where the rounds' steps are 2 s.
+    for key in (CellKey("php", "myisam", "single"), CellKey("soap", "myisam", "single")):
+        turn_steps = read_steps(files.turn_files.cell(key) / "steps.tsv")
+        assert len(turn_steps) >= 2 and all(step.figures["test_duration_s"] < 1.5 for step in turn_steps), turn_steps
     sweep(tmp_path, "turns", options)
     assert read_tsv(files.turns) == rows, "a resumed run keeps the turns it took"
 

@@ -49,7 +49,8 @@ def test_the_manifest_keeps_every_knob_flat_as_earlier_runs_recorded_them():
                                                                        "linear_high", "linear_stop_after", "reference_run",
                                                                        "reference_figures", "connection", "calls",
                                                                        "min_connections", "rates", "price_list", "quiet_check_s",
-                                                                       "httperf_build", "turn_cycles", "turn_share"}
+                                                                       "httperf_build", "turn_cycles", "turn_share",
+                                                                       "turn_step_s", "warmup_counting_sds"}
     assert not set(recorded_options("net-100mbit")) - set(written)
 
 

@@ -114,9 +114,11 @@ def test_the_default_sets_sweep_takes_turns_and_quick_study_sizes_and_other_sets
     assert default.plan.turn_cycles > 0 and RunContext.of(("php",)).plan.turn_cycles == 0, "code-built: none"
     for argv in (["--quick"], ["--study", "--rates", "10,20"], ["--sizes", "1,10"], ["--set", "today"]):
         assert options.from_argv(argv, "test")[0].plan.turn_cycles == 0, argv
-    told, _, _ = options.from_argv(["--set", "today", "--turn-cycles", "4", "--turn-share", "0.5"], "test")
-    assert (told.plan.turn_cycles, told.plan.turn_share) == (4, 0.5)
-    for wrong in (["--turn-cycles", "-1"], ["--turn-share", "1"], ["--turn-share", "0"]):
+    assert default.plan.turn_step_s == context.defaults()["turn_step_s"] < default.plan.duration_s
+    told, _, _ = options.from_argv(["--set", "today", "--turn-cycles", "4", "--turn-share", "0.5", "--turn-step", "2"],
+                                   "test")
+    assert (told.plan.turn_cycles, told.plan.turn_share, told.plan.turn_step_s) == (4, 0.5, 2)
+    for wrong in (["--turn-cycles", "-1"], ["--turn-share", "1"], ["--turn-share", "0"], ["--turn-step", "0"]):
         with pytest.raises(SystemExit):
             options.from_argv(wrong, "test")
 
