@@ -95,7 +95,8 @@ profile: ## where the servers' CPU goes at each cell's saturation rate, on runni
 spread-sources: ## where a cell's cost spread lives: its server restarted RESTARTS times (default 5), STEPS fixed-rate steps (2) at SHARE (0.6) of its figure after each, the CPU per reply split between restarts and within one, with the price list; NO_RESTART=1 the control (RUN= CELLS=) -> results/RUN-spread-<when>/spread.md; docs/method.md
 	@$(PYTHON) -m harness spread-sources $(KNOBS)
 
-interleave: ## cells' servers' CPU per reply against each other at one moment: their steps by turns, each at SHARE (0.6) of its own figure, in cycles of a shuffled Williams design with the first cell's A/A twin, every pair's ratio beside the run's saturation ratio (RUN= CELLS=a,b,... ROTATIONS=1 NO_CONTROL=1 SEED=) -> results/RUN-interleave-<when>/interleave.md; docs/method.md
+interleave: ## cells' servers' CPU per reply against each other at one moment: their steps by turns, each at SHARE (0.6) of its own figure, in cycles of a shuffled Williams design with the first cell's A/A twin, every pair's ratio beside the run's saturation ratio (RUN= CELLS=a,b,... ROTATIONS=1 NO_CONTROL=1 SEED= DRIVER=oha: oha's steps, a second opinion) -> results/RUN-interleave-<when>/interleave.md; docs/method.md
+	@$(if $(filter oha,$(DRIVER)),bash stack/install-crate.sh oha OHA_VERSION 1.88 oha)
 	@$(PYTHON) -m harness spread-sources --interleave $(KNOBS)
 
 soap-phases: ## where a SOAP request's time goes per engine against N, one request at a time: un-marshal, logic, marshal, by each engine's own hooks, on running servers (APPS= SIZES=1,10,100,1000,5000 KINDS= of those grown by N, below COUNT=20 WARMUP_CALLS=3 JVM_WARMUP=60 CLIENT=raw|zeep RUN=; restarts the SOAP engines' servers with SOAP_PHASES=on and back) -> soap-phases.tsv/.md/.pdf in results/RUN; docs/soap-engines.md

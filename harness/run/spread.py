@@ -1,6 +1,6 @@
 """`make spread-sources [RUN=] [CELLS=] [RESTARTS=5] [STEPS=2] [SHARE=0.6] [NO_RESTART=1]`: where a
 cell's cost spread lives, between restarts of its server or within one; and
-`make interleave CELLS=a,b,... [ROTATIONS=1] [SHARE=0.6] [NO_CONTROL=1] [SEED=]`: cells' costs against
+`make interleave CELLS=a,b,... [ROTATIONS=1] [SHARE=0.6] [NO_CONTROL=1] [SEED=] [DRIVER=oha]`: cells' costs against
 each other at one moment.
 
 For each chosen cell of a run (default: the latest run's located cells): RESTARTS times, its app's
@@ -18,9 +18,11 @@ every JIT server's warm-up, in cycles whose orders are a Williams design shuffle
 cell's A/A twin in every cycle, into results/<run>-interleave-<when>/: spread.tsv (a cycle per
 "restart") and interleave.md, every pair's ratio of CPU per reply beside the run's saturation ratio
 (harness/results/interleave.py)."""
+import os
 import random
 from datetime import datetime, timezone
 
+from harness.drivers import oha
 from harness.hosts import inventory, servers
 from harness.hosts.prices import price_list
 from harness.judge.disturbance import redone_while_disturbed
@@ -38,7 +40,7 @@ from harness.run.planner import turns, walk
 from harness.run.context import RunContext
 from harness.run.run_manifest import write_manifest
 from harness.run.session import NotReady, from_the_client
-from harness.run.step import take_step
+from harness.run.step import DEFAULT_DRIVER, OHA, OPEN_LOOP, take_step
 from stack import registry
 from stack.server import LabError
 
@@ -84,12 +86,13 @@ def measure(cell_key, figures, context, files, restarts, steps, share, restart, 
     return [row for _, row in walk(turns(range(1, restarts + 1), range(steps)), take)]
 
 
-def interleave(keys, rates, context, files, orders, control, say, keep, speed=None, step_s=None, warm_cells=True):
+def interleave(keys, rates, context, files, orders, control, say, keep, speed=None, step_s=None, warm_cells=True,
+               driver=DEFAULT_DRIVER):
     """The cells' steps by turns, each at its own rate (`rates`, the twin at the first's), cycle by
     cycle in `orders` (each a list of member indices), after every JIT server's warm-up and, with
     `warm_cells`, each cell's own: spread.tsv's rows, "restart" holding the cycle; keep(rows) after each
     cycle. `speed`: the canary's history the steps are judged by (default: the run folder's own);
-    `step_s`: each step's length (default: the plan's)."""
+    `step_s`: each step's length (default: the plan's); `driver`: the open-loop client (step.OPEN_LOOP)."""
     speed = speed or SpeedHistory(files.canary)
     cells = [Cell(files, key) for key in keys] + ([Cell(files, keys[0], replica=2)] if control else [])
     labels = interleave_results.members([str(key) for key in keys], control)
@@ -105,7 +108,8 @@ def interleave(keys, rates, context, files, orders, control, say, keep, speed=No
     def take(turn):
         cycle, index = turn
         cell, rate = cells[index], rates[index % len(keys)]
-        taken, _ = redone_while_disturbed(lambda: take_step(cell, rate, context, speed, duration_s=step_s),
+        taken, _ = redone_while_disturbed(lambda: take_step(cell, rate, context, speed, duration_s=step_s,
+                                                                    driver=driver),
                                           lambda step: step.verdict == DISTURBED, context.disturbance.max_redos)
         rows.append(spread.step_row(labels[index], cycle, taken, now(), found))
         say(f"cycle {cycle}/{len(orders)} {labels[index]} step {taken.step}: {rate:g} req/s offered, {taken.verdict}, "
@@ -154,6 +158,9 @@ def add_arguments(parser):
     parser.add_argument("--no-control", action="store_true",
                         help="with --interleave: no A/A twin of the first cell")
     parser.add_argument("--seed", type=int, default=None, help="with --interleave: the cycles' shuffle (default: random)")
+    parser.add_argument("--driver", choices=sorted(OPEN_LOOP), default=DEFAULT_DRIVER,
+                        help="with --interleave: the open-loop client of the steps, httperf, or oha for a second "
+                             "opinion on the same measure (default httperf)")
 
 
 def execute(args):
@@ -167,6 +174,8 @@ def execute(args):
     if unlocated:
         raise Refused(f"run {run.directory.name} located no figure for {', '.join(unlocated)}: no share of it to "
                       "offer", code=2)
+    if args.driver == oha.NAME and not os.access(OHA, os.X_OK):
+        raise Refused(f"{OHA} is missing: `make interleave DRIVER=oha` builds it first", code=2)
     chosen = dict(located[name] for name in (only or located))
     if args.interleave and len(chosen) < 2:
         raise Refused(f"make interleave takes two located cells or more; CELLS= names {len(chosen)}", code=2)
@@ -187,11 +196,12 @@ def execute(args):
         orders = interleave_results.cycle_orders(len(labels), args.rotations, seed)
         twin = " and the first one's A/A twin" if control else ""
         print(f"interleave {run_id}: {len(keys)} cells{twin} x {len(orders)} cycles (seed {seed}), each at "
-              f"{args.share:g} of its own figure", flush=True)
+              f"{args.share:g} of its own figure, driven by {args.driver}", flush=True)
         rows = experiment(files, run_id, context,
-                          lambda say, keep: interleave(keys, rates, context, files, orders, control, say, keep))
+                          lambda say, keep: interleave(keys, rates, context, files, orders, control, say, keep,
+                                                       driver=args.driver))
         markdown = interleave_results.interleave_markdown(
-            rows, f"{run_id} (seed {seed})", {label: rates[index % len(keys)] for index, label in enumerate(labels)}, medians,
+            rows, f"{run_id} (seed {seed}, {args.driver})", {label: rates[index % len(keys)] for index, label in enumerate(labels)}, medians,
             interleave_results.saturation_ratios(labels, {str(key): chosen[key] for key in keys}), machine,
             server_cpu_count(context.pinning.server_cpus, context.pinning.db_cpus, host.get("cores", 1)))
         name = "interleave.md"

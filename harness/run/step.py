@@ -140,6 +140,9 @@ OPEN_LOOP = {
     oha.NAME: OpenLoop(oha_load, oha_figures, sessions=False, suffix="json"),
 }
 
+# The sweep's own client; the others are second opinions.
+DEFAULT_DRIVER = httperf.NAME
+
 
 def gate_check(cell, rate, context, number):
     """A short low-rate step (1 s) after a step that did not pass, taken and watched as every step but
@@ -171,7 +174,7 @@ def machine_speed(watch, speed_history, cell, min_speed):
     return figures, None if cell.state.slower_machine else slower
 
 
-def take_step(cell, rate, context, speed_history, role="", duration_s=None, driver=httperf.NAME, raw=None,
+def take_step(cell, rate, context, speed_history, role="", duration_s=None, driver=DEFAULT_DRIVER, raw=None,
               around=None, recorded=True):
     """One step of the cell at `rate` for `duration_s` (the plan's step length unless given) by the
     open-loop `driver`, judged and, when `recorded`, kept among the cell's steps; its canary readings

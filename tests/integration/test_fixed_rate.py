@@ -8,6 +8,7 @@ from harness import cli
 from harness.results import interleave
 from harness.results.records import PASS, VERDICTS
 from harness.results.store import read_tsv, tsv_text
+from harness.run import spread
 from stack.settings import ROOT
 
 RECORDED = ROOT / "tests" / "fixtures" / "results" / "cost-a"  # PHP and the pooled servlet, single MyISAM rows
@@ -46,7 +47,7 @@ def test_interleave_takes_the_cells_by_turns_each_at_its_share_with_an_a_a_twin(
     assert all(float(row["cpu_ms_per_reply"]) > 0 and float(row["canary_ms"]) > 0 for row in passed)
     assert all(float(row["db_selects_per_reply"]) == 1 for row in passed), "MariaDB counted one SELECT a reply"
     page = (made[0] / "interleave.md").read_text()
-    assert f"| {pooled} | {php} | " in page and f"| {pooled} | {twin} | " in page and "(seed 5)" in page
+    assert f"| {pooled} | {php} | " in page and f"| {pooled} | {twin} | " in page and "(seed 5, httperf)" in page
     assert (made[0] / "cells").exists() and (made[0] / "manifest.json").exists()
     assert "written to" in capsys.readouterr().out
 
@@ -56,6 +57,15 @@ def test_interleave_names_two_cells(tmp_path, capsys):
     assert cli.main(["spread-sources", "--run", "cost-a", "--results", str(tmp_path), "--cells", "php/myisam/single",
                      "--interleave"]) == 2
     assert "make interleave takes two located cells or more; CELLS= names 1" in capsys.readouterr().err
+
+
+def test_interleave_by_oha_asks_for_it_to_be_built_first(tmp_path, capsys, monkeypatch):
+    recorded_run(tmp_path)
+    monkeypatch.setattr(spread, "OHA", tmp_path / "no-oha")
+    assert cli.main(["spread-sources", "--run", "cost-a", "--results", str(tmp_path), "--cells", CELLS,
+                     "--interleave", "--driver", "oha"]) == 2
+    assert f"{tmp_path / 'no-oha'} is missing: `make interleave DRIVER=oha` builds it first" in capsys.readouterr().err
+    assert not [path for path in tmp_path.iterdir() if "-interleave-" in path.name], "nothing measured"
 
 
 def test_interleave_refuses_a_cell_the_run_did_not_locate(tmp_path, capsys):
