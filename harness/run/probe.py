@@ -25,7 +25,7 @@ def steady(windows, count, tolerance, window_s=1, counting_sds=0):
 
 
 def warm_enough(windows, compile_seconds, warmup, window_s):
-    """Pure: steady (the warm-up's warmup_windows and warmup_tolerance), and on a JIT server
+    """Pure: steady (the warm-up's warmup_windows, warmup_tolerance and warmup_counting_sds), and on a JIT server
     (`compile_seconds` sampled around each window, else None) its compiler quiet over those windows
     (jit_quiet_share): a JVM's windows can agree while its compiler still has minutes of work ahead."""
     if not steady(windows, warmup.warmup_windows, warmup.warmup_tolerance, window_s, warmup.warmup_counting_sds):

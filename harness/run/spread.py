@@ -108,9 +108,9 @@ def interleave(keys, rates, context, files, orders, control, say, keep, speed=No
     def take(turn):
         cycle, index = turn
         cell, rate = cells[index], rates[index % len(keys)]
-        taken, _ = redone_while_disturbed(lambda: take_step(cell, rate, context, speed, duration_s=step_s,
-                                                                    driver=driver),
-                                          lambda step: step.verdict == DISTURBED, context.disturbance.max_redos)
+        taken, _ = redone_while_disturbed(
+            lambda: take_step(cell, rate, context, speed, duration_s=step_s, driver=driver),
+            lambda step: step.verdict == DISTURBED, context.disturbance.max_redos)
         rows.append(spread.step_row(labels[index], cycle, taken, now(), found))
         say(f"cycle {cycle}/{len(orders)} {labels[index]} step {taken.step}: {rate:g} req/s offered, {taken.verdict}, "
             f"{rows[-1]['cpu_ms_per_reply'] or '-'} ms CPU per reply")
