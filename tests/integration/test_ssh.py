@@ -19,7 +19,7 @@ from harness.measure import clients
 from harness.results.records import DISTURBED, PASS
 from harness.results.store import RunFiles, read_steps, read_summaries, read_tsv
 from stack import lifecycle, registry, settings, topology
-from stack.procfs import cmdline, is_zombie
+from stack.procfs import cmdline, is_zombie, parent_of, stat_fields
 from stack.server import read_pid
 from stack.settings import ROOT, knob
 from tests import margins
@@ -363,23 +363,10 @@ def processes():
     return found
 
 
-def stat(pid):
-    """A process's stat fields after its name (its state first); [] once it has ended."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return []
-
-
 def started(pid):
     """When a process started, in clock ticks since boot (stat's field 22); -1 once it has ended."""
-    fields = stat(pid)
+    fields = stat_fields(pid)
     return int(fields[19]) if fields else -1
-
-
-def parent(pid):
-    fields = stat(pid)
-    return int(fields[1]) if fields else 0
 
 
 def cwd(pid):
@@ -401,7 +388,7 @@ def agent_of(ssh_hosts, host, since):
     earlier run's agent may still be ending: neither is the one."""
     agents = {pid for pid, argv in processes().items()
               if "harness.hosts.agent" in argv and cwd(pid) == str(ssh_hosts.roots[host])}
-    [pid] = [pid for pid in agents if parent(pid) not in agents and started(pid) >= since]
+    [pid] = [pid for pid in agents if parent_of(pid) not in agents and started(pid) >= since]
     return pid
 
 
@@ -410,7 +397,7 @@ def ssh_session_of(pid):
     while pid > 1:
         if Path(f"/proc/{pid}/stat").read_text().split(" (", 1)[1].startswith("sshd)"):
             return pid
-        pid = parent(pid)
+        pid = parent_of(pid) or 0
     raise AssertionError("no sshd session above the agent")
 
 
