@@ -146,16 +146,23 @@ class Apache(PhpWorkersRecord, Server):
         pid = self.pid()
         if not pid:
             return None
-        before = len(self.processes())
+        old_generation = set(self.processes()) - {pid}
         os.kill(pid, signal.SIGUSR1)
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and len(self.processes()) > self.start_servers + 1:
+        # Done when every old worker has exited and the new ones are up. A bare count is not enough:
+        # while the old exit and the new start, it passes through anything from 1 to both together.
+        while time.monotonic() < deadline and not self.renewed(old_generation):
             time.sleep(0.1)
         # Counted before the probe: prefork tops its idle workers up to MinSpareServers while a
         # request is in flight, so a count after it can read a worker or two more.
         after = len(self.processes())
         self.wait_until_answers(10)
-        return f"{self.name}: workers recycled by a graceful restart ({before} -> {after} processes)"
+        return f"{self.name}: workers recycled by a graceful restart ({len(old_generation) + 1} -> {after} processes)"
+
+    def renewed(self, old_generation):
+        """True once no worker of the old generation is left and the new one has its StartServers."""
+        running = set(self.processes())
+        return not running & old_generation and len(running) >= self.start_servers + 1
 
     def launch(self, cpus):
         return self.detached(["/usr/sbin/apache2", "-f", str(self.config), "-k", "start"], cpus)
