@@ -3,6 +3,7 @@ import os
 import re
 import subprocess
 import zipfile
+from datetime import datetime, timezone
 from pathlib import Path
 
 from harness import drivers
@@ -90,8 +91,19 @@ def host():
         "cores": os.cpu_count(),
         "memory_gib": round(int(re.search(r"MemTotal:\s+(\d+)", meminfo).group(1)) / 2 ** 20, 1),
         "cpu_model": model.group(1) if model else "unknown",
+        **boot(Path("/proc/sys/kernel/random/boot_id").read_text(), Path("/proc/stat").read_text()),
         **kernel_settings(),
     }
+
+
+def boot(boot_id, stat):
+    """Pure: which boot of which machine ran this ({"boot_id", "booted_at"}), from the kernel's boot id
+    (new at every boot) and /proc/stat's btime: two runs with one boot id ran on one VM, unrestarted,
+    which a CPU model alone cannot tell (VMs of one model differ up to 2.8x on the canary)."""
+    booted = re.search(r"^btime (\d+)$", stat, re.MULTILINE)
+    return {"boot_id": boot_id.strip(),
+            "booted_at": datetime.fromtimestamp(int(booted.group(1)), timezone.utc).isoformat(timespec="seconds")
+            if booted else None}
 
 
 def kernel_settings():

@@ -55,20 +55,24 @@ class Price:
     about: str         # what it is, in words a report can use ("a TCP connection costs 2.1x here")
     command: tuple     # argv, relative to the project for its own programs
     reading: object    # output -> the price
+    paid_in: str       # the CPU time a request pays it in: "user" (its own code) or "system" (the kernel's)
     higher_is_faster: bool = False
 
 
 PRICES = (
-    Price("canary_ms", "the speed canary's rep", (str(CANARY), "20"), canary_rep_ms),
-    Price("syscall_us", "a system call", ("perf", "bench", "syscall", "basic", "-l", "300000"), per_op_us),
+    Price("canary_ms", "the speed canary's rep", (str(CANARY), "20"), canary_rep_ms, "user"),
+    Price("syscall_us", "a system call", ("perf", "bench", "syscall", "basic", "-l", "300000"), per_op_us,
+          "system"),
     # A pipe's round trip between two processes on one CPU: two context switches, two reads, two writes.
     Price("context_switch_us", "a context switch", ("perf", "bench", "sched", "pipe", "-l", "20000"),
-          lambda output: per_op_us(output) / 2),
+          lambda output: per_op_us(output) / 2, "system"),
     Price("page_fault_us", "a minor page fault", (str(HOST_COSTS), "fault", "20000"),
-          lambda output: first_number(output) / 1000),
-    Price("tcp_connection_us", "a loopback TCP connection", (str(HOST_COSTS), "tcp", "2000"), first_number),
+          lambda output: first_number(output) / 1000, "system"),
+    Price("tcp_connection_us", "a loopback TCP connection", (str(HOST_COSTS), "tcp", "2000"), first_number,
+          "system"),
     Price("memcpy_gb_s", "memory bandwidth", ("perf", "bench", "mem", "memcpy", "-f", "default", "-s", "32MB",
-                                              "-l", "4"), gb_per_s, higher_is_faster=True),
+                                              "-l", "4"), gb_per_s, "user",
+          higher_is_faster=True),
 )
 BY_NAME = {price.name: price for price in PRICES}
 

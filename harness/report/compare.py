@@ -18,6 +18,7 @@ from harness.report import concurrency, html
 from harness.report.gnuplot import comparison_figures
 from harness.report.costs import explanation_lines
 from harness.report.series import ratio_interval_text
+from harness.report.site import canary_text
 from harness.report.turns import side_by_side_lines
 from harness.results import kinds
 from harness.results.chosen import add_results_argument
@@ -142,6 +143,25 @@ def median_with_interval(figures):
     return text + ")"
 
 
+def machine_text(run):
+    """A run's machine: its CPU model and cores, its canary, and the boot it ran in, where recorded."""
+    host = run.manifest.host
+    boot = host.get("boot_id")
+    return ", ".join(filter(None, (f"{host.get('cpu_model', '?')}, {host.get('cores', '?')} cores",
+                                   canary_text(run.canary, run.manifest.data.get("pinning", {}).get("server_cpus")),
+                                   boot and f"boot {boot[:8]} (up since {host.get('booted_at') or '?'})")))
+
+
+def machines_line(run, other):
+    """Pure: the two runs' machines, and whether one boot of one machine ran both (the kernel's boot
+    id: a CPU model alone names a kind of VM, not a VM)."""
+    boots = [each.manifest.host.get("boot_id") for each in (run, other)]
+    verdict = ("one boot of one machine ran both: they differ by time alone" if boots[0] and boots[0] == boots[1]
+               else "two boots: another machine, or this one restarted" if all(boots)
+               else "whether one machine ran both is not recorded (a run from before the boot id)")
+    return f"Machines: {run.manifest.run_id} on {machine_text(run)}; {other.manifest.run_id} on {machine_text(other)}: {verdict}."
+
+
 def comparison_markdown(run, other, rows, heading="#"):
     """The two runs' tables; `heading`, the markdown level of its title (## inside a summary)."""
     ratios = [row["ratio"] for row in rows]
@@ -151,7 +171,8 @@ def comparison_markdown(run, other, rows, heading="#"):
              "Each cell's figure is the median over its run's rounds; the intervals are the geometric "
              "mean's 95 % t-intervals; the ratio is the larger run's figure over the smaller's. Paired: the "
              f"geometric mean of {second} / {first} over the rounds both measured, round r of one beside round r "
-             "of the other, with its 95 % t-interval; the difference is real when it excludes 1.", ""]
+             "of the other, with its 95 % t-interval; the difference is real when it excludes 1.", "",
+             machines_line(run, other), ""]
     if rows:
         real = [row for row in rows if row["real"]]
         lines += [f"Cells in both: {len(rows)}; ratio between the runs: median {statistics.median(ratios):.2f}, "

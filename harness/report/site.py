@@ -191,7 +191,7 @@ def canary_text(readings, server_cpus):
 
 
 def run_entry(run_id, manifest, document, has_report, peaks=None, canary=None):
-    """A row of results/index.html: a run's date, host and speed canary (`canary`: its canary.json),
+    """A row of results/index.html: a run's date, host, its boot and speed canary (`canary`: its canary.json),
     set, rounds, its cells as the index's script compares them and its headline figures (the fastest
     cell per workload), from its manifest and results.json (None: not written) or, for a concurrency
     sweep, its concurrency.json's `peaks`; linked to its report when it `has_report`."""
@@ -201,6 +201,7 @@ def run_entry(run_id, manifest, document, has_report, peaks=None, canary=None):
              "finished": bool(manifest.get("finished")),
              "cpu_model": host.get("cpu_model", "?"), "cores": host.get("cores", "?"),
              "canary": canary_text(canary, manifest.get("pinning", {}).get("server_cpus")),
+             "boot": (host.get("boot_id") or "")[:8],
              "set": manifest.get("options", {}).get("app_set") or manifest.get("options", {}).get("set") or "",
              "report": f"{run_id}/report/index.html" if has_report else None, "rounds": None, "headline": [],
              "cells": None, "kind": None, "pairs": None, "turns": ""}

@@ -2,8 +2,14 @@
 app at one moment and by how much they differ, a table per workload and engine with every pair's ratio
 marked decided or not; and after the saturation tables, the capacity each cost predicts against the
 figure the rounds measured. Pure: a view in, lines out."""
-from harness.results.interleave import (CONTROL, METHOD, capacity_lines, cost_table, interleaved_ratio, pair_costs,
-                                        pair_table, pairs_of, saturation_ratios, widths_line)
+import math
+import statistics
+
+from harness.measure.prices import BY_NAME
+from harness.report.costs import named_moves, price_moves, ratio_text
+from harness.results.interleave import (CONTROL, METHOD, capacity_lines, cost, cost_table, interleaved_ratio,
+                                        pair_costs, pair_table, pairs_of, saturation_ratios, widths_line)
+from harness.results.spread import number
 from harness.results.speed import server_cpu_count
 from harness.results.records import CellKey
 from stack.workload_names import workload_title
@@ -118,12 +124,65 @@ def side_by_side_lines(run, other, heading="#"):
              "B's CPU per reply over A's, each run's with its 95 % interval over its cycles; where the intervals "
              "overlap, the two runs do not tell the pair's ratio apart.", "",
              f"| A | B | {first} | {second} | second / first | overlap |", "|---|---|---:|---:|---:|---|"]
+    apart = []
     for pair in shared:
         a, b = mine[pair], theirs[pair]
         overlap = "-" if a.low is None or b.low is None else "yes" if a.overlaps(b) else "no"
         lines.append(f"| {pair[0]} | {pair[1]} | {interval_text(a)} | {interval_text(b)} | "
                      f"{b.estimate / a.estimate:.2f} | {overlap} |")
+        apart += [pair] if overlap == "no" else []
+    if apart:
+        price_pairs = price_moves(turn_prices(run.turns), turn_prices(other.turns))
+        lines += ["", f"Where the intervals do not overlap: each cell's CPU per reply over its turns, {second} over "
+                  f"{first}; the cell that moved more, at which offered rates, and the CPU time that carried its move; "
+                  "and the host's prices of that time, read at the turns, that moved the same way (user time: the "
+                  "canary, memory bandwidth; system time: the kernel's).",
+                  "", *(pair_move_line(pair, run.turns, other.turns, price_pairs) for pair in apart)]
     return lines
+
+
+def turn_prices(rows):
+    """{price: its median over the turns' rows} of the host's prices each turn recorded."""
+    found = {name: [number(row.get(name)) for row in rows if number(row.get(name))] for name in BY_NAME}
+    return {name: statistics.median(values) for name, values in found.items() if values}
+
+
+def cost_move(rows, other_rows, label):
+    """{"cpu", "user", "system"}: the label's cost per reply by turns, (first run's ms, second's)."""
+    moves = {}
+    for part in ("cpu", "user", "system"):
+        first, second = cost(rows, label, f"{part}_ms_per_reply"), cost(other_rows, label, f"{part}_ms_per_reply")
+        if first and second:
+            moves[part] = (first[0], second[0])
+    return moves
+
+
+def pair_move_line(pair, rows, other_rows, price_pairs):
+    """Pure: a pair whose ratio moved between two runs, in words: each cell's cost's move, the cell
+    that moved more and the CPU time that carried its move, and the prices of that time that moved
+    the same way (`price_pairs`: price_moves' (words, dearer in the second) pairs)."""
+    moves = {label: cost_move(rows, other_rows, label) for label in pair}
+    if not all("cpu" in move for move in moves.values()):
+        return f"- {pair[0]} against {pair[1]}: no cost per reply in both runs"
+
+    def ratio(label, part="cpu"):
+        first, second = moves[label][part]
+        return second / first
+    carrier = max(pair, key=lambda label: abs(math.log(ratio(label))))
+    changes = {part: moves[carrier][part][1] - moves[carrier][part][0] for part in ("user", "system")
+               if part in moves[carrier]}
+    carried_in = max(changes, key=lambda part: abs(changes[part])) if changes else None
+    names = {price.about for price in BY_NAME.values() if price.paid_in == carried_in}
+    along = named_moves((what, dearer) for what, dearer in price_pairs
+                        if what in names and (dearer > 1) == (ratio(carrier) > 1))
+    verdict = (f"prices of its {carried_in} time that moved with it: {', '.join(along)}" if along else
+               f"no price of its {carried_in} time moved with it: the move is {carrier}'s own" if carried_in else
+               "no user and system time to split it")
+    offered = " and ".join(f"{rates_of(each, [carrier])[carrier]:,.0f}" for each in (rows, other_rows))
+    return (f"- {pair[0]} against {pair[1]}: the ratio moved {ratio(pair[1]) / ratio(pair[0]):.2f}x; {pair[1]}'s CPU "
+            f"per reply {ratio_text(ratio(pair[1]))}, {pair[0]}'s {ratio_text(ratio(pair[0]))}. {carrier} moved more "
+            f"(offered {offered} req/s)" + (f", in its {carried_in} time ({ratio_text(ratio(carrier, carried_in))}); "
+                                            if carried_in else "; ") + verdict)
 
 
 def pairs_document(run):

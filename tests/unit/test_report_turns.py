@@ -3,11 +3,17 @@ each app and every pair's ratio, the saturation tables follow, then the capacity
 results.json keeps the pairs, the index counts them and `make compare` sets two runs' side by side. On
 run turns-trial (Intel Xeon, a sweep of PHP and the pooled servlet with TURN_CYCLES=2: 6 cycles with
 PHP's A/A twin)."""
-from harness.report import site, turns
+import csv
+from dataclasses import replace
+
+from harness.report import compare, site, turns
 from harness.report.compare import comparison_markdown, comparison_rows
+from harness.report.costs import price_moves
 from harness.report.tables import study_figures, summary_markdown, summary_rows
 from harness.report.view import View
 from harness.results import interleave
+from harness.results.manifest import Manifest
+from harness.results.prices import run_prices
 from harness.results.store import load_run
 from stack.settings import ROOT
 
@@ -72,3 +78,45 @@ def test_make_compare_sets_two_runs_pair_ratios_side_by_side():
     assert f"| {PHP} | {POOLED} | {shown} | {shown} | 1.00 | yes |" in lines
     assert "## Every pair's cost ratio by turns" in comparison_markdown(run, run, comparison_rows(run, run))
     assert turns.side_by_side_lines(run, load_run(FIXTURES / "cost-b")) == [], "the other run took no turns"
+
+
+def read_rows(path):
+    with open(path, newline="") as tsv:
+        return list(csv.DictReader(tsv, delimiter="\t"))
+
+
+def test_a_pair_that_moved_between_runs_names_the_cell_that_moved_and_the_prices_that_moved_with_it():
+    """Two runs on one Intel Xeon VM: PHP over the pooled servlet on InnoDB single rows moved 0.83x,
+    the pooled servlet's user time carrying it."""
+    recorded = FIXTURES / "pair-moves-xeon"
+    first, second = (read_rows(recorded / f"{run}-turns.tsv") for run in ("default", "fit"))
+    pair = ("php/innodb/single", "pooled-servlet/innodb/single")
+    moved = interleave.interleaved_ratio(second, *pair).estimate / interleave.interleaved_ratio(first, *pair).estimate
+    at_turns = price_moves(turns.turn_prices(first), turns.turn_prices(second))
+    line = turns.pair_move_line(pair, first, second, at_turns)
+    assert f"the ratio moved {moved:.2f}x" in line
+    assert "pooled-servlet/innodb/single moved more (offered 1,500 and 1,629 req/s), in its user time" in line
+    # At these turns the canary ran 0.90x and the kernel's prices fell too (a TCP connection 0.74x): only
+    # the user time's price is named.
+    assert dict(at_turns)["a loopback TCP connection"] < 0.9
+    assert line.endswith("prices of its user time that moved with it: the speed canary's rep 0.90x")
+    # The rounds' lists read memory bandwidth 0.73x as dear: named beside the canary when set against it.
+    rounds_first, rounds_second = (run_prices(read_rows(recorded / f"{run}-prices.tsv")) for run in ("default", "fit"))
+    assert "memory bandwidth 0.73x" in turns.pair_move_line(pair, first, second, price_moves(rounds_first, rounds_second))
+    # A price that moved the other way explains nothing.
+    assert turns.pair_move_line(pair, first, second, price_moves(rounds_second, rounds_first)).endswith(
+        "no price of its user time moved with it: the move is pooled-servlet/innodb/single's own")
+
+
+def test_make_compare_says_whether_one_boot_of_one_machine_ran_both_runs():
+    run = run_with_turns()
+    assert "Intel(R) Xeon(R) Processor, 2 cores, canary" in compare.machines_line(run, run)
+    assert compare.machines_line(run, run).endswith("not recorded (a run from before the boot id).")
+
+    def booted(boot_id):
+        host = {**run.manifest.host, "boot_id": boot_id, "booted_at": "2026-11-29T15:39:31+00:00"}
+        return replace(run, manifest=Manifest({**run.manifest.data, "host": host}))
+    this_boot = booted("07552f92-b494-4bea-b37f-8de0beec0e02")
+    assert "boot 07552f92 (up since 2026-11-29T15:39:31+00:00)" in compare.machine_text(this_boot)
+    assert "one boot of one machine ran both" in compare.machines_line(this_boot, this_boot)
+    assert "two boots" in compare.machines_line(this_boot, booted("c0ffee00-0000-4000-8000-000000000000"))
