@@ -121,7 +121,7 @@ plots: ## PDFs, report.pdf and summary.md/.tsv of a run's saved results (RUN=; d
 
 report: plots ## the run's pages to browse, written by `make plots` (RUN= any run: a sweep, a concurrency sweep, a paper's, SOAP phases): results/RUN/report/index.html (a page per cell: its figure, steps, profile; the run's figures), results.json, and results/index.html of every run (pick two to set side by side); docs/report.md
 
-compare: ## two runs side by side, with their ratios and intervals; two concurrency sweeps level by level (RUN=a RUN2=b)
+compare: ## two runs side by side, with their ratios and intervals; two concurrency sweeps level by level (RUN=a RUN2=b; a run of reference-runs/ when results/ lacks it)
 	@test -n "$(RUN)" -a -n "$(RUN2)" || { echo "compare: name both runs: make compare RUN=a RUN2=b"; exit 2; }
 	@$(PYTHON) -m harness compare "$(RUN)" "$(RUN2)" $(KNOBS)
 

@@ -25,7 +25,7 @@ from harness.results.chosen import add_results_argument
 from harness.results.manifest import Manifest
 from harness.results.rounds import cell_figures
 from harness.results.stats import ratio_interval
-from harness.results.store import load_run, run_kind, write_atomically
+from harness.results.store import load_run, run_directory, run_kind, write_atomically
 
 
 def overlap(first, second):
@@ -218,9 +218,10 @@ def add_arguments(parser):
 
 
 def execute(args):
-    if all(run_kind(args.results / run_id) == kinds.CONCURRENCY for run_id in (args.run, args.run2)):
+    directories = [run_directory(args.results, run_id) for run_id in (args.run, args.run2)]
+    if all(run_kind(directory) == kinds.CONCURRENCY for directory in directories):
         return compare_concurrency(args.results, args.run, args.run2)
-    run, other = load_run(args.results / args.run), load_run(args.results / args.run2)
+    run, other = map(load_run, directories)
     rows = comparison_rows(run, other)
     markdown = comparison_markdown(run, other, rows)
     target = args.results / f"compare-{args.run}-{args.run2}.md"

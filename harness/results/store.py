@@ -17,6 +17,8 @@ from stack.settings import ROOT
 
 # Where runs go unless --results (RESULTS_DIR=) says otherwise.
 RESULTS = ROOT / "results"
+# Runs the repository keeps, without their raw outputs: a run of one machine to set another's beside.
+REFERENCE_RUNS = ROOT / "reference-runs"
 
 STEP_COLUMNS = ["step", "round", "role", "offered_rate", "timeout_s", "num_conns", "verdict", "reason",
                 "killed", "wall_s", "port_wait_s", "issue_rate", "raw", "work_missing"]
@@ -220,6 +222,12 @@ def run_record(directory):
 
 def run_kind(directory):
     return run_record(directory)[0]
+
+
+def run_directory(results_dir, run_id, kept=REFERENCE_RUNS):
+    """Where run `run_id` is: under the results folder, else among the runs the repository keeps."""
+    here = Path(results_dir) / run_id
+    return Path(kept) / run_id if not here.exists() and (Path(kept) / run_id).exists() else here
 
 
 def load_run(directory):

@@ -3,8 +3,9 @@ import dataclasses
 
 import pytest
 
+from harness.report import turns
 from harness.report.compare import comparison_markdown, comparison_rows
-from harness.results.store import load_run
+from harness.results.store import REFERENCE_RUNS, load_run, run_directory
 from stack.settings import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "results"
@@ -85,3 +86,16 @@ def test_a_run_from_before_the_softirq_figures_has_no_cost_table():
     assert "softirq_cpu1_s" not in FULL6.steps[next(iter(FULL6.steps))][0].figures
     assert "What a request cost" not in comparison_markdown(FULL6, FULL6, comparison_rows(FULL6, FULL6))
     assert "What a request cost" in comparison_markdown(ROUNDS2, ROUNDS2, comparison_rows(ROUNDS2, ROUNDS2))
+
+
+def test_a_run_the_repository_keeps_is_found_when_the_results_folder_lacks_it(tmp_path):
+    """reference-runs/ holds a default run of the Intel Xeon kind without its raw outputs, to set a run
+    of another machine beside: make compare finds it there, every pair of its turns intact."""
+    kept = "turns-fit-xeon-20261129"
+    assert run_directory(tmp_path, kept) == REFERENCE_RUNS / kept
+    (tmp_path / kept).mkdir()
+    assert run_directory(tmp_path, kept) == tmp_path / kept, "a run of that name under results/ comes first"
+    assert run_directory(tmp_path, "no-such-run") == tmp_path / "no-such-run"
+    reference = load_run(REFERENCE_RUNS / kept)
+    assert len(reference.saturation) == len(reference.steps) and len(reference.turns) == 146
+    assert len([ratio for ratio in turns.pair_ratios(reference).values() if ratio and ratio.low is not None]) == 25
