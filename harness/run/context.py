@@ -213,6 +213,7 @@ class Gate:
     gate_floor_ms: float = default("gate_floor_ms")
     gate_wait_s: float = default("gate_wait_s")
     gate_pause_s: float = default("gate_pause_s")
+    gate_min_requests: int = default("gate_min_requests")
 
 
 @dataclass(frozen=True)

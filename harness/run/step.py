@@ -144,13 +144,19 @@ OPEN_LOOP = {
 DEFAULT_DRIVER = httperf.NAME
 
 
+def gate_plan(plan, gate):
+    """Pure: the plan of a gate check: the workload's own timeout, never the plan's (STUDY=1's 60 s
+    would hold a stuck server's gate a minute), and at least gate_min_requests requests, not a step's
+    minimum (ten at a large cell's 0.5 req/s held a check of 1 s for 20 s)."""
+    return replace(plan, step_timeout_s=0, min_requests_per_step=gate.gate_min_requests)
+
+
 def gate_check(cell, rate, context, number):
     """A short low-rate step (1 s) after a step that did not pass, taken and watched as every step but
     kept out of the cell's steps and its speed history, its raw output beside theirs (raw/gate-...): its
-    reply time in ms (None when it had none). It runs with the workload's own timeout, never the plan's
-    (STUDY=1's 60 s would hold a stuck server's gate a minute)."""
-    own_timeout = replace(context, plan=replace(context.plan, step_timeout_s=0))
-    gate = take_step(cell, rate, own_timeout, None, role="gate", duration_s=1,
+    reply time in ms (None when it had none)."""
+    gate_context = replace(context, plan=gate_plan(context.plan, context.gate))
+    gate = take_step(cell, rate, gate_context, None, role="gate", duration_s=1,
                      raw=f"raw/gate-{number:02d}-rate-{rate:g}.txt", recorded=False)
     return gate.reply_time_ms
 

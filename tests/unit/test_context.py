@@ -42,7 +42,8 @@ def test_the_database_shares_the_web_servers_cpus_unless_db_cpus_names_others(mo
 def test_the_manifest_keeps_every_knob_flat_as_earlier_runs_recorded_them():
     written = RunContext.of(("php",)).as_manifest()
     # net-100mbit (format 2) recorded every knob of its day; DB_CPUS, the quiet wait, the canary, ROUNDS=auto, STUDY=1
-    # CONN= and RATES= and PRICE_LIST= and QUIET_CHECK= and the turns came after it, and the httperf build as a plan's value.
+    # CONN= and RATES= and PRICE_LIST= and QUIET_CHECK= and the turns came after it, and the httperf build as a plan's value,
+    # and the gate's own minimum of requests.
     assert set(written) - set(recorded_options("net-100mbit")) == {"db_cpus", "quiet_wait_s", "min_speed", "slow_wait_s",
                                                                        "auto_rounds", "auto_max_rounds", "auto_cap_min",
                                                                        "step_timeout_s", "linear_rates", "linear_low",
@@ -50,7 +51,7 @@ def test_the_manifest_keeps_every_knob_flat_as_earlier_runs_recorded_them():
                                                                        "reference_figures", "connection", "calls",
                                                                        "min_connections", "rates", "price_list", "quiet_check_s",
                                                                        "httperf_build", "turn_cycles", "turn_share",
-                                                                       "turn_step_s", "warmup_counting_sds"}
+                                                                       "turn_step_s", "warmup_counting_sds", "gate_min_requests"}
     assert not set(recorded_options("net-100mbit")) - set(written)
 
 

@@ -1,6 +1,8 @@
 """The gate after a step that did not pass: what it compares with, and when it lets the next step run."""
 from harness.results.records import BASELINE, FAIL, PASS, Step
+from harness.run import context
 from harness.run.guard import gate_reference, settled
+from harness.run.step import gate_plan
 
 
 def step(rate, verdict, reply_ms, role=""):
@@ -20,3 +22,12 @@ def test_a_check_is_settled_within_the_factor_of_the_baseline_but_never_below_th
     assert not settled(5.1, baseline_ms=0.4, factor=3, floor_ms=5)
     assert not settled(224.6, baseline_ms=67.8, factor=3, floor_ms=5)
     assert not settled(None, baseline_ms=1.6, factor=3, floor_ms=5)     # no reply at all
+
+
+def test_a_check_sends_the_gates_own_minimum_of_requests_with_the_workloads_timeout():
+    plan = context.Plan(duration_s=5, min_requests_per_step=10, step_timeout_s=60)
+    gate = gate_plan(plan, context.Gate(gate_min_requests=3))
+    assert plan.step_load(0.5, 1) == (10, 1)        # a step's minimum: 20 s at 0.5 req/s
+    assert gate.step_load(0.5, 1) == (3, 1)         # the gate's: 6 s
+    assert gate.step_load(150, 1) == (150, 1)       # a fast cell's check is its second at the rate
+    assert gate.step_timeout_s == 0 and gate.duration_s == plan.duration_s
