@@ -25,7 +25,7 @@ from harness.results.chosen import add_results_argument
 from harness.results.manifest import Manifest
 from harness.results.rounds import cell_figures
 from harness.results.stats import ratio_interval
-from harness.results.store import load_run, run_directory, run_kind, write_atomically
+from harness.results.store import REFERENCE_RUNS, load_run, run_directory, run_kind, write_atomically
 
 
 def overlap(first, second):
@@ -217,10 +217,11 @@ def add_arguments(parser):
     add_results_argument(parser)
 
 
-def execute(args):
-    directories = [run_directory(args.results, run_id) for run_id in (args.run, args.run2)]
+def execute(args, kept=REFERENCE_RUNS):
+    """Compare two runs, each from the results folder, else from the runs the repository `kept`."""
+    directories = [run_directory(args.results, run_id, kept) for run_id in (args.run, args.run2)]
     if all(run_kind(directory) == kinds.CONCURRENCY for directory in directories):
-        return compare_concurrency(args.results, args.run, args.run2)
+        return compare_concurrency(args.results, directories)
     run, other = map(load_run, directories)
     rows = comparison_rows(run, other)
     markdown = comparison_markdown(run, other, rows)
@@ -232,10 +233,12 @@ def execute(args):
     print(markdown + f"\n(written to {target}; browse: {page})")
 
 
-def compare_concurrency(results_dir, first, second):
-    """Two concurrency sweeps level by level (harness/report/concurrency.py), written and drawn together."""
-    runs = [(run_id, json.loads((results_dir / run_id / "concurrency.json").read_text()),
-             Manifest.read(results_dir / run_id / "manifest.json")) for run_id in (first, second)]
+def compare_concurrency(results_dir, directories):
+    """Two concurrency sweeps level by level (harness/report/concurrency.py), from the folders
+    run_directory found (results/ or reference-runs/), written and drawn together in results/."""
+    runs = [(directory.name, json.loads((directory / "concurrency.json").read_text()),
+             Manifest.read(directory / "manifest.json")) for directory in directories]
+    first, second = (run_id for run_id, _, _ in runs)
     markdown = concurrency.comparison_markdown(first, second, concurrency.level_rows(runs[0][1], runs[1][1], runs[0][2]))
     target = results_dir / f"compare-{first}-{second}.md"
     write_atomically(target, markdown)

@@ -186,7 +186,7 @@ def execute(args):
     files = RunFiles(args.results / run_id)
     files.directory.mkdir(parents=True, exist_ok=True)
     host = inventory.host()
-    machine = f"{host.get('cpu_model', '?')}, {host.get('cores', '?')} cores"
+    machine = f"{host.get('cpu_model', '?')}, {host.get('cores', '?')} cores, boot {host.get('boot_id', '?')[:8]}"
     if args.interleave:
         keys, control = list(chosen), not args.no_control
         labels = interleave_results.members([str(key) for key in keys], control)

@@ -3,6 +3,7 @@ share of its own figure in a recorded run, with the first cell's A/A twin, and w
 rows and the ratios' page."""
 import json
 import shutil
+from pathlib import Path
 
 from harness import cli
 from harness.results import interleave
@@ -48,6 +49,7 @@ def test_interleave_takes_the_cells_by_turns_each_at_its_share_with_an_a_a_twin(
     assert all(float(row["db_selects_per_reply"]) == 1 for row in passed), "MariaDB counted one SELECT a reply"
     page = (made[0] / "interleave.md").read_text()
     assert f"| {pooled} | {php} | " in page and f"| {pooled} | {twin} | " in page and "(seed 5, httperf)" in page
+    assert f"boot {Path('/proc/sys/kernel/random/boot_id').read_text()[:8]}" in page, "the page names its machine's boot"
     assert (made[0] / "cells").exists() and (made[0] / "manifest.json").exists()
     assert "written to" in capsys.readouterr().out
 

@@ -3,6 +3,7 @@
 results/index.html, and `make compare` against cost-a its page with both runs drawn per cell; every
 link and image on them resolves inside results/; headless Chromium (Debian's) opens the front page
 and a cell page from the file system, draws them and logs no error."""
+import argparse
 import json
 import shutil
 import subprocess
@@ -12,6 +13,7 @@ from urllib.parse import urlparse
 
 import pytest
 
+from harness.report import compare
 from stack.settings import ROOT
 
 RUN, EARLIER = "cost-b", "cost-a"
@@ -124,6 +126,17 @@ def test_two_concurrency_sweeps_compared_draw_both_per_workload_and_mode(tmp_pat
     assert page.read_text().count("<tr>") == 1 + 12  # the header, then a row per cell and level
     index = (tmp_path / "index.html").read_text()
     assert 'value="fig3-a"' in index and '"fig3-b": "concurrency sweep"' in index
+
+
+def test_a_concurrency_sweep_kept_outside_the_results_folder_is_compared_from_where_it_is(tmp_path):
+    """make compare finds a run in reference-runs/ when results/ lacks it (store.run_directory): a
+    concurrency sweep is read from that folder too, and the comparison is written in results/."""
+    results, kept = tmp_path / "results", tmp_path / "kept"
+    for folder, run, number in ((results, "fig3-a", 1), (kept, "fig3-b", 2)):
+        shutil.copytree(ROOT / "tests" / "fixtures" / "reproduce" / f"round-{number}" / "fig-3", folder / run)
+    compare.execute(argparse.Namespace(results=results, run="fig3-a", run2="fig3-b"), kept=kept)
+    assert (results / "compare-fig3-a-fig3-b.md").read_text().count("| ") > 12
+    assert "fig3-a solid, fig3-b dashed" in (results / "compare-fig3-a-fig3-b.html").read_text()
 
 
 def test_two_runs_with_turns_set_their_pair_ratios_side_by_side_and_the_front_page_leads_with_them(tmp_path):
