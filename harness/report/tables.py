@@ -15,7 +15,7 @@ from harness.report.sizes import size_lines
 from harness.report.soap_phases import summary_lines as phase_lines
 from harness.report.turns import capacity_section, turn_lines
 from harness.report.trust import (calibration_lines, database_work_line, disturbance_line, rounds_line, rounds_sentence,
-                                  speed_line)
+                                  minutes_line, speed_line)
 from harness.results.store import cell_text, read_tsv
 from stack.registry import NO_ENGINE, servers
 from stack.settings import ROOT
@@ -252,7 +252,7 @@ def title_lines(view):
             f"at most {options['max_steps']} steps a cell; {warmup_text(options)}",
             f"connections: {connections_text(options)}",
             f"verdict: {', '.join(f'{key} {value}' for key, value in options['thresholds'].items())}",
-            rounds_line(view), disturbance_line(view), database_work_line(view), speed_line(view),
+            rounds_line(view), minutes_line(view), disturbance_line(view), database_work_line(view), speed_line(view),
             price_title_text(view.run.prices), "",
             "versions:"]
     body += [f"  {name:<16} {version}" for name, version in data["versions"].items()]

@@ -5,6 +5,7 @@ import statistics
 
 from harness.report.series import ratio_interval_text
 from harness.results.calibration import calibration
+from harness.results.minutes import spent
 from harness.results.records import TOO_DISTURBED, WORK_MISSING
 from harness.results.rounds import control_noise, round_spread
 from harness.results.speed import references as canary_references
@@ -30,6 +31,9 @@ def rounds_sentence(view):
                  + ", ".join(f"{row.key} round {row.round}" + (" (its repeat)" if row.replica > 1 else "")
                              for row in stopped) + ".")
     text += work_missing_text(view.run.saturation)
+    minutes = minutes_text(view)
+    if minutes:
+        text += f" The sweep's minutes: {minutes}."
     spread = round_spread(view.cells)
     if spread:
         text += (f" The rounds' spread: the geometric 95 % interval's half-width is "
@@ -81,6 +85,26 @@ def added_rounds_text(added):
     if added.get("stopped_at_cap_after_round"):
         text += f"; the time cap stopped the added rounds after round {added['stopped_at_cap_after_round']}"
     return text + "."
+
+
+def minutes_text(view):
+    """Where a finished sweep's minutes went (results/minutes.py), in words; "" when unfinished."""
+    run, options = view.run, view.manifest.options
+    found = spent(view.manifest.started, view.manifest.finished, list(run.states.values()),
+                  [step for steps in run.steps.values() for step in steps], run.jvm_warmups, run.turns)
+    if not found:
+        return ""
+    cap = f" (ROUNDS=auto's cap: {options['auto_cap_min']:g})" if options.get("auto_rounds") else ""
+    parts = [f"the cells' visits {found.visits:.1f} (warm-ups {found.warmups:.1f}, steps {found.steps:.1f}, "
+             f"gate checks and probes {found.between_steps:.1f})",
+             found.jvm_warmups and f"the JVMs' warm-ups {found.jvm_warmups:.1f}",
+             found.first_turn is not None and f"the turns {found.turns:.1f} from minute {found.first_turn:.1f}",
+             f"the rest {found.rest:.1f} (restarts, price lists)"]
+    return f"{found.sweep:.1f} of sweep{cap}: " + ", ".join(filter(None, parts))
+
+
+def minutes_line(view):
+    return f"minutes: {minutes_text(view) or 'the sweep is unfinished'}"
 
 
 def rounds_line(view):

@@ -205,6 +205,8 @@ class Run:
     soap_phases: list = field(default_factory=list)  # soap-phases.tsv's rows, as strings
     prices: list = field(default_factory=list)  # prices.tsv's rows, as strings (results/prices.py)
     turns: list = field(default_factory=list)  # turns.tsv's rows, as strings (results/spread.py)
+    states: dict = field(default_factory=dict)  # Visit -> its CellState (cell.json)
+    jvm_warmups: list = field(default_factory=list)  # jvm-warmups.json's records (run/jvm_warmup.py)
 
 
 def run_record(directory):
@@ -242,9 +244,11 @@ def load_run(directory):
     steps = {row.visit: read_steps(files.cell_steps(row.key, row.round, row.replica)) for row in saturation}
     canary = json.loads(files.canary.read_text()) if files.canary.exists() else {}
     profiles = files.profile / "profile.json"
+    states = {row.visit: read_cell_state(files.cell_state(row.key, row.round, row.replica)) for row in saturation}
     return Run(files.directory, Manifest.read(files.manifest), saturation, steps, canary,
                json.loads(profiles.read_text())["cells"] if profiles.exists() else {}, read_tsv(files.soap_phases),
-               read_tsv(files.prices), read_tsv(files.turns))
+               read_tsv(files.prices), read_tsv(files.turns), {visit: state for visit, state in states.items() if state},
+               json.loads(files.jvm_warmups.read_text()) if files.jvm_warmups.exists() else [])
 
 
 def earlier_cell_walls(results_dir, this_run):
