@@ -89,9 +89,7 @@ def added_rounds_text(added):
 
 def minutes_text(view):
     """Where a finished sweep's minutes went (results/minutes.py), in words; "" when unfinished."""
-    run, options = view.run, view.manifest.options
-    found = spent(view.manifest.started, view.manifest.finished, list(run.states.values()),
-                  [step for steps in run.steps.values() for step in steps], run.jvm_warmups, run.turns)
+    options, found = view.manifest.options, spent(view.run)
     if not found:
         return ""
     cap = f" (ROUNDS=auto's cap: {options['auto_cap_min']:g})" if options.get("auto_rounds") else ""

@@ -1,7 +1,8 @@
 """Where a sweep's minutes went, from its records: the manifest's start and end, each cell visit's
 wall (cell.json: its warm-up, its steps, and between them the gate's checks, the probe and the check
-of its answer), the JVMs' warm-ups (jvm-warmups.json) and the turns' times (turns.tsv). A default run
-is to finish within its hour (ROUNDS=auto's cap), and this says which part took the time. Pure."""
+of its answer), the JVMs' warm-ups (jvm-warmups.json) and the turns' times (turns.tsv), as a
+store.Run holds them. A default run is to finish within its hour (ROUNDS=auto's cap), and this says
+which part took the time. Pure."""
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -31,17 +32,18 @@ def moment(text):
     return datetime.fromisoformat(text).timestamp()
 
 
-def spent(started, finished, states, steps, jvm_warmups, turns):
-    """Minutes of a finished sweep (None without its start and end): `states` its visits' CellStates,
-    `steps` their Steps, `jvm_warmups` jvm-warmups.json's records, `turns` turns.tsv's rows."""
+def spent(run):
+    """Minutes of a finished sweep (a store.Run; None without its start and end)."""
+    started, finished = run.manifest.started, run.manifest.finished
     if not (started and finished):
         return None
+    states = run.states.values()
     seconds = [sum(values) / 60 for values in (
         (state.wall_s or 0 for state in states),
         ((state.warmup or {}).get("seconds") or 0 for state in states),
-        (step.wall_s or 0 for step in steps),
-        (record.get("seconds") or 0 for record in jvm_warmups))]
-    times = sorted(moment(row["at"]) for row in turns if row.get("at"))
+        (step.wall_s or 0 for steps in run.steps.values() for step in steps),
+        (record.get("seconds") or 0 for record in run.jvm_warmups))]
+    times = sorted(moment(row["at"]) for row in run.turns if row.get("at"))
     start = moment(started)
     return Minutes((moment(finished) - start) / 60, *seconds,
                    turns=(times[-1] - times[0]) / 60 if times else 0.0,

@@ -244,10 +244,11 @@ def load_run(directory):
     steps = {row.visit: read_steps(files.cell_steps(row.key, row.round, row.replica)) for row in saturation}
     canary = json.loads(files.canary.read_text()) if files.canary.exists() else {}
     profiles = files.profile / "profile.json"
-    states = {row.visit: read_cell_state(files.cell_state(row.key, row.round, row.replica)) for row in saturation}
+    states = {row.visit: state for row in saturation
+              if (state := read_cell_state(files.cell_state(row.key, row.round, row.replica)))}
     return Run(files.directory, Manifest.read(files.manifest), saturation, steps, canary,
                json.loads(profiles.read_text())["cells"] if profiles.exists() else {}, read_tsv(files.soap_phases),
-               read_tsv(files.prices), read_tsv(files.turns), {visit: state for visit, state in states.items() if state},
+               read_tsv(files.prices), read_tsv(files.turns), states,
                json.loads(files.jvm_warmups.read_text()) if files.jvm_warmups.exists() else [])
 
 

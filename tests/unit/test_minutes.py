@@ -14,13 +14,8 @@ DEFAULT_RUN = load_run(REFERENCE_RUNS / "turns-fit-xeon-20261129")
 TRIAL = load_run(ROOT / "tests" / "fixtures" / "results" / "turns-trial")
 
 
-def minutes_of(run):
-    return spent(run.manifest.started, run.manifest.finished, list(run.states.values()),
-                 [step for steps in run.steps.values() for step in steps], run.jvm_warmups, run.turns)
-
-
 def test_the_default_run_s_hour_splits_into_visits_jvm_warm_ups_and_turns():
-    found = minutes_of(DEFAULT_RUN)
+    found = spent(DEFAULT_RUN)
     # 19:19:18 to 20:17:26; the first turn at 20:08:30 (49 min 12 s in), the last at 20:17:24 (8 min 54 s on).
     assert found.sweep == pytest.approx(58 + 8 / 60)
     assert (found.first_turn, found.turns) == (pytest.approx(49 + 12 / 60), pytest.approx(8 + 54 / 60))
@@ -43,5 +38,5 @@ def test_a_run_without_turns_or_an_end_says_so():
     assert "the turns" not in trust.minutes_line(View(without_turns))
     assert "the turns 1.5 from minute 5.2" in trust.minutes_line(View(TRIAL))
     unfinished = dataclasses.replace(TRIAL.manifest, data={**TRIAL.manifest.data, "finished": None})
-    assert minutes_of(dataclasses.replace(TRIAL, manifest=unfinished)) is None
+    assert spent(dataclasses.replace(TRIAL, manifest=unfinished)) is None
     assert trust.minutes_line(View(dataclasses.replace(TRIAL, manifest=unfinished))) == "minutes: the sweep is unfinished"
