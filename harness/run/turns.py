@@ -15,9 +15,10 @@ from harness.results.store import read_tsv, tsv_text, write_atomically
 from harness.run.progress import format_duration
 from harness.run.spread import interleave
 
-# A step's wall beyond its load when the run has none to go by (the gate's checks, the monitors):
-# 50 steps of 5 s took 5 min 23 s in `make interleave` (Intel Xeon, canary 4.43 ms).
-STEP_OVERHEAD_S = 1.5
+# A step's wall beyond its load when the run has none to go by (the gate's checks, the monitors, a
+# disturbed step's redo): four default runs' 146 turn steps of 3 s took 8.9, 11.4, 10.2 and 9.0 min,
+# 0.7-1.7 s a step beyond its load (Intel Xeon, canary 3.5-3.9 ms, 2026-11-29/30).
+STEP_OVERHEAD_S = 1.0
 
 
 def planned(context, summaries):
