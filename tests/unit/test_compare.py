@@ -88,10 +88,10 @@ def test_a_run_from_before_the_softirq_figures_has_no_cost_table():
     assert "What a request cost" in comparison_markdown(ROUNDS2, ROUNDS2, comparison_rows(ROUNDS2, ROUNDS2))
 
 
-def test_a_run_the_repository_keeps_is_found_when_the_results_folder_lacks_it(tmp_path):
-    """reference-runs/ holds a default run of the Intel Xeon kind without its raw outputs, to set a run
-    of another machine beside: make compare finds it there, every pair of its turns intact."""
-    kept = "turns-fit-xeon-20261129"
+@pytest.mark.parametrize("kept", ["turns-fit-xeon-20261129", "turns-fifth-xeon-20261130"])
+def test_a_run_the_repository_keeps_is_found_when_the_results_folder_lacks_it(tmp_path, kept):
+    """reference-runs/ holds default runs of the Intel Xeon kind without their raw outputs, to set a run
+    of another machine beside: make compare finds each there, every pair of its turns intact."""
     assert run_directory(tmp_path, kept) == REFERENCE_RUNS / kept
     (tmp_path / kept).mkdir()
     assert run_directory(tmp_path, kept) == tmp_path / kept, "a run of that name under results/ comes first"
