@@ -35,9 +35,7 @@ NOT_THE_SERVERS = ("CLIENT_CPUS", "SERVER_CPUS", "DB_CPUS", "LAB_ON_HOST", "CLIE
 # The short watches that give each lab CPU its first canary readings (two each: before and after).
 CALIBRATION_CHECKS = 5
 # The ETA before a run with no earlier walls to go by: what a step costs beyond its load (the gate's
-# checks, the monitors, the pauses), and how much of its cap a JVM warm-up takes: the default set's
-# 15 warm-ups over five default runs took a median 184 s of the 300 s cap, 196 at the upper quartile
-# (Intel Xeon, 2026-11-29/30); at 0.75 the estimate before a 55-minute run read 62.
+# checks, the monitors, the pauses), and how much of its cap a JVM warm-up takes (docs/results.md).
 STEP_OVERHEAD_S = 4
 JVM_WARMUP_SHARE = 0.65
 

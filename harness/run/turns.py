@@ -16,8 +16,7 @@ from harness.run.progress import format_duration
 from harness.run.spread import interleave
 
 # A step's wall beyond its load when the run has none to go by (the gate's checks, the monitors, a
-# disturbed step's redo): four default runs' 146 turn steps of 3 s took 8.9, 11.4, 10.2 and 9.0 min,
-# 0.7-1.7 s a step beyond its load (Intel Xeon, canary 3.5-3.9 ms, 2026-11-29/30).
+# disturbed step's redo): 0.7-1.7 s in four default runs (docs/results.md).
 STEP_OVERHEAD_S = 1.0
 
 
