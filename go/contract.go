@@ -43,24 +43,29 @@ type query struct {
 }
 
 // parameters holds a query string's values by name. A raw query string is split on '&' alone (as
-// PHP and Tomcat do; url.ParseQuery would drop a pair holding ';'), and a value that does not
-// decode reads as U+FFFD, so that the contract's check refuses it as Tomcat 11 does.
+// PHP and Tomcat do; url.ParseQuery would drop a pair holding ';'). One whose percent-encoding is
+// malformed anywhere does not decode: every known parameter reads as U+FFFD, so that the contract's
+// first check refuses it, as Tomcat 11 refuses such a query string whole.
 type parameters map[string][]string
+
+var knownParameters = []string{"id", "name", "count", "engine"}
 
 func parseQuery(raw string) parameters {
 	values := parameters{}
+	if _, err := url.QueryUnescape(raw); err != nil {
+		for _, name := range knownParameters {
+			values[name] = []string{string(utf8.RuneError)}
+		}
+		return values
+	}
 	for _, pair := range strings.Split(raw, "&") {
 		if pair == "" {
 			continue
 		}
 		key, value, _ := strings.Cut(pair, "=")
-		key, err := url.QueryUnescape(key)
-		if err != nil {
-			continue
-		}
-		if value, err = url.QueryUnescape(value); err != nil {
-			value = string(utf8.RuneError)
-		}
+		// Neither can fail: every escape of the whole string decoded.
+		key, _ = url.QueryUnescape(key)
+		value, _ = url.QueryUnescape(value)
 		values[key] = append(values[key], value)
 	}
 	return values

@@ -68,9 +68,13 @@ func main() {
 	}
 	defer os.Remove(*pidfile)
 
-	go pool.record(*poolLog)
+	go pool.record(*poolLog, db)
+	app := players{db: db, pool: pool}
+	if !*interpolate {
+		app.statements = &statements{db: db}
+	}
 	server := &http.Server{
-		Handler:           closingAfter(*keepAliveRequests, players{db, pool}.routes(*staticBaseline)),
+		Handler:           closingAfter(*keepAliveRequests, app.routes(*staticBaseline)),
 		ConnContext:       countingRequests,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       *idleTimeout,

@@ -3,15 +3,13 @@ package main
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
 	"log"
 	"net/http"
 	"strings"
-
-	"github.com/go-sql-driver/mysql"
+	"sync"
 )
 
 // The contract's escaping: PHP's htmlspecialchars(ENT_QUOTES), which html.EscapeString does not
@@ -22,8 +20,32 @@ var headerRow = "<tr><th>" + strings.Join(columns, "</th><th>") + "</th></tr>\n"
 
 // players serves the contract's HTML pages from one pool of connections.
 type players struct {
-	db   *sql.DB
-	pool *poolWatch
+	db         *sql.DB
+	pool       *poolWatch
+	statements *statements // nil: each query is sent as text, its argument escaped in (interpolateParams)
+}
+
+// statements holds the contract's queries (three workloads on two tables), each prepared on the pool
+// the first time it is asked for, as TechEmpower's go-std prepares its own once with db.Prepare;
+// database/sql then prepares it once on each connection it runs on, and keeps it there.
+type statements struct {
+	db       *sql.DB
+	prepared sync.Map // the query's text -> *sql.Stmt
+}
+
+func (s *statements) get(ctx context.Context, text string) (*sql.Stmt, error) {
+	if stmt, ok := s.prepared.Load(text); ok {
+		return stmt.(*sql.Stmt), nil
+	}
+	stmt, err := s.db.PrepareContext(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	if earlier, raced := s.prepared.LoadOrStore(text, stmt); raced {
+		stmt.Close()
+		return earlier.(*sql.Stmt), nil
+	}
+	return stmt, nil
 }
 
 // baselineRow is the constant-row baseline's row: the single-row page of the registry's default
@@ -89,12 +111,11 @@ func (p players) page(title string, check func(parameters) (query, error)) http.
 // caller's answer. One after it cannot change the status sent: the connection is cut, so that no
 // client takes a page cut short for a whole one.
 func (p players) write(ctx context.Context, w http.ResponseWriter, title string, q query) error {
-	conn, rows, err := p.query(ctx, q)
+	rows, done, err := p.query(ctx, q)
 	if err != nil {
 		return err
 	}
-	defer p.pool.release(conn)
-	defer rows.Close()
+	defer done()
 	values := make([]sql.RawBytes, len(columns))
 	targets := make([]any, len(columns))
 	for i := range values {
@@ -127,25 +148,20 @@ func (p players) write(ctx context.Context, w http.ResponseWriter, title string,
 	return nil
 }
 
-// query runs q on a connection of the pool. A connection that the database dropped (MariaDB
-// restarted while it idled) may show it only when it is used: as database/sql does for the queries
-// it runs itself, q is then run again on another connection, at most twice (sql.Conn does not retry).
-func (p players) query(ctx context.Context, q query) (*sql.Conn, *sql.Rows, error) {
-	for attempt := 0; ; attempt++ {
-		conn, err := p.pool.conn(ctx, p.db)
+// query runs q on the pool: as its prepared statement, or as text with the driver's interpolateParams.
+// A connection that the database dropped (MariaDB restarted while it idled) is found by the driver
+// before the query is sent on it, and database/sql then runs it on another.
+func (p players) query(ctx context.Context, q query) (*sql.Rows, func(), error) {
+	return p.pool.query(ctx, func(ctx context.Context) (*sql.Rows, error) {
+		if p.statements == nil {
+			return p.db.QueryContext(ctx, q.sql, q.argument)
+		}
+		stmt, err := p.statements.get(ctx, q.sql)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		rows, err := conn.QueryContext(ctx, q.sql, q.argument)
-		if err == nil {
-			return conn, rows, nil
-		}
-		p.pool.release(conn) // a dropped connection leaves the pool as it goes back
-		dropped := errors.Is(err, driver.ErrBadConn) || errors.Is(err, mysql.ErrInvalidConn)
-		if !dropped || attempt == 2 {
-			return nil, nil, err
-		}
-	}
+		return stmt.QueryContext(ctx, q.argument)
+	})
 }
 
 func begin(w http.ResponseWriter, title string) {

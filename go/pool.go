@@ -6,69 +6,57 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"sync"
+	"sync/atomic"
 	"time"
 )
 
-// poolWatch counts the requests waiting for one of the pool's connections and the connections in
-// use, and keeps the lab's record of them (as the pooled servlet and gSOAP do, read by
-// harness/measure/pool_log.py): for each second the pool was used, the most of each.
+// samplesPerSecond: how often the pool is read, as the pooled servlet's PoolWaitLog reads HikariCP's.
+const samplesPerSecond = 20
+
+// poolWatch keeps the lab's record of the pool (read by harness/measure/pool_log.py, as the pooled
+// servlet's and gSOAP's are): for each second the pool was used, the most requests that waited for a
+// connection and the most connections in use. It reads the pool's own db.Stats(); database/sql does
+// not count the requests waiting at a moment, so the watch counts the queries under way, and those
+// of them without a connection are the waiting ones.
 type poolWatch struct {
-	timeout                 time.Duration // the longest a request waits for a connection
-	mu                      sync.Mutex
-	waiting, active         int
-	mostWaiting, mostActive int
+	timeout time.Duration // the longest a request waits for a connection and its query's first answer
+	queries atomic.Int64
 }
 
-func (w *poolWatch) change(waiting, active int) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.waiting += waiting
-	w.active += active
-	w.mostWaiting = max(w.mostWaiting, w.waiting)
-	w.mostActive = max(w.mostActive, w.active)
-}
-
-// conn takes a connection from the pool, waiting while every one is in use, at most w.timeout (as
-// HikariCP's connectionTimeout: POOL_TIMEOUT_MS).
-func (w *poolWatch) conn(ctx context.Context, db *sql.DB) (*sql.Conn, error) {
-	ctx, cancel := context.WithTimeout(ctx, w.timeout)
-	defer cancel()
-	w.change(1, 0)
-	conn, err := db.Conn(ctx)
+// query runs q, waiting at most w.timeout for a connection and the query's first answer (as
+// HikariCP's connectionTimeout: POOL_TIMEOUT_MS). The rows then stream without that bound.
+func (w *poolWatch) query(ctx context.Context, run func(context.Context) (*sql.Rows, error)) (*sql.Rows, func(), error) {
+	ctx, cancel := context.WithCancel(ctx)
+	timer := time.AfterFunc(w.timeout, cancel)
+	w.queries.Add(1)
+	rows, err := run(ctx)
+	timer.Stop()
 	if err != nil {
-		w.change(-1, 0)
-		return nil, err
+		w.queries.Add(-1)
+		cancel()
+		return nil, nil, err
 	}
-	w.change(-1, 1)
-	return conn, nil
-}
-
-func (w *poolWatch) release(conn *sql.Conn) {
-	conn.Close()
-	w.change(0, -1)
-}
-
-// second is the most of each since the last call, which then starts from what is now.
-func (w *poolWatch) second() (waiting, active int) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	waiting, active = w.mostWaiting, w.mostActive
-	w.mostWaiting, w.mostActive = w.waiting, w.active
-	return waiting, active
+	return rows, func() { rows.Close(); cancel(); w.queries.Add(-1) }, nil
 }
 
 // record appends a line each second the pool was used: epoch second, most waiting, most in use.
-func (w *poolWatch) record(path string) {
+func (w *poolWatch) record(path string, db *sql.DB) {
 	file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		log.Printf("pool log: %v", err)
 		return
 	}
 	defer file.Close()
-	for now := range time.Tick(time.Second) {
-		if waiting, active := w.second(); waiting > 0 || active > 0 {
-			fmt.Fprintf(file, "%d\t%d\t%d\n", now.Unix()-1, waiting, active)
+	second, mostWaiting, mostActive := time.Now().Unix(), 0, 0
+	for now := range time.Tick(time.Second / samplesPerSecond) {
+		if now.Unix() != second {
+			if mostWaiting > 0 || mostActive > 0 {
+				fmt.Fprintf(file, "%d\t%d\t%d\n", second, mostWaiting, mostActive)
+			}
+			second, mostWaiting, mostActive = now.Unix(), 0, 0
 		}
+		inUse := db.Stats().InUse
+		mostWaiting = max(mostWaiting, int(w.queries.Load())-inUse)
+		mostActive = max(mostActive, inUse)
 	}
 }

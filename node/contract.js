@@ -24,10 +24,20 @@ function decode(text) {
   return decodeURIComponent(text.replaceAll('+', ' '));
 }
 
-// A raw query string's values by name. It is split on '&' alone, as PHP and Tomcat do; a value that
-// does not decode reads as U+FFFD, so that the name check refuses it, as Tomcat 11 does.
+// A '%' that does not begin an escape of two hex digits (RFC 3986, section 2.1).
+const malformedEscape = /%(?![0-9A-Fa-f]{2})/;
+const knownParameters = ['id', 'name', 'count', 'engine'];
+
+// A raw query string's values by name. It is split on '&' alone, as PHP and Tomcat do. One whose
+// percent-encoding is malformed anywhere does not decode: every known parameter reads as U+FFFD, so
+// that the contract's first check refuses it, as Tomcat 11 refuses such a query string whole; a value
+// whose escapes are not UTF-8 reads as U+FFFD, so that the name check refuses it.
 export function parseQuery(raw) {
   const values = new Map();
+  if (malformedEscape.test(raw)) {
+    for (const name of knownParameters) values.set(name, ['\uFFFD']);
+    return values;
+  }
   for (const pair of raw.split('&')) {
     if (pair === '') continue;
     const separator = pair.indexOf('=');
@@ -99,11 +109,24 @@ const escape = (value) => String(value).replace(/[&<>"']/g, (character) => entit
 
 const headerRow = `<tr><th>${columns.join('</th><th>')}</th></tr>\n`;
 
-// The page of a workload's rows, each row its columns' values in order.
+// A row's line, the row as the driver gives it: an array of its values in the columns' order, or
+// an object keyed by column name (read by name, as TechEmpower's nodejs reads its fortunes).
+function rowLine(row) {
+  let line = '<tr>';
+  if (Array.isArray(row)) {
+    for (const value of row) line += `<td>${escape(value)}</td>`;
+  } else {
+    for (const name of columns) line += `<td>${escape(row[name])}</td>`;
+  }
+  return `${line}</tr>\n`;
+}
+
+// The page of a workload's rows.
 export function page(title, rows) {
-  const lines = rows.map((row) => `<tr><td>${row.map(escape).join('</td><td>')}</td></tr>\n`);
-  return '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>' + title +
-    '</title></head><body>\n<table>\n' + headerRow + lines.join('') + '</table>\n</body></html>\n';
+  let body = '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>' + title +
+    '</title></head><body>\n<table>\n' + headerRow;
+  for (const row of rows) body += rowLine(row);
+  return `${body}</table>\n</body></html>\n`;
 }
 
 export function errorPage(status, reason, message) {

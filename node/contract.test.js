@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { errorPage, InvalidRequest, page, parseQuery, workloads } from './contract.js';
+import { columns, errorPage, InvalidRequest, page, parseQuery, workloads } from './contract.js';
 
 const check = (workload, raw) => workloads[workload](parseQuery(raw));
 
@@ -20,6 +20,15 @@ test('a value that does not decode reads as U+FFFD and is refused as a name', ()
   assert.deepEqual(parseQuery('name=%FF').get('name'), ['\uFFFD']);
   refusedWith('large', 'name=%FF', 'name must be at most 64 characters of text');
   refusedWith('large', 'name=%zz', 'name must be at most 64 characters of text');
+});
+
+test('a malformed escape anywhere leaves every known parameter undecodable, so the first check answers', () => {
+  for (const raw of ['id=1&bad=%zz', 'name=%', 'id=1&%4=x', 'count=100%']) {
+    const parameters = parseQuery(raw);
+    for (const name of ['id', 'name', 'count', 'engine']) assert.deepEqual(parameters.get(name), ['\uFFFD'], raw);
+  }
+  refusedWith('single', 'id=1&engine=%ZZ', 'id must be an integer from 1 to 2147483647');
+  refusedWith('rows', 'count=1&unknown=%', 'count must be an integer from 1 to 16000');
 });
 
 test('each workload checks its parameter, then the engine', () => {
@@ -49,6 +58,10 @@ test('the page escapes as PHP htmlspecialchars(ENT_QUOTES) does', () => {
   assert.ok(written.includes('<tr><td>1</td><td>O&#039;B&lt;&amp;&gt;&quot;</td></tr>\n'), written);
   assert.ok(written.startsWith('<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>single</title>'));
   assert.ok(written.endsWith('</table>\n</body></html>\n'));
+  // An object row, as the driver gives it by default, is written in the columns' order, not its keys'.
+  const player = Object.fromEntries([...columns].reverse().map((name, at) => [name, at]));
+  const cells = columns.map((name) => `<td>${player[name]}</td>`).join('');
+  assert.ok(page('single', [player]).includes(`<tr>${cells}</tr>\n`));
   assert.equal(errorPage(503, 'Service Unavailable', 'database unavailable'),
     '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>503 Service Unavailable</title></head>' +
     '<body><p>database unavailable</p></body></html>\n');

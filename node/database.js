@@ -1,12 +1,8 @@
-// The two drivers behind one shape: a pool whose connections run one query and give back its rows,
-// each row its columns' values in order. Both run the query as text with its argument escaped in
+// The two drivers behind one shape: a pool whose connections run one query and give back its rows
+// as the driver gives them (objects keyed by column name, or arrays with rowsAsArray). Both run the query as text with its argument escaped in
 // (each driver's query(); one round trip, no prepared statement), so that only the driver differs.
 import mariadb from 'mariadb';
 import mysql from 'mysql2/promise';
-import { columns } from './contract.js';
-
-const inOrder = (row) => columns.map((name) => row[name]);
-
 // rowsAsArray: the driver hands over each row as an array, not an object keyed by column name (the
 // mariadb maintainer's advice for speed, mariadb-connector-nodejs#222).
 const drivers = {
@@ -42,8 +38,7 @@ export function openPool(driverName, config, { size, timeout, rowsAsArray }) {
       const connection = await pool.getConnection();
       return {
         async rows(sql, argument) {
-          const rows = driver.rowsOf(await connection.query({ sql, rowsAsArray }, [argument]));
-          return rowsAsArray ? rows : rows.map(inOrder);
+          return driver.rowsOf(await connection.query({ sql, rowsAsArray }, [argument]));
         },
         release: () => connection.release(),
       };

@@ -1,5 +1,5 @@
 <?php
-// Shared by the pages (single.php, large.php, rows.php) and PHP's SOAP service (soap-php/): the
+// Shared by the pages (single.php, large.php, rows.php, update.php) and PHP's SOAP service (soap-php/): the
 // contract's parameter rules, its queries, the database connection and the HTML shape
 // (contract/README.md). Plain PDO: a new connection per request, or, where Apache sets
 // LAB_DB_PERSISTENT (the php-persistent app), one kept open by each prefork worker.
@@ -11,6 +11,12 @@ const COLUMNS = ['id', 'playerID', 'nameFirst', 'nameLast', 'birthYear', 'birthM
 // The rows workload's largest count: the whole table, so no request can ask for more.
 const MAX_ROW_COUNT = 16000;
 const SELECT_COLUMNS = 'id, playerID, nameFirst, nameLast, birthYear, birthMonth, birthDay, weight, height, bats, throws';
+// The update page's columns: the row's and its version, which only the write workloads show.
+const VERSIONED_COLUMNS = [...COLUMNS, 'ver'];
+const KNOWN_PARAMETERS = ['id', 'name', 'count', 'engine'];
+// A '%' that does not begin an escape of two hex digits (RFC 3986, section 2.1); urldecode would keep it as text.
+const MALFORMED_ESCAPE = '/%(?![0-9A-Fa-f]{2})/';
+const UNDECODABLE = "\u{FFFD}";
 
 final class Refused extends Exception
 {
@@ -25,11 +31,19 @@ function escape(string $value): string
     return htmlspecialchars($value, ENT_QUOTES | ENT_SUBSTITUTE | ENT_HTML401, 'UTF-8');
 }
 
-/** Query parameters as the servlet API sees them: each name may repeat, so repeats can be refused. */
+/**
+ * Query parameters as the servlet API sees them: each name may repeat, so repeats can be refused. A
+ * query string whose percent-encoding is malformed anywhere does not decode: every known parameter
+ * reads as U+FFFD, so that the contract's first check refuses it, as Tomcat 11 refuses it whole.
+ */
 function query_parameters(): array
 {
+    $query = $_SERVER['QUERY_STRING'] ?? '';
+    if (preg_match(MALFORMED_ESCAPE, $query)) {
+        return array_fill_keys(KNOWN_PARAMETERS, [UNDECODABLE]);
+    }
     $parameters = [];
-    foreach (explode('&', $_SERVER['QUERY_STRING'] ?? '') as $pair) {
+    foreach (explode('&', $query) as $pair) {
         if ($pair === '') {
             continue;
         }
@@ -100,9 +114,9 @@ function connect(): PDO
  * Runs one of the contract's queries with its one bound value; streamed queries (up to 16,000 rows)
  * are unbuffered, so rows flow from the server to the client and are never held whole in PHP.
  */
-function run_query(string $sql, int|string $value, bool $streamed): PDOStatement
+function run_query(string $sql, int|string $value, bool $streamed, ?PDO $db = null): PDOStatement
 {
-    $db = connect();
+    $db ??= connect();
     $db->setAttribute(PDO::MYSQL_ATTR_USE_BUFFERED_QUERY, !$streamed);
     $statement = $db->prepare($sql);
     $statement->bindValue(1, $value, is_int($value) ? PDO::PARAM_INT : PDO::PARAM_STR);
@@ -134,20 +148,37 @@ function rows_query(array $parameters): PDOStatement
     return run_query('SELECT ' . SELECT_COLUMNS . " FROM $table ORDER BY id LIMIT ?", $count, true);
 }
 
-function page_start(string $title): void
+/**
+ * The update workload: one row's version raised by one, in autocommit (no transaction: one statement,
+ * committed alone, as TechEmpower's updates ran each), then the row read back with its version on the
+ * same connection; null when no row has the id, and then nothing was written. Never retried.
+ */
+function update_query(array $parameters): ?array
+{
+    $id = player_id($parameters);
+    $table = table_for($parameters);
+    $db = connect();
+    if (run_query("UPDATE $table SET ver = ver + 1 WHERE id = ?", $id, false, $db)->rowCount() === 0) {
+        return null;
+    }
+    $row = run_query('SELECT ' . SELECT_COLUMNS . ", ver FROM $table WHERE id = ?", $id, false, $db)->fetch(PDO::FETCH_ASSOC);
+    return $row === false ? null : $row;
+}
+
+function page_start(string $title, array $columns = COLUMNS): void
 {
     header('Content-Type: text/html; charset=utf-8');
     echo "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>$title</title></head><body>\n<table>\n<tr>";
-    foreach (COLUMNS as $column) {
+    foreach ($columns as $column) {
         echo "<th>$column</th>";
     }
     echo "</tr>\n";
 }
 
-function page_row(array $row): void
+function page_row(array $row, array $columns = COLUMNS): void
 {
     echo '<tr>';
-    foreach (COLUMNS as $column) {
+    foreach ($columns as $column) {
         echo '<td>', escape((string) $row[$column]), '</td>';
     }
     echo "</tr>\n";
@@ -156,6 +187,17 @@ function page_row(array $row): void
 function page_end(): void
 {
     echo "</table>\n</body></html>\n";
+}
+
+/** The update page: the row with its version, or the single page's 404 when no row has the id. */
+function update_page(?array $row): void
+{
+    if ($row === null) {
+        throw new Refused(404, 'no player with this id');
+    }
+    page_start('update', VERSIONED_COLUMNS);
+    page_row($row, VERSIONED_COLUMNS);
+    page_end();
 }
 
 /** A page of every row a query returns (none: an empty table). */
@@ -178,11 +220,30 @@ function error_page(int $status, string $message): void
          '</head><body><p>', escape($message), "</p></body></html>\n";
 }
 
-/** Runs one page: validation failures become 4xx, an unreachable database a 503, never a trace. */
-function serve(callable $page): void
+/**
+ * Ends a page already begun whose database failed under it by cutting its connection, so that no
+ * client takes a page cut short for a whole one. PHP cannot abort a response it has begun: the
+ * server would end the chunked body as if whole. So the worker ends itself, as a crash would, and
+ * its server closes the connection without the body's last chunk (prefork's child is the worker;
+ * mod_proxy_fcgi sees its PHP-FPM backend break) and starts another worker.
+ */
+function cut_connection(): never
 {
-    if (!in_array($_SERVER['REQUEST_METHOD'], ['GET', 'HEAD'], true)) {
-        header('Allow: GET, HEAD');
+    flush();
+    posix_kill(getmypid(), SIGKILL_NUMBER);
+    exit(1); // not reached: SIGKILL cannot be caught
+}
+
+const SIGKILL_NUMBER = 9; // pcntl's SIGKILL, whose extension the web SAPIs do not load
+
+/**
+ * Runs one page: validation failures become 4xx, an unreachable database (or a lock it waited for past
+ * its timeout) a 503, never a trace. A reading page answers GET and HEAD, a writing one POST alone.
+ */
+function serve(callable $page, array $methods = ['GET', 'HEAD']): void
+{
+    if (!in_array($_SERVER['REQUEST_METHOD'], $methods, true)) {
+        header('Allow: ' . implode(', ', $methods));
         error_page(405, 'method not allowed');
         return;
     }
@@ -194,6 +255,8 @@ function serve(callable $page): void
         error_log('lab: database error: ' . $e->getMessage());
         if (!headers_sent()) {
             error_page(503, 'database unavailable');
+        } else {
+            cut_connection();
         }
     }
 }

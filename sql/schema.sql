@@ -1,5 +1,7 @@
 -- The lab's schema: two tables identical but for the storage engine.
 -- No index on nameLast: the large workload scans and sorts, as in the 2006 study.
+-- ver: the row's version, which the write workloads raise by one per update (the apps' account may
+-- UPDATE this column only) and the read pages never show; sql/people.tsv does not hold it.
 CREATE DATABASE IF NOT EXISTS lab CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;
 USE lab;
 
@@ -16,7 +18,8 @@ CREATE TABLE people_myisam (
   weight     SMALLINT NOT NULL,
   height     SMALLINT NOT NULL,
   bats       CHAR(1) NOT NULL,
-  throws     CHAR(1) NOT NULL
+  throws     CHAR(1) NOT NULL,
+  ver        INT UNSIGNED NOT NULL DEFAULT 0
 ) ENGINE=MyISAM;
 
 CREATE TABLE people_innodb LIKE people_myisam;

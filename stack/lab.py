@@ -14,6 +14,9 @@ TABLES = ("people_myisam", "people_innodb")
 ROWS = 16000
 COLUMNS = "id, playerID, nameFirst, nameLast, birthYear, birthMonth, birthDay, weight, height, bats, throws"
 COLUMN_NAMES = [name.strip() for name in COLUMNS.split(",")]
+# The row's version (sql/schema.sql): outside COLUMNS, so the pages, the rows compared and the
+# checksums never read it; the apps' account may UPDATE it and nothing else.
+VERSION_COLUMN = "ver"
 # DB_SCHEMA: which of the twin tables keep sql/schema.sql's primary key on id. keyed: both (the
 # study's 6.1, "'id' is the primary key"); unkeyed: neither (its 6.1.5, "no indexes, primary keys");
 # innodb-unkeyed: MyISAM keyed, InnoDB not, the reading its InnoDB plateau would follow from
@@ -42,13 +45,23 @@ def expected_checksum():
 
 def table_checksums(db):
     """Per table: its row count, SHA-256 over every row in id order (columns tab-separated, rows
-    newline-separated), and how many index columns it has (0 without a key)."""
+    newline-separated, the version left out), how many index columns it has (0 without a key) and
+    whether it has the version column (1 or 0)."""
+    def counted(view, table, condition=""):
+        return (f"(SELECT COUNT(*) FROM information_schema.{view} WHERE TABLE_SCHEMA = '{settings.DB_NAME}' "
+                f"AND TABLE_NAME = '{table}'{condition})")
     queries = "SET SESSION group_concat_max_len = 67108864;\n" + "".join(
         f"SELECT COUNT(*), SHA2(GROUP_CONCAT(CONCAT_WS('\\t', {COLUMNS}) ORDER BY id SEPARATOR '\\n'), 256), "
-        f"(SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = '{settings.DB_NAME}' "
-        f"AND TABLE_NAME = '{table}') FROM {settings.DB_NAME}.{table};\n" for table in TABLES)
+        f"{counted('STATISTICS', table)}, {counted('COLUMNS', table, f' AND COLUMN_NAME = {VERSION_COLUMN!r}')} "
+        f"FROM {settings.DB_NAME}.{table};\n" for table in TABLES)
     lines = db.sql(queries).split("\n")
     return {table: tuple(line.split("\t")) for table, line in zip(TABLES, lines)}
+
+
+def table_versions(db):
+    """The sum of every row's version over both tables: what the write workloads' updates raised."""
+    sums = " + ".join(f"(SELECT SUM({VERSION_COLUMN}) FROM {settings.DB_NAME}.{table})" for table in TABLES)
+    return int(db.sql(f"SELECT {sums}").strip())
 
 
 def rows(db, engine, where="1=1", limit=None):
@@ -96,12 +109,16 @@ def data_problems(read_checksums):
 
 
 def checksum_problems(checksums, expected, schema_name="keyed"):
-    """Pure: what the tables' counts, digests and index columns ({table: (count, sha256, keys)}) say
-    is wrong with the imported data against `expected` (sql/people.tsv's digest) and schema
-    `schema_name`; an empty list when both hold the 16,000 rows, keyed as the schema says."""
+    """Pure: what the tables' counts, digests, index columns and version columns ({table: (count,
+    sha256, keys, versioned)}) say is wrong with the imported data against `expected` (sql/people.tsv's
+    digest) and schema `schema_name`; an empty list when both hold the 16,000 rows, keyed as the schema
+    says, with the version column."""
     problems = []
-    for table, (count, digest, keys) in checksums.items():
-        if int(count) != ROWS:
+    for table, (count, digest, keys, versioned) in checksums.items():
+        if int(versioned) == 0:
+            problems.append(f"{table} has no {VERSION_COLUMN} column: it was imported before the write "
+                            f"workloads (make import)")
+        elif int(count) != ROWS:
             problems.append(f"{table} holds {count} rows, expected {ROWS}")
         elif digest != expected:
             problems.append(f"{table} content differs from sql/people.tsv (sha256 {digest})")
@@ -119,7 +136,8 @@ def account_hosts():
 
 
 def grant_statements(password):
-    """The SELECT-only account, at each address the web host can have."""
+    """The apps' account, at each address the web host can have: SELECT on the lab's tables, and UPDATE
+    of the version column alone, which no read page shows (the write workloads')."""
     statements = []
     for host in account_hosts():
         account = f"'{settings.DB_USER}'@'{host}'"
@@ -128,6 +146,7 @@ def grant_statements(password):
             f"ALTER USER {account} IDENTIFIED BY '{password}';",
             f"REVOKE ALL PRIVILEGES, GRANT OPTION FROM {account};",
             f"GRANT SELECT ON {settings.DB_NAME}.* TO {account};",
+            *(f"GRANT UPDATE ({VERSION_COLUMN}) ON {settings.DB_NAME}.{table} TO {account};" for table in TABLES),
         ]
     return "\n".join(statements) + "\n"
 
@@ -152,7 +171,7 @@ def import_data(if_needed=False):
     keyed = ", ".join(SCHEMAS[name]) or "neither table"
     return [f"import: {ROWS} rows in each of {', '.join(TABLES)}; identical content, "
             f"sha256 {expected_checksum()[:16]}…; DB_SCHEMA={name}: the primary key on id in {keyed}; "
-            f"account {settings.DB_USER} has SELECT on lab.* only"]
+            f"account {settings.DB_USER} has SELECT on lab.* and UPDATE of {VERSION_COLUMN} only"]
 
 
 def local_commands(argv):
@@ -202,6 +221,8 @@ def main(argv):
                            for name, members in registry.sets().items()],
         "workloads": lambda: [
             "Workloads (WORKLOADS=): " + ", ".join(workload_names.workloads()) + ".",
+            "Writing, taken when named (WORKLOADS=update; the apps that declare them): "
+            + ", ".join(workload_names.write_workloads()) + ".",
             "Grown by N (SIZE_WORKLOAD=, KINDS=, cells NAME-N): " + ", ".join(workload_names.size_kinds())
             + f"; without N: {', '.join(kind for kind in workload_names.echo_workloads() if kind not in workload_names.size_kinds())}."],
     }

@@ -106,9 +106,11 @@ def engines_of(app_name, chosen):
 
 
 def database_work(app_name, workload):
-    """{"selects": n, "rows": n}: what one reply of the app's workload must cost the database
-    (workload_names.declared_work); None for an app that reads none (a baseline)."""
-    return declared_work(workload) if reads_database(app_name) else None
+    """{"selects": n, "rows": n, and each command the app declares a reply sends beside them}: what
+    one reply of the app's workload must cost the database (workload_names.declared_work, and the
+    app's `commands`); None for an app that reads none (a baseline) or a workload that reads none (an echo)."""
+    work = declared_work(workload) if reads_database(app_name) else None
+    return work and {**work, **app(app_name).get("commands", {})}
 
 
 def workload_specs(app_name):
@@ -234,6 +236,12 @@ def pool_log(name):
 def server_jit(name):
     """Whether a server compiles its code as it runs (a JVM): a profile asks it for its perf map."""
     return server(name).get("jit", False)
+
+
+def restarted_to_profile(name):
+    """Whether `make profile` restarts the server with JIT_PROFILING=on: a JVM, for frame pointers in
+    its compiled code, or a server whose JIT names its code for perf only then (`perf_map`: V8's)."""
+    return server_jit(name) or server(name).get("perf_map", False)
 
 
 def connection_cap(app_name):

@@ -58,8 +58,8 @@ class GoHttp(OwnProcess):
 class NodeHttp(OwnProcess):
     """node/: Node.js's own http module, one event loop, a pool of POOL_SIZE connections of the
     mariadb or the mysql2 driver (docs/apps.md); run by the Node.js node/'s lock file pins. V8 traces
-    its collections into the log (--trace-gc; harness/measure/gc_trace.py) and names its compiled
-    JavaScript for perf in /tmp/perf-PID.map (--perf-basic-prof-only-functions; `make profile`)."""
+    its collections into the log (--trace-gc; harness/measure/gc_trace.py) and, with JIT_PROFILING=on
+    (`make profile` alone), names its compiled JavaScript for perf in /tmp/perf-PID.map."""
     binary_marker = "node/server.js"
     program = ROOT / "node" / "node_modules" / ".bin" / "node"
     start_knobs = Server.start_knobs + ("NODE_DRIVER", "NODE_ROWS_AS_ARRAY")
@@ -67,9 +67,10 @@ class NodeHttp(OwnProcess):
     def launch(self, cpus):
         driver = self.choice("NODE_DRIVER", ("mariadb", "mysql2"))
         rows_as_array = self.choice("NODE_ROWS_AS_ARRAY", ("true", "false")) == "true"
-        return self.detached([str(self.program), "--trace-gc", "--perf-basic-prof-only-functions",
-                              # the code events that perf map brings with it: under var/, not the cwd
-                              f"--logfile={settings.LOG / f'{self.name}-v8.log'}", "--no-logfile-per-isolate",
+        perf_map = ["--perf-basic-prof-only-functions",
+                    # the code events that perf map brings with it: under var/, not the cwd
+                    f"--logfile={settings.LOG / f'{self.name}-v8.log'}", "--no-logfile-per-isolate"]
+        return self.detached([str(self.program), "--trace-gc", *(perf_map if self.knob("JIT_PROFILING") == "on" else []),
                               str(ROOT / "node" / "server.js"), *self.common_options(),
                               "--driver", driver, *(["--rows-as-array"] if rows_as_array else []),
                               "--idle-timeout", str(settings.int_knob("KEEPALIVE_TIMEOUT_S"))], cpus)
@@ -84,11 +85,13 @@ class NodeHttp(OwnProcess):
 
 
 class RustAxum(OwnProcess):
-    """rust/: axum on tokio, a sqlx pool of POOL_SIZE MySQL connections (docs/apps.md); tokio's
-    workers one per CPU the process may run on."""
+    """rust/: axum on tokio, a sqlx pool of POOL_SIZE MySQL connections (docs/apps.md); a
+    current-thread runtime on the one CPU the process may run on."""
     binary_marker = "lab-rust"
     program = ROOT / "target" / "rust" / "release" / "lab-rust"
+    start_knobs = Server.start_knobs + ("RUST_TEST_BEFORE_ACQUIRE",)
 
     def launch(self, cpus):
-        return self.detached([str(self.program), *self.common_options(),
+        tested = self.choice("RUST_TEST_BEFORE_ACQUIRE", ("true", "false"))
+        return self.detached([str(self.program), *self.common_options(), f"--test-before-acquire={tested}",
                               "--idle-timeout", str(settings.int_knob("KEEPALIVE_TIMEOUT_S"))], cpus)

@@ -15,7 +15,9 @@ from stack.settings import CONTRACT_ROOT, LOG, ROOT, RUN, VAR
 
 class MariaDB(Server):
     binary_marker = "mariadbd"
-    start_knobs = ("TOPOLOGY", "DB_PROFILE")
+    start_knobs = ("TOPOLOGY", "DB_PROFILE", "DB_DURABILITY")
+    # DB_DURABILITY -> innodb_flush_log_at_trx_commit (stack/settings.py says what each waits for).
+    DURABILITY = {"full": 1, "relaxed": 2}
     datadir = VAR / "lib" / "mariadb"
     socket_path = RUN / "mariadb.sock"
     config = RUN / "my.cnf"
@@ -27,7 +29,7 @@ class MariaDB(Server):
             "PIDFILE": self.pidfile, "LOG": self.log, "ADDRESS": self.address, "PORT": self.port,
             "MAX_CONNECTIONS": max_connections(), "BACK_LOG": settings.int_knob("MARIADB_BACK_LOG"),
             "INNODB_BUFFER_POOL": settings.knob("INNODB_BUFFER_POOL"),
-            "PROFILE_SETTINGS": self.profile_settings(),
+            "PROFILE_SETTINGS": self.profile_settings(), "FLUSH_LOG_AT_COMMIT": self.flush_log_at_commit(),
         }, self.config)
         if not (self.datadir / "mysql").is_dir():
             self.datadir.mkdir(parents=True, exist_ok=True)
@@ -38,6 +40,14 @@ class MariaDB(Server):
             if result.returncode:
                 shutil.rmtree(self.datadir, ignore_errors=True)
                 raise LabError(f"mariadb: mariadb-install-db failed:\n{result.stdout}{result.stderr}")
+
+    @classmethod
+    def flush_log_at_commit(cls):
+        """innodb_flush_log_at_trx_commit for the DB_DURABILITY knob, checked."""
+        durability = settings.knob("DB_DURABILITY")
+        if durability not in cls.DURABILITY:
+            raise LabError(f"DB_DURABILITY={durability!r}: it must be one of {', '.join(cls.DURABILITY)}")
+        return cls.DURABILITY[durability]
 
     @staticmethod
     def profile_settings():
@@ -140,7 +150,7 @@ class Tomcat(Server):
                    CATALINA_OPTS=" ".join([
                        f"-Xms{heap}", f"-Xmx{heap}", settings.knob("TOMCAT_GC"),
                        "-XX:+ExitOnOutOfMemoryError", "-Djava.awt.headless=true",
-                       *(["-XX:+PreserveFramePointer"] if settings.knob("TOMCAT_FRAME_POINTERS") == "on" else []),
+                       *(["-XX:+PreserveFramePointer"] if settings.knob("JIT_PROFILING") == "on" else []),
                        # One line per pause, read by harness/measure/memory.py; no rotation, so one file a JVM.
                        f"-Xlog:gc:file={self.gc_log}:uptime,level,tags:filecount=0",
                        f"-Dlab.config={settings.APP_CONFIG}", *self.pool_log_property(), *self.soap_phases_property(),

@@ -94,8 +94,8 @@ DEFAULTS = {
     "TOMCAT11_LAYOUT": "per-app",
     "VTHREADS": "1",
     # Go's net/http and database/sql (go/, issue 78): one process, a goroutine per connection, a pool of
-    # POOL_SIZE connections. interpolateParams: the driver's default (false) prepares, executes and
-    # closes a statement for a query with arguments; true sends one query with the value escaped in.
+    # POOL_SIZE connections. false: each query a statement prepared once and executed on every request
+    # (as TechEmpower's go-std); true: the driver's interpolateParams, one query with the value escaped in.
     "GO_PORT": "18086",
     "GO_INTERPOLATE_PARAMS": "false",
     # Node.js's own http module (node/, issue 78): one process, one event loop, a pool of POOL_SIZE
@@ -104,9 +104,11 @@ DEFAULTS = {
     "NODE_PORT": "18087",
     "NODE_DRIVER": "mariadb",
     "NODE_ROWS_AS_ARRAY": "false",
-    # Rust's axum on tokio with sqlx (rust/, issue 78): one process, tokio's workers one per CPU it
-    # may run on, a sqlx pool of POOL_SIZE connections.
+    # Rust's axum on tokio with sqlx (rust/, issue 78): one process, a current-thread runtime on its one
+    # CPU, a sqlx pool of POOL_SIZE connections. RUST_TEST_BEFORE_ACQUIRE=false: the pool hands a
+    # connection out without pinging it first (sqlx's test_before_acquire; its ping on release stays).
     "RUST_PORT": "18088",
+    "RUST_TEST_BEFORE_ACQUIRE": "true",
     # The cross-check's open-loop load generator (crates.io), built by stack/install-crate.sh.
     "OHA_VERSION": "1.16.0",
     # The profiles' folded stacks and flame graphs (crates.io, `make profile`), same installer.
@@ -118,7 +120,8 @@ DEFAULTS = {
     # Apache prefork: one process per concurrent request, each with its own DB connection.
     "APACHE_WORKERS": "150",
     # PHP-FPM's static pool: PHP workers behind the event Apache, each with one persistent PDO
-    # connection. HikariCP's rule, as POOL_SIZE: cores * 2 + 1. Measured with the servers on one
+    # connection: the machine's cores * 2 + 1, 5 on 2 (POOL_SIZE counts the database's cores alone
+    # since issue 94, 3; these workers stay at 5, their measured best). Measured with the servers on one
     # CPU (wrk, new connection per request, 3 x 8 s): 4-8 workers gave 2,100-2,550 single rows/s and
     # 16-23 pages/s of 16,000 rows; 16-64 workers 1,570-1,970 and 13-18 (more processes, one CPU).
     "PHP_FPM_WORKERS": str((os.cpu_count() or 2) * 2 + 1),
@@ -157,11 +160,11 @@ DEFAULTS = {
     # paper's) in var/log/<server>-soap-phases.tsv, for `make soap-phases` (docs/soap-engines.md). Off,
     # no engine's hook is installed. A server started with the other value must be stopped first.
     "SOAP_PHASES": "off",
-    # "on": the JVM keeps frame pointers in compiled code (-XX:+PreserveFramePointer), so that perf
-    # walks Java stacks. Only `make profile` turns it on, for a Tomcat it restarts (docs/profiles.md).
-    "TOMCAT_FRAME_POINTERS": "off",
-    # HikariCP's guidance: connections = cores * 2 + effective spindles (1) -> 5 on 2 cores.
-    "POOL_SIZE": str((os.cpu_count() or 2) * 2 + 1),
+    # "on": the JITs name and frame their compiled code for perf: the JVM keeps frame pointers in it
+    # (-XX:+PreserveFramePointer), so that perf walks Java stacks, and V8 names it in /tmp/perf-PID.map
+    # (--perf-basic-prof-only-functions). Only `make profile` turns it on, for the Tomcats and Node.js
+    # servers it restarts (docs/profiles.md).
+    "JIT_PROFILING": "off",
     "POOL_TIMEOUT_MS": "5000",
     "INNODB_BUFFER_POOL": "256M",
     # The servers' memory together, in MiB, a limit on their cgroup (stack/cgroup.py), page cache
@@ -173,6 +176,11 @@ DEFAULTS = {
     # innodb-unkeyed (stack/lab.py's SCHEMAS). Both test the 2006 study's InnoDB plateau.
     "DB_PROFILE": "current",
     "DB_SCHEMA": "keyed",
+    # What an InnoDB commit waits for (stack/servers.py's DURABILITY): full, its redo log's fsync at
+    # every commit (innodb_flush_log_at_trx_commit=1, Debian's and MariaDB's default); relaxed, a write
+    # to the OS at commit and an fsync once a second (=2, TechEmpower's my.cnf), which an OS crash or a
+    # power cut may take the last second of. MyISAM never syncs at a statement's end either way.
+    "DB_DURABILITY": "full",
     # Who Apache's workers run as when the lab is started by root (httpd refuses root workers).
     "APACHE_USER": "www-data",
     # CPU lists for taskset: servers and load generator kept apart; "none" = no pinning. The web
@@ -202,6 +210,19 @@ SAME_AS = {
 }
 
 
+def hikari_pool_size():
+    """Every pool's connections (POOL_SIZE) by HikariCP's formula ("About Pool Sizing"): "connections
+    = ((core_count * 2) + effective_spindle_count)", the cores the database's, here DB_CPUS (on 2 cores
+    the one it shares with the servers; the load client's is not the database's), one spindle: 3 on
+    one core. Until 2026-12-02 it counted every core of the machine: 5 on 2."""
+    cores = cpu_numbers(knob("DB_CPUS")) or range(os.cpu_count() or 1)
+    return str(2 * len(cores) + 1)
+
+
+# Knobs whose default is worked out from other knobs.
+DERIVED = {"POOL_SIZE": hikari_pool_size}
+
+
 # Knobs a command sets for what it runs within `chosen`, above the environment's: a value passed down,
 # never written into os.environ (which every later process would inherit).
 CHOSEN = contextvars.ContextVar("chosen knobs", default={})
@@ -210,7 +231,7 @@ CHOSEN = contextvars.ContextVar("chosen knobs", default={})
 @contextlib.contextmanager
 def chosen(**values):
     """Within the block, these knobs read as given (a server started there records them)."""
-    unknown = [name for name in values if name not in DEFAULTS]
+    unknown = [name for name in values if name not in (*DEFAULTS, *SAME_AS, *DERIVED)]
     if unknown:
         raise ValueError(f"no knob {', '.join(unknown)}")
     token = CHOSEN.set({**CHOSEN.get(), **values})
@@ -224,6 +245,8 @@ def knob(name):
     value = CHOSEN.get().get(name) or os.environ.get(name)
     if value:
         return value
+    if name in DERIVED:
+        return DERIVED[name]()
     return knob(SAME_AS[name]) if name in SAME_AS else DEFAULTS[name]
 
 
@@ -241,7 +264,7 @@ def servers_memory_mb():
 
 
 def knobs():
-    return {name: knob(name) for name in [*DEFAULTS, *SAME_AS]}
+    return {name: knob(name) for name in [*DEFAULTS, *SAME_AS, *DERIVED]}
 
 
 def cpus(name):

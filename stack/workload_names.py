@@ -78,8 +78,18 @@ def is_workload(workload):
 
 
 def workloads():
-    """The workloads every app answers, in report order (the payload workload's rows-N apart)."""
-    return list(targets.registry()["workloads"])
+    """The workloads every app answers and a run takes unless told, in report order: the reads (the
+    payload workload's rows-N apart, and the write workloads, which a run takes when named)."""
+    return [name for name, declared in targets.registry()["workloads"].items() if not declared.get("writes")]
+
+
+def write_workloads():
+    """The declared workloads that write (update): each raises the version of the rows it names."""
+    return [name for name, declared in targets.registry()["workloads"].items() if declared.get("writes")]
+
+
+def writes(workload):
+    return parse_workload(workload)[0] in write_workloads()
 
 
 def kind_title(kind):
@@ -116,14 +126,19 @@ def baseline_workloads():
 
 
 def declared_work(workload):
-    """{"selects": n, "rows": n}: what one reply of the workload must cost the database, by its
-    declaration (contract/targets.json's work; rows-N reads N rows per size_workload_work); None
-    where none is declared: an echo reads no database."""
+    """{"selects": n, "rows": n, "updates": n, "rows_changed": n}: what one reply of the workload must
+    cost the database, by its declaration (contract/targets.json's work; rows-N reads N rows per
+    size_workload_work; a workload that declares no writes owes none); None where none is declared:
+    an echo reads no database."""
     if is_echo(workload):
         return None
     base, fixed = parse_workload(workload)
     if SIZE_PARAMETER in fixed:
         work = targets.registry()["size_workload_work"]
-        return {"selects": work["selects"], "rows": work["rows_per_count"] * int(fixed[SIZE_PARAMETER])}
+        return {"selects": work["selects"], "rows": work["rows_per_count"] * int(fixed[SIZE_PARAMETER]), **NO_WRITES}
     work = targets.registry()["workloads"].get(base, {}).get("work")
-    return dict(work) if work else None
+    return {**NO_WRITES, **work} if work else None
+
+
+# What a workload that declares no writes owes of them.
+NO_WRITES = {"updates": 0, "rows_changed": 0}

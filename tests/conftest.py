@@ -13,7 +13,8 @@ from tests import margins
 HOSTS_FILES = {"test_ssh.py", "test_netns.py"}
 # Integration files that check every app's answers (rows, envelopes, faults, hostile input) without a sweep.
 ANSWERS_FILES = {"test_html_apps.py", "test_soap.py", "test_soap_echoes.py", "test_schemas.py",
-                 "test_hostile_input.py", "test_baselines.py", "test_soap_baselines.py"}
+                 "test_hostile_input.py", "test_baselines.py", "test_soap_baselines.py", "test_commands.py",
+                 "test_writes.py"}
 
 SECONDS_PER_FILE = Counter()
 

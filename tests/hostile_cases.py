@@ -77,6 +77,16 @@ QUERY_CASES = [
     ("large", "name=%C3%28", 400, NAME),
     ("large", "name=%FF%FE", 400, NAME),
     ("large", "name=%00", 400, NAME),
+    # Malformed percent-encoding (RFC 3986, 2.1: "%" HEXDIG HEXDIG), anywhere in the query string: it
+    # does not decode, so every known parameter is undecodable and the first check answers.
+    ("large", "name=%", 400, NAME),
+    ("large", "name=%ZZ", 400, NAME),
+    ("large", "name=Adams%2", 400, NAME),
+    ("large", "name=Adams&engine=%G0", 400, NAME),
+    ("single", "id=1&engine=%ZZ", 400, ID),
+    ("single", "id=1&unknown=%", 400, ID),
+    ("single", "id=1&%=x", 400, ID),
+    ("rows", "count=1&unknown=100%", 400, COUNT),
     ("rows", "", 400, COUNT),
     ("rows", "count=1&count=2", 400, "parameter count given more than once"),
     ("single", "id[]=1", None, None),

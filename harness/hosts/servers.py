@@ -9,8 +9,9 @@ from harness.measure.processes import cpu_list
 from stack import lab, lifecycle, playbooks, remote, settings, topology
 
 # What the sweep may ask of a server; the agent answers exactly these. The database is asked only
-# named read-only queries (checksums, rows), never SQL of the caller's.
-SERVER_CALLS = ("pid", "answers", "recycle", "restart", "pin", "compile_seconds", "started_with", "checksums", "rows")
+# named read-only queries (checksums, rows, versions), never SQL of the caller's.
+SERVER_CALLS = ("pid", "answers", "recycle", "restart", "pin", "compile_seconds", "started_with", "checksums", "rows",
+                "versions")
 
 
 class LocalServer:
@@ -45,6 +46,10 @@ class LocalServer:
     def checksums(self):
         """The database's tables' row counts and digests: a named read-only query."""
         return lab.table_checksums(self.server)
+
+    def versions(self):
+        """The sum of both tables' row versions: a named read-only query."""
+        return lab.table_versions(self.server)
 
     def rows(self, engine, selects=None, limit=None):
         """An engine's rows as a workload selects them, or the first `limit`: a named read-only query."""

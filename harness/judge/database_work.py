@@ -1,19 +1,26 @@
-"""Whether a step's replies did the database work their workload declares (the registry's
-`database_work`: SELECTs and rows per reply), counted by MariaDB itself around the step
+"""Whether a step's replies did the database work their app and workload declare (the registry's
+`database_work`: SELECTs and rows per reply, and every other command the app sends: connections,
+prepares, executes, pings...), counted by MariaDB itself around the step
 (harness/measure/mariadb_status.py). Pure: a step's figures in, a reason out.
 
-Only 2xx replies owe the work (records.answered). More than declared is never flagged: a request
-that timed out at the client still ran its SELECT. A passing step's replies that did more (two
-SELECTs a request, say) keep their figure, and the step says so with what the database spent a reply."""
-from harness.results.records import answered, database_work_per_reply
+Only 2xx replies owe the work (records.answered), and only SELECTs and rows can fall short. More than
+declared is never a failure: a request that timed out at the client still ran its SELECT. A passing
+step's replies that did more (two SELECTs a request, a ping the app does not declare) keep their
+figure, and the step names what they sent, with what the database spent a reply."""
+from harness.results.records import DATABASE_WORK, answered, database_work_per_reply
 
 FLAG = "database work missing"
+# What a reply owes and can fall short of; the commands beside them can only be more than declared.
+OWED = ("selects", "rows", "updates", "rows_changed")
+# The step's rise in the versions of both tables (SUM(ver), read before and after it: harness/run/step.py).
+VERSIONS_RAISED = "db_versions_raised"
 
 
-def compared(counted, declared, keep):
-    """"0.00 selects per reply, not 1" for each of SELECTs and rows whose count `keep(count, declared)` picks."""
-    return [f"{counted[name]:.2f} {name} per reply, not {declared[name]:,}"
-            for name in ("selects", "rows") if name in counted and declared.get(name) and keep(counted[name], declared[name])]
+def compared(counted, declared, keep, names):
+    """"0.00 selects per reply, not 1" for each of `names` whose count `keep(count, declared)` picks."""
+    return [f"{counted[name]:.2f} {name.replace('_', ' ')} per reply, not {declared[name]:,}"
+            for name in names if name in counted and declared.get(name) is not None
+            and keep(counted[name], declared[name])]
 
 
 def missing_work(figures, declared, max_missing_ratio):
@@ -22,7 +29,7 @@ def missing_work(figures, declared, max_missing_ratio):
     counted = database_work_per_reply(figures)
     if not declared or not counted:
         return None
-    short = compared(counted, declared, lambda count, owed: count < (1 - max_missing_ratio) * owed)
+    short = compared(counted, declared, lambda count, owed: count < (1 - max_missing_ratio) * owed, OWED)
     if not short:
         return None
     return (f"{FLAG}: {'; '.join(short)} (MariaDB's own count over {answered(figures):.0f} 2xx replies, "
@@ -30,15 +37,38 @@ def missing_work(figures, declared, max_missing_ratio):
 
 
 def extra_work(figures, declared, margin, database_cpu_s=None):
-    """None unless the step's replies did more than their declared work beyond the margin; else what
-    they did and, where the database's CPU was sampled, what it spent a reply. Judge it on a passing
-    step alone: a failing step's timed-out requests ran their SELECTs without a 2xx reply."""
+    """None unless the step's replies did more than their declared work beyond the margin (of the
+    declared count, or of one for a command declared none); else what they did and, where the
+    database's CPU was sampled, what it spent a reply. Judge it on a passing step alone: a failing
+    step's timed-out requests ran their SELECTs without a 2xx reply."""
     counted = database_work_per_reply(figures)
     if not declared or not counted:
         return None
-    over = compared(counted, declared, lambda count, owed: count > (1 + margin) * owed)
+    over = compared(counted, declared, lambda count, owed: count > owed + margin * max(owed, 1), DATABASE_WORK)
     if not over:
         return None
     cost = (f"; the database's CPU {1000 * database_cpu_s / answered(figures):.3f} ms a reply"
             if database_cpu_s is not None else "")
     return f"more database work than declared: {'; '.join(over)}{cost}"
+
+
+def write_problem(figures, declared):
+    """None when the tables' versions rose by exactly the updates the step's 2xx replies owe, or within
+    what its other requests leave open (each may or may not have written before it failed); else why
+    the step is flagged: "writes lost" below, "writes done twice" above. Not judged without the
+    versions' reading or for a workload that declares no updates."""
+    raised, per_reply = figures.get(VERSIONS_RAISED), (declared or {}).get("updates")
+    if raised is None or not per_reply:
+        return None
+    replies = answered(figures)
+    # httperf counts the requests it sent; oha, which gives no such count, the requests it issued as
+    # its connections.
+    sent = max(replies, figures.get("requests") or figures.get("connections") or 0)
+    least, most = replies * per_reply, sent * per_reply
+    if raised < least:
+        return (f"{FLAG}: writes lost: the versions rose by {raised:.0f}, the {replies:.0f} 2xx replies owe "
+                f"{least:.0f} (SUM(ver) before and after the step)")
+    if raised > most:
+        return (f"{FLAG}: writes done twice: the versions rose by {raised:.0f}, {sent:.0f} requests could "
+                f"owe at most {most:.0f} (SUM(ver) before and after the step)")
+    return None

@@ -1,6 +1,7 @@
 """MariaDB's own counters around each step: how many connections the apps opened, how many it
 refused or dropped, how many threads it had to create, and the work the replies made it do: the
-SELECTs it ran and the rows it read (judged by harness/judge/database_work.py). Parsing is pure; the
+SELECTs it ran, the rows it read, the UPDATEs and the rows they changed, and every other command an app sends it (judged by
+harness/judge/database_work.py). Parsing is pure; the
 monitor (in harness/measure/monitors.py) asks the server at the edge."""
 
 # SHOW GLOBAL STATUS counter -> column in steps.tsv, grown over the step.
@@ -19,6 +20,27 @@ GROWING = {
     # InnoDB's own row count (TechEmpower's verifier read it); MariaDB dropped it by 10.11, where
     # its column is left out rather than made up.
     "Innodb_rows_read": "db_innodb_rows_read",
+    # The write workloads': UPDATE statements run, and the rows they changed on either engine (a row
+    # whose value stayed the same is not counted; an increment always changes it).
+    "Com_update": "db_updates",
+    "Handler_update": "db_rows_changed",
+    # What the writes waited for: a MyISAM table lock that was not free at once (any statement's), an
+    # InnoDB row lock and its milliseconds, and InnoDB's fsyncs and redo log writes (MariaDB 10.11 has
+    # no Innodb_os_log_fsyncs; Innodb_data_fsyncs counts the log's and the data files').
+    "Table_locks_waited": "db_table_lock_waits",
+    "Innodb_row_lock_waits": "db_row_lock_waits",
+    "Innodb_row_lock_time": "db_row_lock_ms",
+    "Innodb_data_fsyncs": "db_fsyncs",
+    "Innodb_log_writes": "db_log_writes",
+    # The commands beside the SELECT (docs/method.md): a prepared statement's prepare, execution, close
+    # and reset; COM_PING, which MariaDB counts among its admin commands; a SET, as Connector/J sends
+    # one on every new connection.
+    "Com_stmt_prepare": "db_prepares",
+    "Com_stmt_execute": "db_executes",
+    "Com_stmt_close": "db_statement_closes",
+    "Com_stmt_reset": "db_statement_resets",
+    "Com_admin_commands": "db_pings",
+    "Com_set_option": "db_session_sets",
 }
 # The handler calls that read a table's rows, on either engine: a MyISAM scan moves rnd_next (one
 # call past the last row), InnoDB's moves next, a lookup by key moves key. Summed into one column.

@@ -3,7 +3,8 @@ cpu-clock event on the servers' CPUs (this VM has no hardware counters; the time
 with call chains by frame pointer, and the monotonic clock so that the samples can be cut to the
 step's own window. A JVM's compiled code is named by the map the JVM writes itself
 (`jcmd PID Compiler.perfmap`, /tmp/perf-PID.map, which perf reads); its stacks are walked only when
-it keeps frame pointers (stack/settings.py's TOMCAT_FRAME_POINTERS, which `make profile` turns on).
+it keeps frame pointers, and V8's by the map it writes as it compiles; both only under
+stack/settings.py's JIT_PROFILING, which `make profile` turns on.
 Native code (Apache, PHP, libxml2, libmariadb, gSOAP, MariaDB, the kernel) needs nothing extra.
 Folded stacks and flame graphs come from inferno (crates.io, stack/install-crate.sh)."""
 import os

@@ -1,5 +1,5 @@
 """The data files gnuplot draws: points of a cell, bars of a workload, lines of a text page. Pure."""
-from harness.results.records import CLIENT_LIMITED, DISTURBED, PASS, WORK_MISSING
+from harness.results.records import CLIENT_LIMITED, DATABASE_COMMANDS, DISTURBED, PASS, WORK_MISSING
 
 
 def points(steps):
@@ -75,13 +75,21 @@ def throughput_text(row):
     return (">= " if row["lower_bound"] else "") + f"{float(row['saturation_rps']):,.1f}"
 
 
+def count_text(count):
+    return f"{float(count):,.2f}" if float(count) < 100 else f"{float(count):,.0f}"
+
+
 def database_work_text(row):
-    """MariaDB's count per 2xx reply at saturation, e.g. "1.00 / 16,000 / 0.00"; with the steps that
-    fell short of the declared work; "-" for a run or a cell without the count."""
+    """MariaDB's count per 2xx reply at saturation, e.g. "1.00 / 16,000 / 0.00", then each other
+    command the replies sent ("1.00 executes, 2.00 pings"); with the steps that fell short of the
+    declared work; "-" for a run or a cell without the count (a run from before the commands were
+    counted shows the first three alone)."""
     counts = [row[f"db_{name}_per_reply"] for name in ("selects", "rows", "connections")]
     short = int(row.get("work_missing_steps") or 0)
-    text = "-" if "" in counts else " / ".join(f"{float(count):,.2f}" if float(count) < 100 else f"{float(count):,.0f}"
-                                              for count in counts)
+    text = "-" if "" in counts else " / ".join(count_text(count) for count in counts)
+    sent = [f"{count_text(count)} {name.replace('_', ' ')}" for name in DATABASE_COMMANDS if name != "connections"
+            and (count := row.get(f"db_{name}_per_reply", "")) != "" and float(count) >= 0.005]
+    text += f"; {', '.join(sent)}" if sent and text != "-" else ""
     return f"{text}; {short} step(s) short" if short else text
 
 

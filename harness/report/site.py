@@ -12,7 +12,7 @@ from harness.report.trust import database_work_line, disturbance_line, rounds_li
 from harness.report.turns import pairs_document, turn_lines
 from harness.results import kinds
 from harness.results.interleave import CONTROL
-from harness.results.records import CellKey
+from harness.results.records import DATABASE_WORK, CellKey
 from harness.results.speed import cpu_names
 from harness.results.stats import Interval
 from stack.registry import engine_title
@@ -51,11 +51,12 @@ def verdict_counts(view, key):
 def database_work(row):
     """MariaDB's count per 2xx reply at saturation and the cell's steps that fell short of the work
     declared; None for a cell or a run without the count."""
-    counts = {f"{name}_per_reply": number(row.get(f"db_{name}_per_reply", ""))
-              for name in ("selects", "rows", "connections")}
-    if any(count is None for count in counts.values()):
+    counts = {f"{name}_per_reply": number(row.get(f"db_{name}_per_reply", "")) for name in DATABASE_WORK}
+    if any(counts[f"{name}_per_reply"] is None for name in ("selects", "rows", "connections")):
         return None
-    return {**counts, "steps_short": int(row.get("work_missing_steps") or 0)}
+    # The commands beside the SELECT are left out in a run from before they were counted.
+    return {**{name: count for name, count in counts.items() if count is not None},
+            "steps_short": int(row.get("work_missing_steps") or 0)}
 
 
 def results_document(view, rows):

@@ -16,6 +16,7 @@ from harness.report.soap_phases import summary_lines as phase_lines
 from harness.report.turns import capacity_section, turn_lines
 from harness.report.trust import (calibration_lines, database_work_line, disturbance_line, rounds_line, rounds_sentence,
                                   minutes_line, speed_line)
+from harness.results.records import DATABASE_WORK
 from harness.results.store import cell_text, read_tsv
 from stack.registry import NO_ENGINE, servers
 from stack.settings import ROOT
@@ -30,8 +31,8 @@ SUMMARY_COLUMNS = ["workload", "engine", "app", "status", "saturation_rps", "low
                    "p50_ms_saturation", "p99_ms_saturation", "server_cpu_pct_saturation",
                    "server_rss_mb_saturation", "ratio_to_fastest", "constant_baseline_fraction",
                    "static_baseline_fraction", "bottleneck", "bottleneck_why", "study_2006_rps",
-                   "study_2006_response_ms_low", "db_selects_per_reply", "db_rows_per_reply",
-                   "db_connections_per_reply", "work_missing_steps"]
+                   "study_2006_response_ms_low", *(f"db_{name}_per_reply" for name in DATABASE_WORK),
+                   "work_missing_steps"]
 
 
 def study_figures(study_rows=None):
@@ -92,7 +93,7 @@ def summary_rows(view, study):
                     "study_2006_rps": old.get("saturation_rps", ""),
                     "study_2006_response_ms_low": old.get("response_ms_low", ""),
                     **{f"db_{name}_per_reply": cell_text(getattr(row, f"db_{name}_per_reply_saturation"))
-                       for name in ("selects", "rows", "connections")},
+                       for name in DATABASE_WORK},
                     "work_missing_steps": sum(each.work_missing_steps for each in figures.rows),
                 })
     return with_baseline_fractions(rows, view.manifest.baselines_of)
@@ -148,8 +149,9 @@ def summary_markdown(view, rows):
              "saturation step, in % of one core; RSS their summed peak. The bottleneck is what ran out first, "
              "named from the saturation step and the failing step above it (harness/judge/bottleneck.py). The 2006 study ran on a 2x Pentium 4 "
              "3 GHz server with MySQL 5.0 (plots/study-2006.tsv): compare the shape, not the numbers. The database per reply is "
-             "MariaDB's own count over the saturation step (its Com_select, Rows_read and Connections) per 2xx reply: "
-             "each workload declares its SELECTs and rows, and a cell any of whose steps did less (by more than "
+             "MariaDB's own count over the saturation step (its Com_select, Rows_read and Connections) per 2xx reply, "
+             "then each other command the replies sent it (prepares, executes, statement closes and resets, pings, SETs; "
+             "those counted at all): each workload declares its SELECTs and rows, each app its commands, and a cell any of whose steps did less (by more than "
              f"{recorded_thresholds(options)['max_missing_work_ratio']:.0%}) has no figure (\"database work missing\"; docs/method.md).", ""]
     for workload in view.present("workloads"):
         for engine in view.present("engines"):

@@ -9,7 +9,7 @@ offered or request rate to set a reply rate against, so it gives its replies per
 counted and its latency; its driver's own figures (ab's kept-alive requests) beside them."""
 
 # steps.tsv's figure columns, in this order whichever driver took the step, so that a run's file
-# keeps its finished rows byte for byte; a binding's further figures follow them.
+# keeps its finished rows cell for cell; a binding's further figures follow them.
 STEP_FIGURES = [
     "max_connect_burst", "connections", "requests", "replies", "test_duration_s", "connection_rate",
     "ms_per_connection", "max_concurrent_connections", "conn_time_min_ms", "conn_time_avg_ms",

@@ -131,7 +131,7 @@ class Manifest:
         """The InnoDB plateau's test beds in words ("DB_SCHEMA=innodb-unkeyed"), "" for the default tables
         and settings: a table's headings name the workload by the contract's words, "by primary key"."""
         settings = self.data.get("settings", {})
-        changed = [f"{knob}={settings[knob]}" for knob in ("DB_SCHEMA", "DB_PROFILE")
+        changed = [f"{knob}={settings[knob]}" for knob in ("DB_SCHEMA", "DB_PROFILE", "DB_DURABILITY")
                    if settings.get(knob, DEFAULTS[knob]) != DEFAULTS[knob]]
         return (f"the database not as by default: {', '.join(changed)} (docs/apps.md; a lookup by id on a "
                 "table without its key reads all 16,000 rows)") if changed else ""

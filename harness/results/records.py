@@ -42,8 +42,13 @@ COSTS = {
 }
 
 # The database's work a step's replies caused, by MariaDB's own count (harness/measure/mariadb_status.py):
-# name -> the step's column divided by its 2xx replies (database_work_per_reply).
-DATABASE_WORK = {"selects": "db_selects", "rows": "db_rows_read", "connections": "db_connections"}
+# name -> the step's column divided by its 2xx replies (database_work_per_reply). The commands beside
+# the SELECT are what each app declares it sends (the registry's `commands`).
+DATABASE_COMMANDS = {"connections": "db_connections", "prepares": "db_prepares", "executes": "db_executes",
+                     "statement_closes": "db_statement_closes", "statement_resets": "db_statement_resets",
+                     "pings": "db_pings", "session_sets": "db_session_sets"}
+DATABASE_WORK = {"selects": "db_selects", "rows": "db_rows_read", "updates": "db_updates",
+                 "rows_changed": "db_rows_changed", **DATABASE_COMMANDS}
 
 
 def answered(figures):
@@ -53,8 +58,8 @@ def answered(figures):
 
 
 def database_work_per_reply(figures):
-    """{"selects", "rows", "connections": a step's count per 2xx reply}, those its figures hold; {}
-    when it had no such reply or MariaDB was not read."""
+    """{DATABASE_WORK's name: a step's count per 2xx reply}, those its figures hold; {} when it had no
+    such reply or MariaDB was not read."""
     replies = answered(figures)
     if not replies:
         return {}
@@ -155,7 +160,7 @@ class Step:
         return sum(self.figures.get(f"{server}{suffix}") or 0.0 for server in self.servers)
 
     def database_work(self):
-        """{"selects", "rows", "connections": per 2xx reply} as MariaDB counted them, those read."""
+        """{DATABASE_WORK's name: per 2xx reply} as MariaDB counted them, those read."""
         return database_work_per_reply(self.figures)
 
     def costs_per_reply(self):
@@ -244,11 +249,19 @@ class CellSummary:
     client_minflt_per_reply_saturation: float = None
     client_vcsw_per_reply_saturation: float = None
     client_ivcsw_per_reply_saturation: float = None
-    # The database's work per 2xx reply at saturation, by MariaDB's own count (harness/judge/database_work.py),
-    # and how many of the cell's steps fell short of the work declared.
+    # The database's work per 2xx reply at saturation, by MariaDB's own count (harness/judge/database_work.py):
+    # DATABASE_WORK's names, and how many of the cell's steps fell short of the work declared.
     db_selects_per_reply_saturation: float = None
     db_rows_per_reply_saturation: float = None
+    db_updates_per_reply_saturation: float = None
+    db_rows_changed_per_reply_saturation: float = None
     db_connections_per_reply_saturation: float = None
+    db_prepares_per_reply_saturation: float = None
+    db_executes_per_reply_saturation: float = None
+    db_statement_closes_per_reply_saturation: float = None
+    db_statement_resets_per_reply_saturation: float = None
+    db_pings_per_reply_saturation: float = None
+    db_session_sets_per_reply_saturation: float = None
     work_missing_steps: int = 0
 
     def __post_init__(self):

@@ -94,7 +94,8 @@ def step_from_row(row):
 
 def step_columns(steps):
     """The header of steps.tsv: the same for every step of a run (every figure of the lab's words, then what
-    the step monitors add), so that rewriting a file keeps its finished rows byte for byte."""
+    the step monitors add), so that rewriting a file keeps every cell of its finished rows. A figure that a
+    step gives for the first time (a listen queue that filled) joins at the end, empty in earlier rows."""
     watched = dict.fromkeys(name for step in steps for name in step.figures
                             if name not in STEP_FIGURES and name not in STEP_COLUMNS)
     return STEP_COLUMNS + [name for name in STEP_FIGURES if name not in STEP_COLUMNS] + list(watched)

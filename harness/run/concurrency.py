@@ -269,18 +269,19 @@ def execute(args, browse=True):
     problem = args.profile and (profiler.unavailable() or (context.topology.ssh and "TOPOLOGY=ssh: profile with TOPOLOGY=local"))
     if problem:
         raise Refused(problem)
-    # A profiled JVM keeps frame pointers (harness/run/profile.py), from before its warm-up to the end.
-    jit = args.profile and any(registry.jit(key.app) for key in context.selection.cells)
+    # A profiled JIT's code is framed and named for perf (harness/run/profile.py), from before its
+    # warm-up to the end.
+    jit = args.profile and any(registry.restarted_to_profile(registry.server_of(key.app)) for key in context.selection.cells)
     try:
         with from_the_client(context.topology):
             if jit:
-                profile.frame_pointers(True, context.pinning)
+                profile.jit_profiling(True, context.pinning)
             try:
                 run(context, run_id, args.results, modes, ladder, closed_loop(args.driver), args.profile,
                     LevelWindows.of(args.window_s, args.windows, args.settle_windows))
             finally:
                 if jit:
-                    profile.frame_pointers(False, context.pinning)
+                    profile.jit_profiling(False, context.pinning)
     except KeyboardInterrupt:
         raise Refused(f"interrupted: the levels measured are in {args.results / run_id}", code=130) from None
     if not browse:

@@ -10,9 +10,10 @@ before it, and it is written apart. Its samples, cut to the step's window, are p
 servers' processes' CPU time, as the sweep's server CPU column). A step that other work disturbed is
 redone, as in the cross-check.
 
-A JVM's stacks are walked only when it keeps frame pointers: Tomcat is restarted with them
-(TOMCAT_FRAME_POINTERS=on) for the profiles and restarted without them at the end, so no figure of the
-sweep ever ran with them; each cell's own warm-up then brings the JIT back to steady.
+A JVM's stacks are walked only when it keeps frame pointers, and V8's compiled code is named only
+when it writes its perf map: Tomcat and Node.js are restarted with them (JIT_PROFILING=on) for the
+profiles and restarted without them at the end, so no figure of the sweep ever ran with them; each
+cell's own warm-up then brings the JIT back to steady.
 
 OVERHEAD=N: for each cell, N pairs of the same step without and with perf, in alternating order, at
 OVERHEAD_SHARE of its saturation rate, their server CPU per reply set side by side (in profile.json,
@@ -166,12 +167,12 @@ def saturation_rate(figures):
     return summary.saturation_offered if summary.status in (LOCATED, *LOWER_BOUND_STATUSES) else None
 
 
-def frame_pointers(on, pinning):
-    """Restart Tomcat (and any other JIT server) with frame pointers kept in compiled code, or as the
-    sweep runs it; the JVM then warms again in each cell's warm-up."""
-    with settings.chosen(TOMCAT_FRAME_POINTERS="on" if on else "off"):
+def jit_profiling(on, pinning):
+    """Restart the JIT servers with their compiled code framed and named for perf, or as the sweep
+    runs them (registry.restarted_to_profile); each then warms again in each cell's warm-up."""
+    with settings.chosen(JIT_PROFILING="on" if on else "off"):
         for name in registry.servers_on(None):
-            if registry.server_jit(name):
+            if registry.restarted_to_profile(name):
                 servers.server(name).restart(pinning.cpus_of(name))
 
 
@@ -249,15 +250,15 @@ def execute(args):
         problem = "TOPOLOGY=ssh: the servers' CPUs are on other machines; profile there with TOPOLOGY=local"
     if problem:
         raise Refused(problem)
-    jit_cells = any(registry.jit(key.app) for key in chosen)
+    jit_cells = any(registry.restarted_to_profile(registry.server_of(key.app)) for key in chosen)
     with from_the_client(context.topology):
         if jit_cells:
-            frame_pointers(True, context.pinning)
+            jit_profiling(True, context.pinning)
         try:
-            with settings.chosen(TOMCAT_FRAME_POINTERS="on") if jit_cells else nullcontext():
+            with settings.chosen(JIT_PROFILING="on") if jit_cells else nullcontext():
                 rows = profile_cells(run, context, chosen, args.overhead)
         finally:
             if jit_cells:
-                frame_pointers(False, context.pinning)
+                jit_profiling(False, context.pinning)
     print(f"profile: {len(rows)} cells profiled; {run.directory / 'profile' / 'profile.tsv'} "
           f"(flame graphs in profile/<cell>/flame.svg); `make plots RUN={run.directory.name}` adds them to the report")

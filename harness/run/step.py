@@ -10,15 +10,17 @@ from contextlib import nullcontext
 from dataclasses import dataclass, replace
 
 from harness.drivers import httperf, oha
-from harness.hosts import load_clients
+from harness.hosts import load_clients, servers
 from harness.hosts.watch import watching
 from harness.judge import speed, steps
+from harness.judge.database_work import VERSIONS_RAISED
 from harness.judge.verdict import failed_requests
 from harness.measure import clients, load, ports
 from harness.results.figures import percentiles
 from harness.results.store import write_atomically
 from harness.run.context import profile_for
 from stack import registry, remote, settings
+from stack.server import LabError
 
 OHA = settings.OPT / "oha" / "bin" / "oha"
 
@@ -180,6 +182,22 @@ def machine_speed(watch, speed_history, cell, min_speed):
     return figures, None if cell.state.slower_machine else slower
 
 
+def database_versions(declared_work):
+    """SUM(ver) over both tables when the workload declares updates (None otherwise, or when the
+    database cannot be read): read outside the watched window, so that its scans count in no figure."""
+    if not (declared_work or {}).get("updates"):
+        return None
+    try:
+        return servers.server(registry.database_server()).versions()
+    except (LabError, OSError, ValueError):
+        return None
+
+
+def versions_figures(before, after):
+    """{VERSIONS_RAISED: the step's rise} when both readings were taken, else {}."""
+    return {VERSIONS_RAISED: after - before} if before is not None and after is not None else {}
+
+
 def take_step(cell, rate, context, speed_history, role="", duration_s=None, driver=DEFAULT_DRIVER, raw=None,
               around=None, recorded=True):
     """One step of the cell at `rate` for `duration_s` (the plan's step length unless given) by the
@@ -191,16 +209,19 @@ def take_step(cell, rate, context, speed_history, role="", duration_s=None, driv
     plan = steps.planned(len(cell.steps) + 1, rate, context.plan, profile_for(cell.key.workload), binding.sessions,
                          binding.suffix, duration_s, raw)
     port_wait = ports.wait_for_ports(plan.requests // plan.calls, loopback=ports.on_loopback(cell.request.host))
+    declared_work = registry.database_work(cell.key.app, cell.key.workload)
+    versions_before = database_versions(declared_work)
     # The watch is inside `around`: after a failing step's client has given up the servers still work
     # through their backlog, and both the monitors and a profile's samples count it.
     with around or nullcontext(), watching(context) as watch:
         runs = binding.load(cell, rate, plan.requests, plan.timeout_s, plan.raw, context, plan.calls)
+    watched = {**watch.figures, **versions_figures(versions_before, database_versions(declared_work))}
     speed_figures, slower = machine_speed(watch, speed_history, cell, context.disturbance.min_speed)
     seen = steps.Observed(runs, binding.figures(runs, plan.requests, plan.timeout_s, context, plan.calls),
-                          watch.figures, watch.wall_s, lost=load_clients.lost_hosts(output for _, _, output, _, _ in runs),
+                          watched, watch.wall_s, lost=load_clients.lost_hosts(output for _, _, output, _, _ in runs),
                           shared=watch.disturbed(), slower=slower, speed=speed_figures, port_wait_s=port_wait)
     rules = steps.Rules(context.thresholds, plan_timeout=bool(context.plan.step_timeout_s),
-                        declared_work=registry.database_work(cell.key.app, cell.key.workload),
+                        declared_work=declared_work,
                         database=registry.database_server(), memory_limit=settings.knob("SERVERS_MEMORY_MB"))
     step = steps.judged(plan, seen, rules, cell.state.round, role)
     if recorded:

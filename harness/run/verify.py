@@ -52,16 +52,26 @@ class TableRows:
         return self
 
 
-def html_rows(body):
+def html_rows(body, columns=None):
     """Rows (strings in column order) of an HTML answer; AnswerError when its header is not the
-    contract's columns."""
+    contract's columns (or the `columns` given)."""
     try:
         table = etree.fromstring(body, etree.HTMLParser(target=TableRows()))
     except (ValueError, etree.LxmlError) as error:  # an XML document declaring its encoding, say
         raise AnswerError(f"not HTML: {error}") from None
-    if table.header != lab.COLUMN_NAMES:
+    if table.header != (columns or lab.COLUMN_NAMES):
         raise AnswerError(f"table header {table.header[:3]}... is not the contract's columns")
     return table.rows
+
+
+def versioned_rows(body):
+    """Rows of a write workload's HTML answer (the contract's columns, then the row's version) without
+    their version, which must be a whole number of at least 1: the page shows the row after its update."""
+    rows = html_rows(body, [*lab.COLUMN_NAMES, lab.VERSION_COLUMN])
+    for row in rows:
+        if not row[-1].isdigit() or int(row[-1]) < 1:
+            raise AnswerError(f"version {row[-1]!r} is not one an update raised")
+    return [row[:-1] for row in rows]
 
 
 def soap_rows(body):
@@ -92,12 +102,13 @@ def mismatch(actual, expected):
     return None
 
 
-def judge_answer(kind, status, body, expected):
-    """(True, what was checked) or (False, what is wrong) for one answer."""
+def judge_answer(kind, status, body, expected, writes=False):
+    """(True, what was checked) or (False, what is wrong) for one answer (of a write workload when
+    `writes`: its rows carry their raised version)."""
     if status != 200:
         return False, f"status {status}: {body[:200]!r}"
     try:
-        rows = ROWS_OF[kind](body)
+        rows = versioned_rows(body) if writes else ROWS_OF[kind](body)
     except AnswerError as error:
         return False, str(error)
     problem = mismatch(rows, expected)
@@ -137,4 +148,5 @@ def verify_cell(key, request, db):
         return judge_echo(key.workload, status, body)
     # Both tables hold the same rows (the import verifies it): a baseline is checked against the first.
     engine = key.engine if registry.reads_database(key.app) else registry.engines()[0]
-    return judge_answer(registry.app(key.app)["kind"], status, body, expected_rows(db, engine, key.workload))
+    return judge_answer(registry.app(key.app)["kind"], status, body, expected_rows(db, engine, key.workload),
+                        workload_names.writes(key.workload))

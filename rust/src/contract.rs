@@ -62,10 +62,28 @@ fn decode(text: &str) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
-/// A raw query string split on '&' alone, as PHP and Tomcat split it; a value that does not decode
-/// reads as U+FFFD, so that the contract's check refuses it, as Tomcat 11 does.
+const KNOWN_PARAMETERS: [&str; 4] = ["id", "name", "count", "engine"];
+
+/// Whether a '%' of the text does not begin an escape of two hex digits (RFC 3986, section 2.1).
+fn malformed_escape(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(at, &byte)| {
+        byte == b'%' && !bytes.get(at + 1..at + 3).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
+    })
+}
+
+/// A raw query string split on '&' alone, as PHP and Tomcat split it. One whose percent-encoding is
+/// malformed anywhere does not decode: every known parameter reads as U+FFFD, so that the contract's
+/// first check refuses it, as Tomcat 11 refuses such a query string whole; a value whose escapes are
+/// not UTF-8 reads as U+FFFD, so that the name check refuses it.
 pub fn parse_query(raw: &str) -> Parameters {
     let mut parameters = Parameters::new();
+    if malformed_escape(raw) {
+        for name in KNOWN_PARAMETERS {
+            parameters.insert(name.to_owned(), vec![char::REPLACEMENT_CHARACTER.to_string()]);
+        }
+        return parameters;
+    }
     for pair in raw.split('&').filter(|pair| !pair.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
         if let Some(key) = decode(key) {
@@ -159,6 +177,18 @@ mod tests {
         assert_eq!(parse_query("name=%zz")["name"], ["\u{FFFD}"]);
         assert_eq!(parse_query("name=%4")["name"], ["\u{FFFD}"]);
         refused(large, "name=%FF", "name must be at most 64 characters of text");
+    }
+
+    #[test]
+    fn a_malformed_escape_anywhere_leaves_every_known_parameter_undecodable() {
+        for raw in ["id=1&bad=%zz", "name=%", "id=1&%4=x", "count=100%"] {
+            let parameters = parse_query(raw);
+            for name in KNOWN_PARAMETERS {
+                assert_eq!(parameters[name], ["\u{FFFD}"], "{raw}");
+            }
+        }
+        refused(single, "id=1&engine=%ZZ", "id must be an integer from 1 to 2147483647");
+        refused(rows, "count=1&unknown=%", "count must be an integer from 1 to 16000");
     }
 
     #[test]

@@ -56,6 +56,9 @@ struct Options {
     /// Where to record the pool's use each second
     #[arg(long)]
     pool_log: Option<PathBuf>,
+    /// Whether the pool pings a connection before handing it out (sqlx's test_before_acquire)
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    test_before_acquire: bool,
     /// The static baseline page, served at /baseline.html
     #[arg(long)]
     static_baseline: PathBuf,
@@ -71,21 +74,33 @@ fn read_properties(path: &PathBuf) -> std::io::Result<HashMap<String, String>> {
 
 /// sqlx's pool: every connection kept open (min = max, as the Go and Java pools keep theirs), a
 /// request waiting at most POOL_TIMEOUT_MS for one; connected as the first requests come.
-fn open_pool(config: &HashMap<String, String>, size: u32) -> Result<sqlx::MySqlPool, String> {
+fn open_pool(config: &HashMap<String, String>, size: u32, test_before_acquire: bool) -> Result<sqlx::MySqlPool, String> {
     let setting = |key: &str| config.get(key).cloned().ok_or_else(|| format!("{key} missing from the config"));
     let timeout: u64 = setting("pool.timeoutMs")?.parse().map_err(|error| format!("pool.timeoutMs: {error}"))?;
     let port = setting("db.port")?.parse().map_err(|error| format!("db.port: {error}"))?;
     let connect = MySqlConnectOptions::new().host(&setting("db.host")?).port(port)
         .username(&setting("db.user")?).password(&setting("db.password")?).database(&setting("db.name")?);
-    Ok(MySqlPoolOptions::new().max_connections(size).min_connections(size)
+    Ok(MySqlPoolOptions::new().max_connections(size).min_connections(size).test_before_acquire(test_before_acquire)
         .acquire_timeout(Duration::from_millis(timeout)).connect_lazy_with(connect))
 }
 
-#[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let options = Options::parse();
+/// On the one CPU the lab gives a server, one thread that polls the connections and runs the tasks, as
+/// TechEmpower's axum runs a current-thread runtime per CPU; on more, tokio's multi-thread runtime, a
+/// worker per CPU.
+fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut builder = if cpus == 1 { tokio::runtime::Builder::new_current_thread() }
+                      else { tokio::runtime::Builder::new_multi_thread() };
+    builder.enable_all().build()
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    runtime()?.block_on(serve(Options::parse()))
+}
+
+async fn serve(options: Options) -> Result<(), Box<dyn std::error::Error>> {
     let config = read_properties(&options.config).map_err(|error| format!("{}: {error}", options.config.display()))?;
-    let pool = open_pool(&config, options.pool_size)?;
+    let pool = open_pool(&config, options.pool_size, options.test_before_acquire)?;
     let app = Arc::new(App { pool: pool.clone(), watch: PoolWatch::default(),
                              static_baseline: options.static_baseline.clone() });
     let listener = TcpListener::bind(SocketAddr::new(options.bind, options.port)).await?;
@@ -94,9 +109,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let app = app.clone();
         tokio::spawn(async move { app.watch.record(path).await });
     }
-    eprintln!("listening on {}, {} database connections, {} worker threads, {}, {}", listener.local_addr()?,
-              options.pool_size, tokio::runtime::Handle::current().metrics().num_workers(),
-              env!("RUSTC_VERSION"), env!("LAB_CRATES"));
+    let runtime = tokio::runtime::Handle::current();
+    eprintln!("listening on {}, {} database connections, test_before_acquire={}, {:?} runtime of {} worker threads, {}, {}",
+              listener.local_addr()?, options.pool_size, options.test_before_acquire, runtime.runtime_flavor(),
+              runtime.metrics().num_workers(), env!("RUSTC_VERSION"), env!("LAB_CRATES"));
 
     let router = page::routes(app);
     let mut http = http1::Builder::new();

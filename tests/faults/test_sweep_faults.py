@@ -320,11 +320,13 @@ def test_the_gate_records_slow_replies_after_a_failed_step_and_waits_for_them_to
 
 def sweep_process(tmp_path, run_id):
     """The sweep as a user starts it, QUICK=1's preset (one measurement a round, no A/A control: 23 s
-    to the end where the default's took 64 s, AMD EPYC)."""
+    to the end where the default's took 64 s, AMD EPYC). Disturbance is not this test's subject: in CI
+    the hypervisor stole 8.2 % of a CPU in every try of one step (Intel Xeon), which stopped the cell
+    unmeasured, so stolen and other CPU time stop no step here, as in test_sweep.py's short runs."""
     return subprocess.Popen(
         [sys.executable, "httperf-scripts/sweep.py", "--quick", "--apps", "php", "--engines", "myisam", "--workloads",
          "single", "--duration", "3", "--precision", "0.5", "--rounds", "1", "--price-list", "0", "--quiet-check", "0.5",
-         "--run", run_id, "--results", str(tmp_path)],
+         "--max-steal-pct", "100", "--max-other-pct", "100", "--run", run_id, "--results", str(tmp_path)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "CLIENT_CPUS": "none", "SERVER_CPUS": "none", "PYTHONPATH": str(ROOT)},
         # A shell's background job ignores SIGINT, and so would this sweep, inherited: Ctrl-C is the point.
@@ -338,6 +340,19 @@ def wait_for(condition, seconds=60):
             return
         time.sleep(0.2)
     raise AssertionError("condition not met in time")
+
+
+def finished_rows_kept(kept_text, steps_file):
+    """Whether every row of `kept_text` (an earlier steps.tsv) begins `steps_file` with each of its cells
+    unchanged. A figure that a later step gives for the first time (a listen queue that filled, a JVM's
+    collection) joins the header and leaves the earlier rows' cell empty: in CI a resumed step added
+    two such columns, so the file's bytes are not the test."""
+    kept = list(csv.DictReader(kept_text.splitlines(), delimiter="\t"))
+    now = rows(steps_file)
+    return len(now) >= len(kept) and all(
+        all(row.get(name) == value for name, value in was.items())
+        and all(row[name] == "" for name in row.keys() - was.keys())
+        for was, row in zip(kept, now))
 
 
 def every_file_is_whole(run_dir):
@@ -366,12 +381,12 @@ def test_an_interrupted_then_killed_sweep_resumes_with_its_finished_steps_intact
     second.kill()
     second.communicate(timeout=30)
     every_file_is_whole(run_dir)
-    assert steps_file.read_text().startswith(kept)
+    assert finished_rows_kept(kept, steps_file)
 
     third = sweep_process(tmp_path, "interrupted")
     stdout, stderr = third.communicate(timeout=600)
     assert third.returncode == 0, stderr
-    assert steps_file.read_text().startswith(kept)
+    assert finished_rows_kept(kept, steps_file)
     every_file_is_whole(run_dir)
     assert json.loads((steps_file.parent / "cell.json").read_text())["done"]
     assert rows(run_dir / "saturation.tsv")[0]["status"] in ("located", "client-bound", "plan-limit")

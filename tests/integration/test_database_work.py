@@ -1,7 +1,9 @@
 """The database's own count of each step's work, on the live stack: a short sweep of the caching
 test app (cached-php: single.php's page kept in a file) beside the app it cheats on (php), on both
 engines. The cheat is flagged on every step and gets no figure; the honest app is flagged on none and
-shows MariaDB running 1 SELECT and reading 1 row per reply."""
+shows MariaDB running 1 SELECT and reading 1 row per reply. The same for the writes: an update page
+that writes nothing (unwritten-update-php) and one that writes twice (twice-update-php) beside php's,
+whose versions rise by exactly what its replies owe."""
 from harness.judge.database_work import FLAG
 from harness.results.records import PASS, WORK_MISSING
 from harness.results.store import read_steps, read_summaries
@@ -10,10 +12,13 @@ from tests.integration.conftest import fetch
 from tests.integration.test_sweep import short, sweep
 
 
-def test_the_caching_app_is_in_no_set_and_not_among_the_labs_apps():
-    assert registry.test_only_apps() == ["cached-php"]
-    assert "cached-php" not in registry.apps()
-    assert not any("cached-php" in members for members in registry.sets().values())
+CHEATS = ["cached-php", "unwritten-update-php", "twice-update-php"]
+
+
+def test_the_cheating_apps_are_in_no_set_and_not_among_the_labs_apps():
+    assert registry.test_only_apps() == CHEATS
+    assert not set(CHEATS) & set(registry.apps())
+    assert not any(set(CHEATS) & set(members) for members in registry.sets().values())
 
 
 def test_a_cache_is_flagged_on_every_step_on_both_engines_and_an_honest_app_on_none(stack, tmp_path):
@@ -38,6 +43,32 @@ def test_a_cache_is_flagged_on_every_step_on_both_engines_and_an_honest_app_on_n
                 assert work["selects"] < 1.01 and work["rows"] < 1.01, step
         assert honest.status != WORK_MISSING and honest.saturation_rps
         assert honest.db_selects_per_reply_saturation == honest.db_rows_per_reply_saturation == 1.0
+
+
+def test_an_update_not_done_or_done_twice_is_flagged_on_both_engines_and_an_honest_one_never(stack, tmp_path):
+    apps = ("unwritten-update-php", "twice-update-php", "php")
+    files = sweep(tmp_path, "writes", short(apps=apps, engines=("myisam", "innodb"), workloads=("update",), max_steps=1))
+    rows = {(row.app, row.engine): row for row in read_summaries(files.saturation)}
+    assert set(rows) == {(app, engine) for app in apps for engine in ("myisam", "innodb")}
+    for engine in ("myisam", "innodb"):
+        for cheat, why in (("unwritten-update-php", "writes lost"), ("twice-update-php", "writes done twice")):
+            row = rows[(cheat, engine)]
+            steps = read_steps(files.cell_steps(row.key))
+            assert steps and all(step.work_missing.startswith(FLAG) for step in steps), (cheat, engine)
+            assert all(why in step.work_missing or "updates per reply" in step.work_missing for step in steps)
+            assert row.status == WORK_MISSING and row.saturation_rps is None, (cheat, engine)
+        unwritten = read_steps(files.cell_steps(rows[("unwritten-update-php", engine)].key))
+        assert all(step.figures["db_versions_raised"] == 0 and step.figures["status_2xx"] > 20 for step in unwritten)
+        twice = read_steps(files.cell_steps(rows[("twice-update-php", engine)].key))
+        assert all(step.figures["db_versions_raised"] >= 2 * step.figures["status_2xx"] > 40 for step in twice)
+
+        honest = rows[("php", engine)]
+        steps = read_steps(files.cell_steps(honest.key))
+        assert steps and not any(step.work_missing for step in steps), engine
+        for step in steps:  # every 2xx wrote once; a request that timed out may have written too
+            assert step.figures["status_2xx"] <= step.figures["db_versions_raised"] <= step.figures["requests"], step
+        assert honest.status != WORK_MISSING and honest.saturation_rps
+        assert honest.db_updates_per_reply_saturation == honest.db_rows_changed_per_reply_saturation == 1.0
 
 
 def test_the_cache_answers_only_a_get_of_its_canonical_query_and_hostile_input_still_gets_its_4xx(stack):

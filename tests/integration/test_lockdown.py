@@ -1,6 +1,6 @@
 """Lockdown: the lab listens on its hosts' addresses only (loopback; with TOPOLOGY=netns each host's
 namespace address, as test_netns.py runs this suite; with TOPOLOGY=ssh the hosts Ansible set up, as
-test_ssh.py runs it), its apps log in with a SELECT-only account, the servers serve the apps and
+test_ssh.py runs it), its apps log in with an account that reads and may raise a row's version only, the servers serve the apps and
 nothing else, and the secrets stay private. What each host exposes is read on that host
 (stack/exposure.py)."""
 import json
@@ -59,6 +59,8 @@ def as_app_account(statement):
 @pytest.mark.parametrize("statement", [
     "INSERT INTO people_myisam (id, nameFirst) VALUES (999999, 'x')",
     "UPDATE people_innodb SET weight = 0 WHERE id = 1",
+    "UPDATE people_myisam SET ver = ver + 1, nameLast = 'x' WHERE id = 1",
+    "UPDATE people_innodb SET id = 999999 WHERE id = 1",
     "DELETE FROM people_myisam WHERE id = 1",
     "DROP TABLE people_innodb",
     "CREATE TABLE intruder (i INT)",
@@ -70,7 +72,7 @@ def as_app_account(statement):
     "CREATE USER 'intruder'@'%'",
     "SELECT COUNT(*) FROM mysql.user",
 ])
-def test_the_app_account_can_only_read_the_lab_tables(stack, statement):
+def test_the_app_account_can_only_read_the_lab_tables_and_raise_a_version(stack, statement):
     result = as_app_account(statement)
     assert result.returncode != 0, result.stdout
     assert "denied" in result.stderr, result.stderr
@@ -78,6 +80,9 @@ def test_the_app_account_can_only_read_the_lab_tables(stack, statement):
 
 def test_the_app_account_reads_the_tables_and_no_file(stack):
     assert as_app_account("SELECT COUNT(*) FROM people_innodb").stdout.strip() == "16000"
+    for table in lab.TABLES:  # the write workloads' one statement (a version only grows)
+        raised = as_app_account(f"UPDATE {table} SET ver = ver + 1 WHERE id = 1; SELECT ROW_COUNT()")
+        assert raised.returncode == 0 and raised.stdout.strip() == "1", raised.stderr
     assert as_app_account("SELECT LOAD_FILE('/etc/passwd')").stdout.strip() == "NULL"
     try:  # the tables' checksums, read on the db host (by its agent with TOPOLOGY=ssh)
         assert not lab.data_problems(servers.server("mariadb").checksums)

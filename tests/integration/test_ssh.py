@@ -202,10 +202,12 @@ def test_a_sweep_over_ssh_verifies_and_watches_each_host_through_its_agent(ssh_h
     # Here the hosts share one machine: each host's watch sees the other hosts' servers and agents, and
     # the client's httperf (reaped by the sweep), as other work. That is no disturbance to judge here:
     # with 400 % allowed, the AMD EPYC host read 401-410 % at every step from 1,715 req/s on (apache2
-    # 2 s, each other host's agent 3.5 s) and no step above the first two was judged.
+    # 2 s, each other host's agent 3.5 s) and no step above the first two was judged. Nor is the
+    # hypervisor's steal this test's subject (it failed once in a full run on Intel Xeon, passing alone).
     ssh_hosts.on_client(sys.executable, "httperf-scripts/sweep.py", "--apps", "php", "--engines", "innodb",
                         "--workloads", "single", "--quick", "--duration", "2", "--precision", "0.5",
-                        "--max-other-pct", "100000", "--quiet-check", "0.5", "--run", "ssh", "--results", str(tmp_path))
+                        "--max-other-pct", "100000", "--max-steal-pct", "100", "--quiet-check", "0.5", "--run", "ssh",
+                        "--results", str(tmp_path))
     files = RunFiles(tmp_path / "ssh")
     manifest = json.loads(files.manifest.read_text())
     web = manifest["topology"]["hosts"]["web"]

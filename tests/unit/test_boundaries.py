@@ -45,8 +45,8 @@ def test_the_knobs_a_command_chooses_are_values_within_a_block(monkeypatch):
     monkeypatch.setenv("SOAP_PHASES", "off")
     with settings.chosen(SOAP_PHASES="on"):
         assert settings.knob("SOAP_PHASES") == "on"
-        with settings.chosen(TOMCAT_FRAME_POINTERS="on"):
-            assert (settings.knob("SOAP_PHASES"), settings.knob("TOMCAT_FRAME_POINTERS")) == ("on", "on")
+        with settings.chosen(JIT_PROFILING="on"):
+            assert (settings.knob("SOAP_PHASES"), settings.knob("JIT_PROFILING")) == ("on", "on")
         assert settings.knobs()["SOAP_PHASES"] == "on"  # what a server started here records
     assert settings.knob("SOAP_PHASES") == "off"
     with pytest.raises(ValueError, match="no knob SOAP_PHASE"):

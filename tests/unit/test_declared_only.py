@@ -69,7 +69,8 @@ def test_a_declared_workload_and_driver_are_planned_stepped_judged_and_reported(
     context = RunContext.recorded(manifest["options"])
     key = CellKey("php", "myisam", "pair")
     with targets.given(registry_with_pair()):
-        assert registry.database_work(key.app, key.workload) == {"selects": 1, "rows": 2}
+        assert registry.database_work(key.app, key.workload) == {"selects": 1, "rows": 2, "updates": 0, "rows_changed": 0,
+                                                                 **registry.app("php")["commands"]}
         steps = stepped(context, key)
         assert set(JUDGED) <= set(TALLY.figures(RECORDED[500][0]))
         assert [(step.num_conns, step.verdict) for step in steps] == [(1500, PASS), (3000, PASS), (4500, FAIL)]

@@ -20,8 +20,21 @@ def test_max_connections_covers_every_worker_thread_and_pooled_connection(monkey
     # Lighttpd's FPM pool (a connection per call), Tomcat's threads and its pool, gSOAP's pool, Tomcat 11's
     # five JVMs (one a web application, TOMCAT11_LAYOUT=per-app, two of them the platform threads'
     # variant) each its threads and its pool, the Go server's pool and its variant's, the Node.js
-    # server's and its two variants', the Rust server's, and 20 to spare.
-    assert database_access.max_connections() == 10 + 2 * 7 + 16 + 20 + 5 + 5 + 5 * (20 + 5) + 2 * 5 + 3 * 5 + 5 + 20
+    # server's and its two variants', the Rust server's and its variant's, and 20 to spare.
+    assert database_access.max_connections() == 10 + 2 * 7 + 16 + 20 + 5 + 5 + 5 * (20 + 5) + 2 * 5 + 3 * 5 + 2 * 5 + 20
+
+
+def test_every_pool_is_sized_by_hikaris_formula_over_the_databases_cores(monkeypatch):
+    # connections = core_count * 2 + effective_spindle_count (1), the cores the database's: on 2
+    # cores the one CPU it shares with the servers, not the load client's.
+    monkeypatch.setenv("SERVER_CPUS", "1")
+    assert settings.knob("POOL_SIZE") == "3"
+    monkeypatch.setenv("DB_CPUS", "2-5")
+    assert settings.knob("POOL_SIZE") == "9"
+    monkeypatch.setenv("DB_CPUS", "none")
+    assert settings.knob("POOL_SIZE") == str(2 * os.cpu_count() + 1)
+    monkeypatch.setenv("POOL_SIZE", "7")
+    assert settings.knob("POOL_SIZE") == "7" and settings.knobs()["POOL_SIZE"] == "7"
 
 
 def test_render_refuses_to_leave_a_placeholder_unfilled(tmp_path):

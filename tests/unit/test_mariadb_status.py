@@ -72,3 +72,14 @@ def test_a_counter_the_server_lacks_gets_no_column_rather_than_a_zero():
     assert "db_innodb_rows_read" not in deltas("idle")
     older = status_deltas(reading("status-before.txt"), reading("status-after.txt"))
     assert "db_selects" not in older and "db_handler_reads" not in older
+
+
+def test_every_command_beside_the_select_is_counted_as_the_app_sent_it():
+    """Around 20 warm single-row requests to the Rust app (recorded on the lab's stack): sqlx executes
+    its statement, prepared once per connection, and pings the connection as it is handed out and as it
+    comes back; nothing else."""
+    commands = status_deltas(reading("work-commands-before.txt"), reading("work-commands-after.txt"))
+    assert commands["db_selects"] == commands["db_executes"] == 20
+    assert commands["db_pings"] == 40
+    assert commands["db_prepares"] == commands["db_statement_closes"] == commands["db_statement_resets"] == 0
+    assert commands["db_session_sets"] == commands["db_connections"] == 0

@@ -10,8 +10,11 @@ def test_every_app_names_a_known_server_and_its_workloads():
         app = registry.app(name)
         assert app["server"] in targets.registry()["servers"], name
         expected = ({"quote"} if name in registry.set_members("soap-baselines") else {"single"}
-                    if app["kind"] == "baseline" else {*targets.registry()["workloads"], workload_names.size_workload()})
-        assert set(registry.workload_specs(name)) == expected, name
+                    if app["kind"] == "baseline" else {*workload_names.workloads(), workload_names.size_workload()})
+        served = set(registry.workload_specs(name))
+        # Every app answers the reads; the write workloads, those that declare them, by POST.
+        assert expected <= served and served - expected <= set(workload_names.write_workloads()), name
+        assert all(registry.workload_specs(name)[write]["method"] == "POST" for write in served - expected), name
         assert (ROOT / app.get("folder", name)).is_dir(), f"app {name} has no folder"
 
 

@@ -96,6 +96,17 @@ def test_steps_come_back_from_their_file_as_they_were_written(tmp_path):
     assert (tmp_path / "steps.tsv").read_text() == text, "a rewrite changed finished rows"
 
 
+def test_a_figure_first_given_by_a_later_step_joins_the_header_and_leaves_earlier_cells_alone(tmp_path):
+    first = step(1, 187.0, PASS, 187.3)
+    store.write_steps(tmp_path / "steps.tsv", [first])
+    before = store.read_tsv(tmp_path / "steps.tsv")[0]
+    queued = dataclasses.replace(step(2, 250.0, PASS, 249.0), figures={**first.figures, "pool_waiting_max": 7.0})
+    store.write_steps(tmp_path / "steps.tsv", [first, queued])
+    earlier, later = store.read_tsv(tmp_path / "steps.tsv")
+    assert list(earlier)[-1] == "pool_waiting_max" and earlier == {**before, "pool_waiting_max": ""}
+    assert later["pool_waiting_max"] == "7.0"
+
+
 def test_a_run_written_before_the_format_had_an_owner_reads_as_round_one():
     steps = store.read_steps(FIXTURE / "cells" / "php-myisam-single" / "steps.tsv")
     first = steps[0]

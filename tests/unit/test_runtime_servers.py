@@ -57,8 +57,20 @@ def test_the_garbage_collected_runtimes_trace_their_collections(launched):
     runtime_servers.GoHttp("go").launch(cpus="0")
     runtime_servers.NodeHttp("node").launch(cpus="0")
     assert launched.environments[0]["GODEBUG"] == "gctrace=1" and launched.environments[0]["PATH"]
-    assert launched[1][1:3] == ["--trace-gc", "--perf-basic-prof-only-functions"]
-    assert launched[1][3] == f"--logfile={settings.LOG / 'node-v8.log'}"  # V8's code log, not in the cwd
+    assert launched[1][1] == "--trace-gc"
+
+
+def test_v8_names_its_code_for_perf_only_when_a_profile_asks(launched):
+    runtime_servers.NodeHttp("node").launch(cpus="0")
+    with settings.chosen(JIT_PROFILING="on"):
+        runtime_servers.NodeHttp("node").launch(cpus="0")
+    swept, profiled = launched
+    assert not any(argument.startswith(("--perf", "--logfile")) for argument in swept), swept
+    assert profiled[2] == "--perf-basic-prof-only-functions"
+    assert profiled[3] == f"--logfile={settings.LOG / 'node-v8.log'}"  # V8's code log, not in the cwd
+    # make profile restarts it for that, as it restarts a JVM; not the runtimes that need no restart.
+    assert registry.restarted_to_profile("node") and registry.restarted_to_profile("node-arrays")
+    assert registry.restarted_to_profile("tomcat") and not registry.restarted_to_profile("go")
 
 
 def test_interpolate_params_is_the_knobs_and_nothing_else(launched, monkeypatch):
@@ -72,13 +84,22 @@ def test_interpolate_params_is_the_knobs_and_nothing_else(launched, monkeypatch)
     assert len(launched) == 2
 
 
+def test_the_rust_pools_ping_on_acquire_is_the_knobs_and_its_variant_turns_it_off(launched, monkeypatch):
+    runtime_servers.RustAxum("rust").launch(cpus="0")
+    runtime_servers.RustAxum("rust-no-acquire-ping").launch(cpus="0")
+    assert "--test-before-acquire=true" in launched[0] and "--test-before-acquire=false" in launched[1]
+    monkeypatch.setenv("RUST_TEST_BEFORE_ACQUIRE", "no")
+    with pytest.raises(LabError, match="RUST_TEST_BEFORE_ACQUIRE must be true or false, not 'no'"):
+        runtime_servers.RustAxum("rust").launch(cpus="0")
+
+
 def test_the_node_servers_driver_and_rows_are_the_knobs(launched, monkeypatch):
     runtime_servers.NodeHttp("node").launch(cpus="0")
     monkeypatch.setenv("NODE_DRIVER", "mysql2")
     monkeypatch.setenv("NODE_ROWS_AS_ARRAY", "true")
     runtime_servers.NodeHttp("node").launch(cpus="0")
     (default, chosen) = launched
-    assert default[5].endswith("node/server.js")
+    assert default[2].endswith("node/server.js")
     assert option(default, "--driver") == "mariadb" and "--rows-as-array" not in default
     assert option(chosen, "--driver") == "mysql2" and "--rows-as-array" in chosen
     monkeypatch.setenv("NODE_DRIVER", "pg")
@@ -88,7 +109,8 @@ def test_the_node_servers_driver_and_rows_are_the_knobs(launched, monkeypatch):
 
 
 @pytest.mark.parametrize("server_class, name, variant_name", [
-    (runtime_servers.GoHttp, "go", "go-interpolate"), (runtime_servers.NodeHttp, "node", "node-mysql2")])
+    (runtime_servers.GoHttp, "go", "go-interpolate"), (runtime_servers.NodeHttp, "node", "node-mysql2"),
+    (runtime_servers.RustAxum, "rust", "rust-no-acquire-ping")])
 def test_each_server_owns_its_own_process_and_not_its_variants(server_class, name, variant_name):
     """The variant runs the same program: a server that took the other's process for its own would
     kill it as a leftover when it restarts."""

@@ -10,8 +10,8 @@ DIGEST = "d" * 64
 
 
 def checked(keys_myisam, keys_innodb, schema):
-    return lab.checksum_problems({"people_myisam": ("16000", DIGEST, str(keys_myisam)),
-                                  "people_innodb": ("16000", DIGEST, str(keys_innodb))}, DIGEST, schema)
+    return lab.checksum_problems({"people_myisam": ("16000", DIGEST, str(keys_myisam), "1"),
+                                  "people_innodb": ("16000", DIGEST, str(keys_innodb), "1")}, DIGEST, schema)
 
 
 def test_each_schema_wants_the_primary_key_on_its_own_tables_and_says_how_to_get_it():
@@ -25,10 +25,16 @@ def test_each_schema_wants_the_primary_key_on_its_own_tables_and_says_how_to_get
 
 
 def test_wrong_rows_are_told_before_keys():
-    problems = lab.checksum_problems({"people_myisam": ("15999", DIGEST, "1"), "people_innodb": ("16000", "e" * 64, "0")},
-                                     DIGEST, "keyed")
+    problems = lab.checksum_problems({"people_myisam": ("15999", DIGEST, "1", "1"),
+                                      "people_innodb": ("16000", "e" * 64, "0", "1")}, DIGEST, "keyed")
     assert problems == ["people_myisam holds 15999 rows, expected 16000",
                         f"people_innodb content differs from sql/people.tsv (sha256 {'e' * 64})"]
+
+
+def test_tables_imported_before_the_version_column_are_sent_back_to_make_import():
+    problems = lab.checksum_problems({"people_myisam": ("16000", DIGEST, "1", "0"),
+                                      "people_innodb": ("16000", DIGEST, "1", "1")}, DIGEST, "keyed")
+    assert problems == ["people_myisam has no ver column: it was imported before the write workloads (make import)"]
 
 
 def test_the_import_drops_only_the_keys_the_schema_leaves_out(monkeypatch):
@@ -50,6 +56,18 @@ def test_the_era_profile_adds_mysql_5_0s_defaults_and_an_unknown_profile_is_refu
     monkeypatch.setenv("DB_PROFILE", "1999")
     with pytest.raises(LabError, match="DB_PROFILE='1999': it must be current or one of era"):
         MariaDB.profile_settings()
+
+
+def test_durability_sets_what_an_innodb_commit_waits_for_and_an_unknown_one_is_refused(monkeypatch):
+    assert MariaDB.flush_log_at_commit() == 1
+    monkeypatch.setenv("DB_DURABILITY", "relaxed")
+    assert MariaDB.flush_log_at_commit() == 2
+    monkeypatch.setenv("DB_DURABILITY", "none")
+    with pytest.raises(LabError, match="DB_DURABILITY='none': it must be one of full, relaxed"):
+        MariaDB.flush_log_at_commit()
+    from harness.results.manifest import Manifest
+    assert Manifest({"settings": {"DB_DURABILITY": "relaxed"}}).database_text.startswith(
+        "the database not as by default: DB_DURABILITY=relaxed")
 
 
 def test_a_run_on_a_test_bed_says_so_where_its_tables_are_titled_by_primary_key():

@@ -1,8 +1,8 @@
 package lab.common;
 
 /**
- * The rules of contract/README.md: parameter validation, the engine-to-table map, the three queries
- * (single, large, rows) and the SOAP service's path and namespace. Every Java app goes through here,
+ * The rules of contract/README.md: parameter validation, the engine-to-table map, the queries
+ * (single, large, rows, and update's two statements) and the SOAP service's path and namespace. Every Java app goes through here,
  * so they cannot drift apart.
  */
 public final class Contract {
@@ -11,6 +11,8 @@ public final class Contract {
     public static final String NAMESPACE = "urn:lab";
     public static final String[] COLUMNS = {"id", "playerID", "nameFirst", "nameLast", "birthYear",
         "birthMonth", "birthDay", "weight", "height", "bats", "throws"};
+    /** The update page's columns: the row's and its version, which only the write workloads show. */
+    public static final String[] VERSIONED_COLUMNS = versioned();
     public static final int LARGE_FETCH_SIZE = 1000;
     private static final String SELECT = "SELECT " + String.join(", ", COLUMNS) + " FROM ";
     private static final int MAX_NAME_LENGTH = 64;
@@ -20,6 +22,22 @@ public final class Contract {
     public static final long MAX_BODY_BYTES = 16L * 1024 * 1024;
 
     private Contract() {
+    }
+
+    private static String[] versioned() {
+        String[] columns = java.util.Arrays.copyOf(COLUMNS, COLUMNS.length + 1);
+        columns[COLUMNS.length] = "ver";
+        return columns;
+    }
+
+    /** The update workload's write: one row's version raised by one. */
+    public static String updateSql(String table) {
+        return "UPDATE " + table + " SET ver = ver + 1 WHERE id = ?";
+    }
+
+    /** The update workload's read-back: the row with its version. */
+    public static String versionedSingleSql(String table) {
+        return "SELECT " + String.join(", ", VERSIONED_COLUMNS) + " FROM " + table + " WHERE id = ?";
     }
 
     public static String singleSql(String table) {

@@ -13,23 +13,30 @@ import javax.servlet.http.HttpServletResponse;
 public final class PlayerPage {
     private final HttpServletResponse response;
     private final String title;
+    private final String[] columns;
     private PrintWriter out;
 
     public PlayerPage(HttpServletResponse response, String title) {
-        this.response = response;
-        this.title = title;
+        this(response, title, Contract.COLUMNS);
     }
 
-    /** The current row of a result set whose columns are Contract.COLUMNS, in order. */
+    /** A page of the given columns (the update page's Contract.VERSIONED_COLUMNS). */
+    public PlayerPage(HttpServletResponse response, String title, String[] columns) {
+        this.response = response;
+        this.title = title;
+        this.columns = columns;
+    }
+
+    /** The current row of a result set whose columns are the page's, in order. */
     public void row(ResultSet rows) throws SQLException, IOException {
-        String[] values = new String[Contract.COLUMNS.length];
+        String[] values = new String[columns.length];
         for (int column = 0; column < values.length; column++) {
             values[column] = rows.getString(column + 1);
         }
         row(values);
     }
 
-    /** A row's values in the order of Contract.COLUMNS. */
+    /** A row's values in the order of the page's columns. */
     public void row(String... values) throws IOException {
         start();
         out.print("<tr>");
@@ -54,7 +61,7 @@ public final class PlayerPage {
         out = response.getWriter();
         out.print("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + title
             + "</title></head><body>\n<table>\n<tr>");
-        for (String column : Contract.COLUMNS) {
+        for (String column : columns) {
             out.print("<th>" + column + "</th>");
         }
         out.print("</tr>\n");

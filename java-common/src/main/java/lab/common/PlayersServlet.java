@@ -5,28 +5,41 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.regex.Pattern;
+import javax.servlet.ServletException;
 import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 
 /**
- * The HTML pages of the contract, mapped to /single, /large and /rows. Subclasses differ only in where
- * a connection comes from: that difference is what the lab measures.
+ * The HTML pages of the contract, mapped to /single, /large, /rows and /update (the one that writes,
+ * by POST). Subclasses differ only in where a connection comes from: that difference is what the lab
+ * measures.
  */
 public abstract class PlayersServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = Logger.getLogger(PlayersServlet.class.getName());
     private static final String UNDECODABLE = "\uFFFD";
+    /** A '%' that does not begin an escape of two hex digits (RFC 3986, section 2.1). */
+    private static final Pattern MALFORMED_ESCAPE = Pattern.compile("%(?![0-9A-Fa-f]{2})");
+    private static final String[] READING = {"GET", "HEAD"};
+    private static final String[] WRITING = {"POST"};
+    private static final String UPDATE_PATH = "/update";
 
     protected abstract Connection connection() throws SQLException;
 
     @Override
-    protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        if (refusedMethod(request, response)) {
+    protected void service(HttpServletRequest request, HttpServletResponse response)
+            throws IOException, ServletException {
+        boolean writes = UPDATE_PATH.equals(request.getServletPath());
+        if (refusedMethod(request, response, writes ? WRITING : READING)) {
             return;
         }
         try {
             switch (request.getServletPath()) {
+                case UPDATE_PATH:
+                    update(request, response);
+                    break;
                 case "/large":
                     table(response, "large", PlayerQuery.large(parameter(request, "name"), parameter(request, "engine")));
                     break;
@@ -40,10 +53,14 @@ public abstract class PlayersServlet extends HttpServlet {
             errorPage(response, e.status(), e.getMessage());
         } catch (SQLException e) {
             LOG.log(Level.WARNING, "database error: {0}", e.getMessage());
-            if (!response.isCommitted()) {
-                response.reset();
-                errorPage(response, 503, "database unavailable");
+            if (response.isCommitted()) {
+                // The page has begun and its status is sent: Tomcat's ErrorReportValve answers an
+                // exception over a committed response by closing the connection, so that no client
+                // takes a page cut short for a whole one.
+                throw new ServletException("database error after the page began", e);
             }
+            response.reset();
+            errorPage(response, 503, "database unavailable");
         }
     }
 
@@ -52,6 +69,16 @@ public abstract class PlayersServlet extends HttpServlet {
         PlayerQuery query = PlayerQuery.single(parameter(request, "id"), parameter(request, "engine"));
         PlayerPage page = new PlayerPage(response, "single");
         if (query.run(this::connection, page::row) == 0) {
+            throw new InvalidRequest(404, "no player with this id");
+        }
+        page.end();
+    }
+
+    private void update(HttpServletRequest request, HttpServletResponse response)
+            throws IOException, InvalidRequest, SQLException {
+        VersionUpdate update = VersionUpdate.of(parameter(request, "id"), parameter(request, "engine"));
+        PlayerPage page = new PlayerPage(response, "update", Contract.VERSIONED_COLUMNS);
+        if (update.run(this::connection, page::row) == 0) {
             throw new InvalidRequest(404, "no player with this id");
         }
         page.end();
@@ -67,10 +94,16 @@ public abstract class PlayersServlet extends HttpServlet {
 
     /**
      * A parameter's one value. A query string that does not decode is text that is not text: Servlet 4's
-     * containers (Tomcat 9) give its bytes as U+FFFD, and Servlet 6.1's (Tomcat 11) refuse every parameter
-     * with an IllegalStateException; both become U+FFFD, so that the contract's check answers its 400.
+     * containers (Tomcat 9) give bytes that are not UTF-8 as U+FFFD and drop a pair whose percent-encoding
+     * is malformed (so the raw string is checked for that first), and Servlet 6.1's (Tomcat 11) refuse
+     * every parameter with an IllegalStateException; each becomes U+FFFD, so that the contract's check
+     * answers its 400.
      */
     private static String parameter(HttpServletRequest request, String name) throws InvalidRequest {
+        String query = request.getQueryString();
+        if (query != null && MALFORMED_ESCAPE.matcher(query).find()) {
+            return Contract.single(name, new String[] {UNDECODABLE});
+        }
         String[] values;
         try {
             values = request.getParameterValues(name);
@@ -80,13 +113,17 @@ public abstract class PlayersServlet extends HttpServlet {
         return Contract.single(name, values);
     }
 
-    /** The contract's pages answer GET and HEAD only: anything else gets its 405, and true. */
+    /** The contract's reading pages answer GET and HEAD only: anything else gets its 405, and true. */
     public static boolean refusedMethod(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        String method = request.getMethod();
-        if (method.equals("GET") || method.equals("HEAD")) {
+        return refusedMethod(request, response, READING);
+    }
+
+    private static boolean refusedMethod(HttpServletRequest request, HttpServletResponse response, String[] allowed)
+            throws IOException {
+        if (java.util.Arrays.asList(allowed).contains(request.getMethod())) {
             return false;
         }
-        response.setHeader("Allow", "GET, HEAD");
+        response.setHeader("Allow", String.join(", ", allowed));
         errorPage(response, 405, "method not allowed");
         return true;
     }

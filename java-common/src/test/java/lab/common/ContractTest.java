@@ -31,6 +31,16 @@ class ContractTest {
     }
 
     @Test
+    void theUpdateRaisesOnlyTheVersionAndReadsTheRowBackWithIt() throws InvalidRequest {
+        assertEquals("UPDATE people_innodb SET ver = ver + 1 WHERE id = ?", Contract.updateSql(Contract.table("innodb")));
+        assertEquals("SELECT id, playerID, nameFirst, nameLast, birthYear, birthMonth, birthDay, weight, height, bats, "
+            + "throws, ver FROM people_myisam WHERE id = ?", Contract.versionedSingleSql(Contract.table(null)));
+        assertEquals(Contract.COLUMNS.length + 1, Contract.VERSIONED_COLUMNS.length);
+        refused(400, "id must be an integer from 1 to 2147483647", () -> VersionUpdate.of("0", "innodb"));
+        refused(400, "engine must be myisam or innodb", () -> VersionUpdate.of("1", "memory"));
+    }
+
+    @Test
     void aMissingIdIsNotAnId() {
         refused(400, "id must be an integer from 1 to 2147483647", () -> Contract.playerId(null));
     }

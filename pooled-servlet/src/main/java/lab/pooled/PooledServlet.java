@@ -30,7 +30,6 @@ public class PooledServlet extends PlayersServlet {
         config.setMaximumPoolSize(database.poolSize());
         config.setMinimumIdle(database.poolSize());
         config.setConnectionTimeout(database.poolTimeoutMs());
-        config.setReadOnly(true);
         // Start even while the database is down; requests get 503 until it is back.
         config.setInitializationFailTimeout(-1);
         pool = new HikariDataSource(config);

@@ -1,0 +1,103 @@
+"""The update workload's page on every app that declares it: each POST raises exactly one row's
+version and shows that row with it, on both engines; hostile input and the wrong method get the
+contract's 4xx and write nothing."""
+from urllib.parse import quote
+
+import pytest
+
+from harness.run.verify import versioned_rows
+from stack import lab, registry, targets, workload_names
+from tests.hostile_cases import LEAKS, QUERY_CASES, VALUE_CASES, parameters_with
+
+from .conftest import db_rows, fetch, html_apps, sample_ids, send
+
+ENGINES = targets.registry()["engines"]
+UPDATE = "update"
+
+
+def writing_apps():
+    return [app for app in html_apps() if registry.serves(app, UPDATE)]
+
+
+def version(db, engine, player_id):
+    return int(db.sql(f"SELECT ver FROM lab.people_{engine} WHERE id = {int(player_id)}").strip())
+
+
+def post(app, query):
+    base = registry.request(app, UPDATE)
+    return fetch(base.port, base.path.split("?")[0] + ("?" + query if query else ""), method="POST")
+
+
+def test_the_studys_apps_and_their_java_25_and_php_fpm_twins_declare_the_update_page():
+    assert {"php", "php-persistent", "php-fpm", "servlet", "pooled-servlet", "servlet-java25",
+            "pooled-servlet-java25"} <= set(writing_apps())
+    assert UPDATE in workload_names.write_workloads() and UPDATE not in workload_names.workloads()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("app", writing_apps())
+def test_each_update_raises_its_rows_version_by_one_and_shows_the_row_with_it(stack, db, app, engine):
+    ids = sample_ids()
+    expected = {int(row[0]): row for row in db_rows(db, engine, f"id IN ({','.join(map(str, ids))})")}
+    other = "innodb" if engine == "myisam" else "myisam"
+    others_before = lab.table_versions(db) - sum(version(db, engine, player_id) for player_id in ids)
+    for player_id in ids:
+        before = version(db, engine, player_id)
+        reply = send(registry.request(app, UPDATE, id=player_id, engine=engine))
+        assert reply.status == 200, (player_id, reply.body[:300])
+        assert reply.headers["Content-Type"].lower().replace(" ", "") == "text/html;charset=utf-8"
+        assert versioned_rows(reply.body) == [expected[player_id]]
+        shown = int(reply.body.rsplit("<td>", 1)[1].split("<", 1)[0])
+        assert shown == before + 1 == version(db, engine, player_id), (player_id, before, shown)
+    untouched = lab.table_versions(db) - sum(version(db, engine, player_id) for player_id in ids)
+    assert untouched == others_before, f"an update wrote outside its row (the {other} table or another id)"
+
+
+@pytest.mark.parametrize("app", writing_apps())
+def test_an_id_no_row_has_is_404_and_writes_nothing(stack, db, app):
+    before = lab.table_versions(db)
+    reply = send(registry.request(app, UPDATE, id=16001))
+    assert reply.status == 404 and "no player with this id" in reply.body
+    assert lab.table_versions(db) == before
+
+
+@pytest.mark.parametrize("app", writing_apps())
+def test_the_update_page_takes_post_alone_and_the_read_pages_refuse_it(stack, db, app):
+    before = lab.table_versions(db)
+    base = registry.request(app, UPDATE)
+    for method in ("GET", "HEAD", "PUT", "DELETE"):
+        reply = fetch(base.port, base.path, method=method)
+        assert reply.status == 405 and reply.headers["Allow"] == "POST", (method, reply.status)
+    single = registry.request(app, "single")
+    assert fetch(single.port, single.path, method="POST").headers["Allow"] == "GET, HEAD"
+    assert lab.table_versions(db) == before, "a refused method wrote"
+
+
+SINGLE_VALUES = [case for case in VALUE_CASES if case[0] == "single"]
+SINGLE_QUERIES = [case for case in QUERY_CASES if case[0] == "single" and case[2] != 200]
+
+
+@pytest.mark.parametrize("workload,parameter,value,message", SINGLE_VALUES,
+                         ids=[f"{c[1]}={c[2][:30]!r}" for c in SINGLE_VALUES])
+@pytest.mark.parametrize("app", writing_apps())
+def test_hostile_values_get_the_single_pages_answer_and_write_nothing(stack, db, app, workload, parameter, value,
+                                                                      message):
+    before = lab.table_versions(db)
+    reply = post(app, "&".join(f"{key}={quote(text, safe='')}"
+                               for key, text in parameters_with(workload, parameter, value).items()))
+    if value == "9" * 10000:
+        assert reply.status in (400, 414), reply.status  # refused by httpd or Tomcat before the app runs
+    else:
+        assert reply.status == 400 and message in reply.body, reply.body[:300]
+    assert not [leak for leak in LEAKS if leak in reply.body] and "X-Powered-By" not in reply.headers
+    assert lab.table_versions(db) == before
+
+
+@pytest.mark.parametrize("workload,query,status,message", SINGLE_QUERIES, ids=[c[1][:30] for c in SINGLE_QUERIES])
+@pytest.mark.parametrize("app", writing_apps())
+def test_hostile_query_strings_get_a_4xx_and_write_nothing(stack, db, app, workload, query, status, message):
+    before = lab.table_versions(db)
+    reply = post(app, query)
+    assert (400 <= reply.status < 500) if status is None else reply.status == status, reply.body[:300]
+    assert message is None or message in reply.body
+    assert lab.table_versions(db) == before
