@@ -9,11 +9,14 @@ import (
 	"unicode/utf8"
 )
 
-// The rules of contract/README.md: the columns, the engine-to-table map, the three queries and how
-// their parameters are checked.
+// The rules of contract/README.md: the columns, the engine-to-table map, the four workloads' queries
+// and how their parameters are checked.
 
 var columns = []string{"id", "playerID", "nameFirst", "nameLast", "birthYear", "birthMonth",
 	"birthDay", "weight", "height", "bats", "throws"}
+
+// versionedColumns: the update page's, the row's version last (no read page shows it).
+var versionedColumns = append(columns[:len(columns):len(columns)], "ver")
 
 const (
 	maxNameLength = 64
@@ -97,22 +100,34 @@ func (p parameters) table() (string, error) {
 	return "", badRequest("engine must be myisam or innodb")
 }
 
-// singleQuery checks the id, then the engine.
-func singleQuery(p parameters) (query, error) {
+// idAndTable checks the id, then the engine: the single and update pages' parameters.
+func idAndTable(p parameters) (int64, string, error) {
 	const message = "id must be an integer from 1 to 2147483647"
 	id, _, err := p.one("id")
 	if err != nil {
-		return query{}, err
+		return 0, "", err
 	}
 	if !validID.MatchString(id) {
-		return query{}, badRequest(message)
+		return 0, "", badRequest(message)
 	}
 	number, err := strconv.ParseInt(id, 10, 32)
 	if err != nil {
-		return query{}, badRequest(message)
+		return 0, "", badRequest(message)
 	}
 	table, err := p.table()
-	return query{selectFrom + table + " WHERE id = ?", number}, err
+	return number, table, err
+}
+
+func singleQuery(p parameters) (query, error) {
+	id, table, err := idAndTable(p)
+	return query{selectFrom + table + " WHERE id = ?", id}, err
+}
+
+// updateQueries: the update page's UPDATE of the row's version, then its SELECT of the row with it.
+func updateQueries(p parameters) (query, query, error) {
+	id, table, err := idAndTable(p)
+	return query{"UPDATE " + table + " SET ver = ver + 1 WHERE id = ?", id},
+		query{"SELECT " + strings.Join(versionedColumns, ", ") + " FROM " + table + " WHERE id = ?", id}, err
 }
 
 // largeQuery checks the name (a LIKE pattern, '%' when absent), then the engine.

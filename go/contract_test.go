@@ -67,6 +67,22 @@ func TestSingleChecksTheIdThenTheEngine(t *testing.T) {
 	}
 }
 
+func TestUpdateChecksAsSingleDoesThenRaisesTheVersionAndReadsTheRowWithIt(t *testing.T) {
+	if _, _, err := updateQueries(parseQuery("id=0&engine=memory")); message(err) != "id must be an integer from 1 to 2147483647" {
+		t.Errorf("the id is checked first: %v", err)
+	}
+	raise, read, err := updateQueries(parseQuery("id=7&engine=innodb"))
+	if err != nil || raise.sql != "UPDATE people_innodb SET ver = ver + 1 WHERE id = ?" || raise.argument != int64(7) {
+		t.Errorf("the update: %+v %v", raise, err)
+	}
+	if !strings.HasSuffix(read.sql, ", throws, ver FROM people_innodb WHERE id = ?") || read.argument != int64(7) {
+		t.Errorf("the read back: %+v", read)
+	}
+	if len(columns) != 11 {
+		t.Errorf("the read pages' columns gained the version: %v", columns)
+	}
+}
+
 func TestLargeTakesAnyTextUpTo64Characters(t *testing.T) {
 	q, err := largeQuery(parseQuery(""))
 	if err != nil || q.argument != "%" || !strings.Contains(q.sql, "people_myisam WHERE nameLast LIKE ? ORDER BY id") {

@@ -16,7 +16,25 @@ import (
 // match (it writes &#39; and &#34;).
 var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#039;")
 
-var headerRow = "<tr><th>" + strings.Join(columns, "</th><th>") + "</th></tr>\n"
+// view is how a page shows its rows: its title, its columns and their header row, and whether it
+// shows one row by id, whose absence is the contract's 404.
+type view struct {
+	title   string
+	columns []string
+	header  string
+	oneRow  bool
+}
+
+func newView(title string, shown []string, oneRow bool) view {
+	return view{title, shown, "<tr><th>" + strings.Join(shown, "</th><th>") + "</th></tr>\n", oneRow}
+}
+
+var (
+	singleView = newView("single", columns, true)
+	largeView  = newView("large", columns, false)
+	rowsView   = newView("rows", columns, false)
+	updateView = newView("update", versionedColumns, true)
+)
 
 // players serves the contract's HTML pages from one pool of connections.
 type players struct {
@@ -25,7 +43,7 @@ type players struct {
 	statements *statements // nil: each query is sent as text, its argument escaped in (interpolateParams)
 }
 
-// statements holds the contract's queries (three workloads on two tables), each prepared on the pool
+// statements holds the contract's statements (each workload's on either table), each prepared on the pool
 // the first time it is asked for, as TechEmpower's go-std prepares its own once with db.Prepare;
 // database/sql then prepares it once on each connection it runs on, and keeps it there.
 type statements struct {
@@ -53,15 +71,16 @@ func (s *statements) get(ctx context.Context, text string) (*sql.Stmt, error) {
 var baselineRow = []sql.RawBytes{[]byte("100"), []byte("adamswi02"), []byte("Willie"), []byte("Adams"),
 	[]byte("1972"), []byte("10"), []byte("8"), []byte("215"), []byte("79"), []byte("R"), []byte("R")}
 
-// routes: the three workloads, and the two baselines: the constant-row page and the static file.
+// routes: the four workloads, and the two baselines: the constant-row page and the static file.
 func (p players) routes(staticBaseline string) *http.ServeMux {
 	mux := http.NewServeMux()
-	mux.HandleFunc("/single", p.page("single", singleQuery))
-	mux.HandleFunc("/large", p.page("large", largeQuery))
-	mux.HandleFunc("/rows", p.page("rows", rowsQuery))
+	mux.HandleFunc("/single", p.page(singleView, singleQuery))
+	mux.HandleFunc("/large", p.page(largeView, largeQuery))
+	mux.HandleFunc("/rows", p.page(rowsView, rowsQuery))
+	mux.HandleFunc("/update", p.update)
 	mux.HandleFunc("/baseline", func(w http.ResponseWriter, r *http.Request) {
 		if !refused(w, r) {
-			begin(w, "single")
+			begin(w, singleView)
 			writeRow(w, baselineRow)
 			end(w)
 		}
@@ -82,67 +101,115 @@ func refused(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// page answers one workload: its parameters checked, its query run, every row written as it
+// page answers one read workload: its parameters checked, its query run, every row written as it
 // arrives from the database (a page of 16,000 rows is never held whole).
-func (p players) page(title string, check func(parameters) (query, error)) http.HandlerFunc {
+func (p players) page(v view, check func(parameters) (query, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if refused(w, r) {
 			return
 		}
 		q, err := check(parseQuery(r.URL.RawQuery))
 		if err == nil {
-			err = p.write(r.Context(), w, title, q)
+			err = p.write(r.Context(), w, v, q)
 		}
-		var invalid *invalidRequest
-		switch {
-		case err == nil:
-		case errors.As(err, &invalid):
-			errorPage(w, invalid.status, invalid.message)
-		case r.Context().Err() != nil:
-			// The client has gone (its timeout passed while the request waited): no one to answer.
-		default:
-			log.Printf("%s: database error: %v", title, err)
-			errorPage(w, http.StatusServiceUnavailable, "database unavailable")
-		}
+		answer(w, r, v.title, err)
 	}
+}
+
+// update answers the update workload, POST alone: the row's version raised by one in autocommit,
+// then the row read back with it. Never retried: database/sql runs a statement again only when the
+// driver says that it was not sent (driver.ErrBadConn; go-sql-driver/mysql#302), and the statement
+// that commits is one. The SELECT may take another connection of the pool: the UPDATE committed first.
+func (p players) update(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		errorPage(w, http.StatusMethodNotAllowed, "method not allowed")
+		return
+	}
+	raise, read, err := updateQueries(parseQuery(r.URL.RawQuery))
+	if err == nil {
+		err = p.raise(r.Context(), raise)
+	}
+	if err == nil {
+		err = p.write(r.Context(), w, updateView, read)
+	}
+	answer(w, r, updateView.title, err)
+}
+
+// answer ends a page that returned err: the contract's error page for a refused request, none for a
+// client that has gone, 503 for the database's error.
+func answer(w http.ResponseWriter, r *http.Request, title string, err error) {
+	var invalid *invalidRequest
+	switch {
+	case err == nil:
+	case errors.As(err, &invalid):
+		errorPage(w, invalid.status, invalid.message)
+	case r.Context().Err() != nil:
+		// The client has gone (its timeout passed while the request waited): no one to answer.
+	default:
+		log.Printf("%s: database error: %v", title, err)
+		errorPage(w, http.StatusServiceUnavailable, "database unavailable")
+	}
+}
+
+// raise runs the UPDATE; when it changed no row, no row has the id: the single page's 404.
+func (p players) raise(ctx context.Context, q query) error {
+	result, err := p.pool.exec(ctx, func(ctx context.Context) (sql.Result, error) {
+		if p.statements == nil {
+			return p.db.ExecContext(ctx, q.sql, q.argument)
+		}
+		stmt, err := p.statements.get(ctx, q.sql)
+		if err != nil {
+			return nil, err
+		}
+		return stmt.ExecContext(ctx, q.argument)
+	})
+	if err != nil {
+		return err
+	}
+	changed, err := result.RowsAffected()
+	if err == nil && changed == 0 {
+		return &invalidRequest{http.StatusNotFound, "no player with this id"}
+	}
+	return err
 }
 
 // write runs the query and writes its page; an error before the first row is returned for the
 // caller's answer. One after it cannot change the status sent: the connection is cut, so that no
 // client takes a page cut short for a whole one.
-func (p players) write(ctx context.Context, w http.ResponseWriter, title string, q query) error {
+func (p players) write(ctx context.Context, w http.ResponseWriter, v view, q query) error {
 	rows, done, err := p.query(ctx, q)
 	if err != nil {
 		return err
 	}
 	defer done()
-	values := make([]sql.RawBytes, len(columns))
-	targets := make([]any, len(columns))
+	values := make([]sql.RawBytes, len(v.columns))
+	targets := make([]any, len(v.columns))
 	for i := range values {
 		targets[i] = &values[i]
 	}
 	begun := false
 	for rows.Next() {
 		if err := rows.Scan(targets...); err != nil {
-			abort(title, err)
+			abort(v.title, err)
 		}
 		if !begun {
-			begin(w, title)
+			begin(w, v)
 			begun = true
 		}
 		writeRow(w, values)
 	}
 	if err := rows.Err(); err != nil {
 		if begun {
-			abort(title, err)
+			abort(v.title, err)
 		}
 		return err
 	}
 	if !begun {
-		if title == "single" {
+		if v.oneRow {
 			return &invalidRequest{http.StatusNotFound, "no player with this id"}
 		}
-		begin(w, title)
+		begin(w, v)
 	}
 	end(w)
 	return nil
@@ -164,10 +231,10 @@ func (p players) query(ctx context.Context, q query) (*sql.Rows, func(), error) 
 	})
 }
 
-func begin(w http.ResponseWriter, title string) {
+func begin(w http.ResponseWriter, v view) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	io.WriteString(w, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"+title+
-		"</title></head><body>\n<table>\n"+headerRow)
+	io.WriteString(w, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"+v.title+
+		"</title></head><body>\n<table>\n"+v.header)
 }
 
 func writeRow(w http.ResponseWriter, values []sql.RawBytes) {

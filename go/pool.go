@@ -39,6 +39,16 @@ func (w *poolWatch) query(ctx context.Context, run func(context.Context) (*sql.R
 	return rows, func() { rows.Close(); cancel(); w.queries.Add(-1) }, nil
 }
 
+// exec runs an UPDATE as query runs a SELECT: its connection and its answer within w.timeout,
+// counted while under way. A statement cut by that bound may or may not have committed.
+func (w *poolWatch) exec(ctx context.Context, run func(context.Context) (sql.Result, error)) (sql.Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, w.timeout)
+	defer cancel()
+	w.queries.Add(1)
+	defer w.queries.Add(-1)
+	return run(ctx)
+}
+
 // record appends a line each second the pool was used: epoch second, most waiting, most in use.
 func (w *poolWatch) record(path string, db *sql.DB) {
 	file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)

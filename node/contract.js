@@ -1,8 +1,10 @@
-// The rules of contract/README.md: the columns, the engine-to-table map, the three queries, how
+// The rules of contract/README.md: the columns, the engine-to-table map, the workloads' queries, how
 // their parameters are checked, and the HTML every app writes byte for byte.
 
 export const columns = ['id', 'playerID', 'nameFirst', 'nameLast', 'birthYear', 'birthMonth',
   'birthDay', 'weight', 'height', 'bats', 'throws'];
+// The update page's: the row's version last (no read page shows it).
+export const versionedColumns = [...columns, 'ver'];
 
 const maxNameLength = 64;
 const maxRowCount = 16000;
@@ -80,14 +82,20 @@ function isText(name) {
   return characters.length <= maxNameLength && !/[\u0000-\u001f\u007f\uFFFD]/u.test(name);
 }
 
-// Each workload's query, its parameters checked in the contract's order (then the engine).
+// The single and update pages' parameters: the id, then the engine's table.
+function idAndTable(parameters) {
+  const id = one(parameters, 'id');
+  if (id === undefined || !validId.test(id) || Number(id) > 2147483647) {
+    throw badRequest('id must be an integer from 1 to 2147483647');
+  }
+  return [Number(id), table(parameters)];
+}
+
+// Each read workload's query, its parameters checked in the contract's order (then the engine).
 export const workloads = {
   single(parameters) {
-    const id = one(parameters, 'id');
-    if (id === undefined || !validId.test(id) || Number(id) > 2147483647) {
-      throw badRequest('id must be an integer from 1 to 2147483647');
-    }
-    return { sql: `${selectFrom}${table(parameters)} WHERE id = ?`, argument: Number(id) };
+    const [id, from] = idAndTable(parameters);
+    return { sql: `${selectFrom}${from} WHERE id = ?`, argument: id };
   },
   large(parameters) {
     const name = one(parameters, 'name') ?? '%';
@@ -103,29 +111,40 @@ export const workloads = {
   },
 };
 
+// Each write workload's statements: the update, then the read of the row it raised, with its version.
+export const writes = {
+  update(parameters) {
+    const [id, from] = idAndTable(parameters);
+    return {
+      raise: { sql: `UPDATE ${from} SET ver = ver + 1 WHERE id = ?`, argument: id },
+      read: { sql: `SELECT ${versionedColumns.join(', ')} FROM ${from} WHERE id = ?`, argument: id },
+    };
+  },
+};
+
 // PHP's htmlspecialchars(ENT_QUOTES), the contract's escaping.
 const entities = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
 const escape = (value) => String(value).replace(/[&<>"']/g, (character) => entities[character]);
 
-const headerRow = `<tr><th>${columns.join('</th><th>')}</th></tr>\n`;
+const headerRow = (shown) => `<tr><th>${shown.join('</th><th>')}</th></tr>\n`;
 
 // A row's line, the row as the driver gives it: an array of its values in the columns' order, or
 // an object keyed by column name (read by name, as TechEmpower's nodejs reads its fortunes).
-function rowLine(row) {
+function rowLine(row, shown) {
   let line = '<tr>';
   if (Array.isArray(row)) {
     for (const value of row) line += `<td>${escape(value)}</td>`;
   } else {
-    for (const name of columns) line += `<td>${escape(row[name])}</td>`;
+    for (const name of shown) line += `<td>${escape(row[name])}</td>`;
   }
   return `${line}</tr>\n`;
 }
 
-// The page of a workload's rows.
-export function page(title, rows) {
+// The page of a workload's rows, in its columns (the read pages': columns).
+export function page(title, rows, shown = columns) {
   let body = '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>' + title +
-    '</title></head><body>\n<table>\n' + headerRow;
-  for (const row of rows) body += rowLine(row);
+    '</title></head><body>\n<table>\n' + headerRow(shown);
+  for (const row of rows) body += rowLine(row, shown);
   return `${body}</table>\n</body></html>\n`;
 }
 

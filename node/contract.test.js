@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { columns, errorPage, InvalidRequest, page, parseQuery, workloads } from './contract.js';
+import { columns, errorPage, InvalidRequest, page, parseQuery, versionedColumns, workloads, writes } from './contract.js';
 
 const check = (workload, raw) => workloads[workload](parseQuery(raw));
 
@@ -65,4 +65,17 @@ test('the page escapes as PHP htmlspecialchars(ENT_QUOTES) does', () => {
   assert.equal(errorPage(503, 'Service Unavailable', 'database unavailable'),
     '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>503 Service Unavailable</title></head>' +
     '<body><p>database unavailable</p></body></html>\n');
+});
+
+test('the update checks as the single page does, raises the version, then reads the row with it', () => {
+  assert.throws(() => writes.update(parseQuery('id=0&engine=innodb')), (error) => error.status === 400 &&
+    error.message === 'id must be an integer from 1 to 2147483647');
+  const { raise, read } = writes.update(parseQuery('id=7&engine=innodb'));
+  assert.deepEqual(raise, { sql: 'UPDATE people_innodb SET ver = ver + 1 WHERE id = ?', argument: 7 });
+  assert.match(read.sql, /, throws, ver FROM people_innodb WHERE id = \?$/);
+  assert.equal(read.argument, 7);
+  const row = Object.fromEntries(versionedColumns.map((name, at) => [name, at]));
+  assert.ok(page('update', [row], versionedColumns).includes('<th>throws</th><th>ver</th></tr>\n'));
+  assert.ok(page('update', [row], versionedColumns).includes('<td>10</td><td>11</td></tr>\n'));
+  assert.equal(columns.length, 11);
 });

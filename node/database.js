@@ -1,5 +1,5 @@
-// The two drivers behind one shape: a pool whose connections run one query and give back its rows
-// as the driver gives them (objects keyed by column name, or arrays with rowsAsArray). Both run the query as text with its argument escaped in
+// The two drivers behind one shape: a pool whose connections run a query and give back its rows
+// (or an UPDATE's affected rows) as the driver gives them (objects keyed by column name, or arrays with rowsAsArray). Both run the query as text with its argument escaped in
 // (each driver's query(); one round trip, no prepared statement), so that only the driver differs.
 import mariadb from 'mariadb';
 import mysql from 'mysql2/promise';
@@ -10,11 +10,13 @@ const drivers = {
     createPool: ({ timeout, ...options }) =>
       mariadb.createPool({ ...options, minimumIdle: options.connectionLimit, acquireTimeout: timeout }),
     rowsOf: (result) => result,
+    changedOf: (result) => result.affectedRows,
   },
   mysql2: {
     // mysql2 has no acquire timeout: a request waiting past it is answered by the pool watch.
     createPool: ({ timeout, ...options }) => mysql.createPool({ ...options, maxIdle: options.connectionLimit }),
     rowsOf: ([rows]) => rows,
+    changedOf: ([header]) => header.affectedRows,
   },
 };
 
@@ -39,6 +41,10 @@ export function openPool(driverName, config, { size, timeout, rowsAsArray }) {
       return {
         async rows(sql, argument) {
           return driver.rowsOf(await connection.query({ sql, rowsAsArray }, [argument]));
+        },
+        // An UPDATE's affected rows: 0 when no row has the id (ver + 1 changes every row it finds).
+        async changed(sql, argument) {
+          return driver.changedOf(await connection.query(sql, [argument]));
         },
         release: () => connection.release(),
       };

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, STATUS_CODES } from 'node:http';
 import { parseArgs } from 'node:util';
-import { errorPage, InvalidRequest, page, parseQuery, workloads } from './contract.js';
+import { errorPage, InvalidRequest, page, parseQuery, versionedColumns, workloads, writes } from './contract.js';
 import { driverNames, openPool } from './database.js';
 import { PoolWatch } from './pool-watch.js';
 
@@ -59,14 +59,12 @@ function refuse(response, error) {
 }
 
 function serve({ pool, watch, staticBaseline }) {
-  // One workload's page: its parameters checked, its query run on a connection of the pool.
-  async function workload(title, query, response, request) {
+  // One workload's page: its statements run by `run` on a connection of the pool, which gives the body.
+  async function workload(title, run, response, request) {
     let connection;
     try {
       connection = await watch.connection(pool);
-      const rows = await connection.rows(query.sql, query.argument);
-      if (rows.length === 0 && title === 'single') throw new InvalidRequest(404, 'no player with this id');
-      answer(response, 200, page(title, rows));
+      answer(response, 200, await run(connection));
     } catch (error) {
       if (error instanceof InvalidRequest) {
         refuse(response, error);
@@ -79,23 +77,38 @@ function serve({ pool, watch, staticBaseline }) {
     }
   }
 
+  // A read: its rows, none for a single row's id being the contract's 404.
+  const read = (title, { sql, argument }) => async (connection) => {
+    const rows = await connection.rows(sql, argument);
+    if (rows.length === 0 && title === 'single') throw new InvalidRequest(404, 'no player with this id');
+    return page(title, rows);
+  };
+  // The update, in autocommit and never retried, then its row read back on the same connection.
+  const update = (title, { raise, read: readBack }) => async (connection) => {
+    if (await connection.changed(raise.sql, raise.argument) === 0) throw new InvalidRequest(404, 'no player with this id');
+    return page(title, await connection.rows(readBack.sql, readBack.argument), versionedColumns);
+  };
+
   async function route(request, response) {
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return answer(response, 405, errorPage(405, STATUS_CODES[405], 'method not allowed'), { Allow: 'GET, HEAD' });
-    }
     const mark = request.url.indexOf('?');
     const [path, rawQuery] = mark < 0 ? [request.url, ''] : [request.url.slice(0, mark), request.url.slice(mark + 1)];
+    const name = path.slice(1);
+    const writing = Object.hasOwn(writes, name);
+    const allowed = writing ? ['POST'] : ['GET', 'HEAD'];
+    if (!allowed.includes(request.method)) {
+      return answer(response, 405, errorPage(405, STATUS_CODES[405], 'method not allowed'), { Allow: allowed.join(', ') });
+    }
     if (path === '/baseline') return answer(response, 200, page('single', [baselineRow]));
     if (path === '/baseline.html') return answer(response, 200, await readFile(staticBaseline));
-    const check = Object.hasOwn(workloads, path.slice(1)) ? workloads[path.slice(1)] : undefined;
+    const check = writing ? writes[name] : Object.hasOwn(workloads, name) ? workloads[name] : undefined;
     if (!check) return refuse(response, new InvalidRequest(404, 'no such page'));
-    let query;
+    let statements;
     try {
-      query = check(parseQuery(rawQuery));
+      statements = check(parseQuery(rawQuery));
     } catch (error) {
       return refuse(response, error);
     }
-    return workload(path.slice(1), query, response, request);
+    return workload(name, (writing ? update : read)(name, statements), response, request);
   }
 
   // Whatever fails unforeseen is logged and answered without its stack, and the server goes on.

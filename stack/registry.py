@@ -4,12 +4,13 @@ The tests and the sweep read the apps through here (the plots read the snapshot 
 keeps), so a new app is one folder and one registry entry. What the workloads' names mean (rows-100,
 echo-10) is stack/workload_names.py's.
 """
+import random
 from dataclasses import dataclass, field
 from urllib.parse import quote
 from xml.sax.saxutils import escape
 
 from stack import echoes, settings, targets, topology
-from stack.workload_names import ECHO_PARAMETER, declared_work, is_echo, parse_workload
+from stack.workload_names import ECHO_PARAMETER, declared_work, drawn, is_echo, parse_workload
 
 
 @dataclass(frozen=True)
@@ -108,9 +109,17 @@ def engines_of(app_name, chosen):
 def database_work(app_name, workload):
     """{"selects": n, "rows": n, and each command the app declares a reply sends beside them}: what
     one reply of the app's workload must cost the database (workload_names.declared_work, and the
-    app's `commands`); None for an app that reads none (a baseline) or a workload that reads none (an echo)."""
+    app's `commands`, those it names in `statement_commands` once for each of the workload's
+    statements, its SELECTs and UPDATEs); None for an app that reads none (a baseline) or a workload
+    that reads none (an echo)."""
     work = declared_work(workload) if reads_database(app_name) else None
-    return work and {**work, **app(app_name).get("commands", {})}
+    if not work:
+        return work
+    declared = app(app_name)
+    statements = work["selects"] + work["updates"]
+    commands = {name: count * statements if name in declared.get("statement_commands", ()) else count
+                for name, count in declared.get("commands", {}).items()}
+    return {**work, **commands}
 
 
 def workload_specs(app_name):
@@ -292,6 +301,19 @@ def request(app_name, workload, **parameters):
         headers=dict(spec.get("headers", {})),
         body=fill(spec.get("body", ""), values, escape),
     )
+
+
+def drawn_paths(app_name, workload, engine, seed):
+    """The paths that a drawing workload's requests take in turn: its declaration's `drawn` parameter
+    uniform over from..to, `draws` of them, by random.Random(seed); () for a workload that draws
+    none, whose every request is request()'s."""
+    declared = drawn(workload)
+    if not declared:
+        return ()
+    chooser = random.Random(seed)
+    return tuple(request(app_name, workload, engine=engine,
+                         **{declared["parameter"]: chooser.randint(declared["from"], declared["to"])}).path
+                 for _ in range(declared["draws"]))
 
 
 if __name__ == "__main__":

@@ -92,6 +92,12 @@ def writes(workload):
     return parse_workload(workload)[0] in write_workloads()
 
 
+def drawn(workload):
+    """{"parameter", "from", "to", "draws"}: the parameter whose value each of a declared workload's
+    requests draws (update's id), or None where every request takes the defaults."""
+    return targets.registry()["workloads"].get(parse_workload(workload)[0], {}).get("drawn")
+
+
 def kind_title(kind):
     """How reports name a kind of size_kinds against N: "the first N rows by id", "echoStructs of N structs"."""
     if kind == size_workload():

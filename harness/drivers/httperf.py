@@ -2,6 +2,7 @@
 or `calls` kept-alive requests per connection) and httperf 0.9's summary parsed into named figures.
 Pure, tested on recorded outputs."""
 import re
+from dataclasses import replace
 from pathlib import Path
 
 NAME = "httperf"
@@ -195,7 +196,20 @@ def session_line(request):
     return f"{request.path} method={request.method} contents='{request.body}'\n"
 
 
-def session_file_text(request, calls=1):
-    """A --wsesslog session: the POST `calls` times, each line a burst of its own sent after the
-    last one's reply on the session's connection; httperf replays it for every session."""
-    return session_line(request) * calls
+# The most sessions a --wsesslog file may define: Debian's httperf refuses more ("too many sessions
+# (1001) specified", measured here).
+MOST_SESSIONS = 1000
+
+
+def session_file_text(request, calls=1, paths=()):
+    """A --wsesslog file: sessions of `calls` POSTs each, every line a burst of its own sent after the
+    last one's reply on the session's connection, a blank line between sessions; httperf takes them
+    round-robin, one per connection. Without `paths`, one session of the request `calls` times; with
+    a drawing workload's paths (stack.registry.drawn_paths), the request on each path in turn, one
+    session per `calls` of them, at most MOST_SESSIONS: a longer step sends them again in the same
+    order, so that a path comes back only a thousand connections later."""
+    if not paths:
+        return session_line(request) * calls
+    sessions = min(MOST_SESSIONS, max(1, len(paths) // calls))
+    lines = [session_line(replace(request, path=paths[place % len(paths)])) for place in range(sessions * calls)]
+    return "\n".join("".join(lines[start:start + calls]) for start in range(0, len(lines), calls))

@@ -57,10 +57,22 @@ def invocation(window, workdir):
     argv += [] if window.keepalive else ["-H", "Connection: close"]
     argv += (["--latency"] if window.latency else []) + ([f"--timeout={window.timeout_s:g}s"] if window.timeout_s else [])
     request, inputs = window.request, {}
-    if request.method != "GET":
+    if request.method != "GET" or window.paths:
         script = Path(workdir) / "wrk-post.lua"
         lines = [f'wrk.method = "{request.method}"', f"wrk.body = [==[{request.body}]==]"]
         lines += [f'wrk.headers["{name}"] = [==[{value}]==]' for name, value in request.headers.items()]
-        inputs[script] = "\n".join(lines) + "\n"
+        inputs[script] = "\n".join(lines + paths_in_turn(window.paths)) + "\n"
         argv += ["-s", str(script)]
     return Invocation(argv + [request.url], inputs)
+
+
+def paths_in_turn(paths):
+    """wrk's Lua for a drawing workload: each request the next of `paths`, from the first again after
+    the last (wrk's request(), with one thread: one sequence over all its connections)."""
+    if not paths:
+        return []
+    if any("]==]" in path for path in paths):
+        raise ValueError("a path cannot hold ]==], which ends its Lua string")
+    return ["local paths = {", *(f"  [==[{path}]==]," for path in paths), "}", "local taken = 0",
+            "request = function()", "  taken = taken % #paths + 1",
+            "  return wrk.format(nil, paths[taken])", "end"]

@@ -37,6 +37,7 @@ from harness.run.planner import LadderThenRepeats, walk
 from harness.run.session import from_the_client
 from harness.run.step import OHA, take_step
 from harness.run.window import take_window
+from stack import workload_names
 COLUMNS = ["app", "engine", "workload", "status", "sweep_rps", "wrk_rps", "sweep_over_wrk", "wrk_connections",
            "wrk_runs", "oha_below_rate", "oha_below_verdict", "oha_below_p50_ms", "oha_below_p99_ms",
            "oha_above_rate", "oha_above_verdict", "oha_agrees", "redone_runs"]
@@ -75,8 +76,8 @@ def wrk_ladder(cell, watched):
             recycled.append(servers.server(cell.server).recycle())
         raw = (f"raw/wrk-ladder-c{rung.connections:04d}.txt" if rung.phase == "ladder"
                else f"raw/wrk-repeat-c{rung.connections:04d}-r{rung.number}.txt")
-        result, shared = take_window(cell, Window(cell.request, window, rung.connections, watched.context.plan.keepalive),
-                                     watched, raw)
+        rung_window = Window(cell.request, window, rung.connections, watched.context.plan.keepalive, paths=cell.paths)
+        result, shared = take_window(cell, rung_window, watched, raw)
         raws.append(result["raw"])
         disturbed.extend([shared] if shared else [])
         return result["replies_per_s"]
@@ -177,6 +178,11 @@ def execute(args):
     only = chosen_cells(run, args.cells)
     if not os.access(OHA, os.X_OK):
         raise Refused(f"{OHA} is missing: run `make crosscheck` (it builds oha first)")
+    drawing = [str(key) for key in cell_figures(run) if (only is None or str(key) in only)
+               and workload_names.drawn(key.workload)]
+    if drawing:
+        raise Refused(f"oha sends one URL, and the requests of {', '.join(drawing)} draw their ids: "
+                      "name the other cells with CELLS=")
     # The run's own knobs (step length, timeouts, thresholds, CPUs), so that oha is judged by the rules
     # that judged the sweep; today's for what the run did not record.
     context = RunContext.recorded(run.manifest.options)

@@ -51,7 +51,8 @@ def warm_up(cell, context):
     cap_s = warmup.jit_warmup_cap_s if compiled else warmup.warmup_cap_s
     windows, non2xx, started = [], 0, time.monotonic()
     while True:
-        result = load.run_window(Window(cell.request, window_s, profile.probe_connections, context.plan.keepalive),
+        result = load.run_window(Window(cell.request, window_s, profile.probe_connections, context.plan.keepalive,
+                                        paths=cell.paths),
                                  context.pinning.client_cpus, cell.directory)
         windows.append(result["replies_per_s"])
         non2xx += result["non2xx"]

@@ -48,13 +48,23 @@ def launch(cell, share, number, timeout_s, client_cpus, session_file, calls, bui
     return host, [command, there, session_file.read_text() if session_file else None]
 
 
-def session_file(cell, calls):
-    """httperf's --wsesslog file for a POSTed request, a session of `calls` of it; None for a GET."""
+def session_files(cell, calls, clients):
+    """httperf's --wsesslog files for a POSTed request, one per client: sessions of `calls` of it, a
+    drawing workload's on its paths, each client's from its own place in them, so that clients never
+    send the same id at once; [None, ...] for a GET."""
     if cell.request.method == "GET":
-        return None
-    path = cell.directory / "session.txt"
-    write_atomically(path, httperf.session_file_text(cell.request, calls))
-    return path
+        return [None] * clients
+    if not cell.paths:
+        path = cell.directory / "session.txt"
+        write_atomically(path, httperf.session_file_text(cell.request, calls))
+        return [path] * clients
+    files = []
+    for number in range(clients):
+        start = number * len(cell.paths) // clients
+        path = cell.directory / f"session-{number + 1}.txt"
+        write_atomically(path, httperf.session_file_text(cell.request, calls, cell.paths[start:] + cell.paths[:start]))
+        files.append(path)
+    return files
 
 
 def run_load(cell, rate, num_requests, timeout_s, raw, plan, client_cpus, calls=1):
@@ -64,9 +74,10 @@ def run_load(cell, rate, num_requests, timeout_s, raw, plan, client_cpus, calls=
     shares = [(share_rate, connections * calls)
               for share_rate, connections in clients.shares(rate, num_requests // calls, plan.clients)]
     wall_limit_s = load.wall_limit(num_requests, rate, timeout_s, calls)
-    session = session_file(cell, calls)
+    sessions = session_files(cell, calls, len(shares))
     runs = load_clients.run_clients([launch(cell, share, number, timeout_s, client_cpus, session, calls, plan.httperf_build)
-                                     for number, share in enumerate(shares, start=1)], client_cpus, wall_limit_s)
+                                     for number, (share, session) in enumerate(zip(shares, sessions), start=1)],
+                                    client_cpus, wall_limit_s)
     write_atomically(cell.directory / raw, clients.joined_output([output for output, _ in runs]))
     return [(share_rate, share_requests, output, killed, parsed(output))
             for (share_rate, share_requests), (output, killed) in zip(shares, runs)]
@@ -101,6 +112,9 @@ def oha_load(cell, rate, requests, timeout_s, raw, context, calls=1):
     """One oha run as a step's load, on this machine: its report saved under `raw` with its command
     and its reply rate as httperf samples it. Enough connections that rate x timeout can be
     outstanding, within the descriptor limit and, kept alive, the server's connection cap."""
+    if cell.paths:
+        raise ValueError(f"{cell.visit}: oha sends one URL, and this workload's requests draw their ids: "
+                         "its steps take httperf")
     most = resource.getrlimit(resource.RLIMIT_NOFILE)[0] - 100
     cap = registry.connection_cap(cell.key.app)
     if context.plan.keepalive and cap:

@@ -1,5 +1,5 @@
-//! The rules of contract/README.md: the columns, the engine-to-table map, the three queries and how
-//! their parameters are checked.
+//! The rules of contract/README.md: the columns, the engine-to-table map, the workloads' statements
+//! and how their parameters are checked.
 use std::collections::HashMap;
 
 use axum::http::StatusCode;
@@ -38,6 +38,14 @@ pub enum Argument {
 pub struct Query {
     pub sql: String,
     pub argument: Argument,
+}
+
+/// The update's two statements on one id: its version raised, then the row read back with it.
+#[derive(Debug, PartialEq)]
+pub struct Update {
+    pub raise: String,
+    pub read: String,
+    pub id: i64,
 }
 
 /// A query string's values by name.
@@ -125,11 +133,23 @@ fn bounded(text: Option<&str>, digits: usize, max: i64) -> Option<i64> {
     well_formed.then(|| text.parse().ok()).flatten().filter(|&number| number <= max)
 }
 
-/// The single row: the id, then the engine.
-pub fn single(parameters: &Parameters) -> Result<Query, Refusal> {
+/// The single row and the update's: the id, then the engine.
+fn id_and_table(parameters: &Parameters) -> Result<(i64, &'static str), Refusal> {
     let id = bounded(one(parameters, "id")?, 10, i64::from(i32::MAX))
         .ok_or_else(|| Refusal::bad_request("id must be an integer from 1 to 2147483647"))?;
-    Ok(Query { sql: select(table(parameters)?, "WHERE id = ?"), argument: Argument::Number(id) })
+    Ok((id, table(parameters)?))
+}
+
+pub fn single(parameters: &Parameters) -> Result<Query, Refusal> {
+    let (id, table) = id_and_table(parameters)?;
+    Ok(Query { sql: select(table, "WHERE id = ?"), argument: Argument::Number(id) })
+}
+
+/// The update: checked as the single row is.
+pub fn update(parameters: &Parameters) -> Result<Update, Refusal> {
+    let (id, table) = id_and_table(parameters)?;
+    Ok(Update { raise: format!("UPDATE {table} SET ver = ver + 1 WHERE id = ?"),
+        read: format!("SELECT {}, ver FROM {table} WHERE id = ?", COLUMNS.join(", ")), id })
 }
 
 /// The large page: the name (a LIKE pattern, '%' when absent), then the engine.
@@ -207,6 +227,16 @@ mod tests {
         assert!(rows(&parse_query("count=1")).unwrap().sql.ends_with("FROM people_myisam ORDER BY id LIMIT ?"));
         assert_eq!(large(&parse_query("")).unwrap().argument, Argument::Text("%".into()));
         refused(large, "name=a&name=b", "parameter name given more than once");
+    }
+
+    #[test]
+    fn the_update_is_checked_as_the_single_row_then_raises_the_version_and_reads_the_row_with_it() {
+        assert_eq!(update(&parse_query("id=0&engine=nope")),
+                   Err(Refusal::bad_request("id must be an integer from 1 to 2147483647")));
+        let statements = update(&parse_query("id=7&engine=innodb")).unwrap();
+        assert_eq!(statements.raise, "UPDATE people_innodb SET ver = ver + 1 WHERE id = ?");
+        assert!(statements.read.ends_with(", throws, ver FROM people_innodb WHERE id = ?"), "{}", statements.read);
+        assert_eq!(statements.id, 7);
     }
 
     #[test]

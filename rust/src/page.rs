@@ -10,7 +10,7 @@ use axum::routing::any;
 use axum::Router;
 use sqlx::MySqlPool;
 
-use crate::contract::{self, Argument, Parameters, Query, Refusal, COLUMNS};
+use crate::contract::{self, Argument, Parameters, Query, Refusal, Update, COLUMNS};
 use crate::pool_watch::PoolWatch;
 
 /// A row of either table, its fields in the contract's column order.
@@ -31,6 +31,14 @@ pub struct Player {
     throws: String,
 }
 
+/// The update page's row: a player and its version, which no read page shows.
+#[derive(sqlx::FromRow)]
+pub struct VersionedPlayer {
+    #[sqlx(flatten)]
+    player: Player,
+    ver: u32,
+}
+
 /// The constant-row baseline's row: the single-row page of the registry's default id (100), written
 /// by the page's own code with no database (contract/README.md, "Baselines").
 fn baseline_player() -> Player {
@@ -47,7 +55,7 @@ pub struct App {
 
 type Shared = State<Arc<App>>;
 
-/// The three workloads and the two baselines; any other path is not found.
+/// The four workloads and the two baselines; any other path is not found.
 pub fn routes(app: Arc<App>) -> Router {
     Router::new()
         .route("/single", any(|state: Shared, method: Method, RawQuery(raw): RawQuery| {
@@ -59,6 +67,7 @@ pub fn routes(app: Arc<App>) -> Router {
         .route("/rows", any(|state: Shared, method: Method, RawQuery(raw): RawQuery| {
             workload(state, method, raw, "rows", contract::rows)
         }))
+        .route("/update", any(|state: Shared, method: Method, RawQuery(raw): RawQuery| update(state, method, raw)))
         .route("/baseline", any(|method: Method| async move {
             only_reads(&method).map(|()| html(StatusCode::OK, page("single", &[baseline_player()])))
         }))
@@ -118,6 +127,38 @@ async fn fetch(app: &App, query: &Query) -> Result<Vec<Player>, sqlx::Error> {
     }
 }
 
+/// The update page, POST alone: the row's version raised in autocommit, then the row read back with it.
+async fn update(State(app): Shared, method: Method, raw: Option<String>) -> Response {
+    if method != Method::POST {
+        let mut refused = Refusal::new(StatusCode::METHOD_NOT_ALLOWED, "method not allowed").into_response();
+        refused.headers_mut().insert(header::ALLOW, HeaderValue::from_static("POST"));
+        return refused;
+    }
+    let statements = match contract::update(&contract::parse_query(raw.as_deref().unwrap_or(""))) {
+        Ok(statements) => statements,
+        Err(refusal) => return refusal.into_response(),
+    };
+    match raise(&app, &statements).await {
+        Ok(Some(row)) => html(StatusCode::OK, update_page(&row)),
+        Ok(None) => Refusal::new(StatusCode::NOT_FOUND, "no player with this id").into_response(),
+        Err(error) => {
+            eprintln!("update: database error: {error}");
+            Refusal::new(StatusCode::SERVICE_UNAVAILABLE, "database unavailable").into_response()
+        }
+    }
+}
+
+/// The update, then its row, on one connection of the pool; None when no row has the id. Never run
+/// again, unlike fetch's reads: a connection lost mid-statement leaves unknown whether it committed.
+async fn raise(app: &App, update: &Update) -> Result<Option<VersionedPlayer>, sqlx::Error> {
+    let mut connection = app.watch.acquire(&app.pool).await?;
+    let done = sqlx::query(&update.raise).bind(update.id).execute(&mut **connection).await?;
+    if done.rows_affected() == 0 {
+        return Ok(None);
+    }
+    sqlx::query_as(&update.read).bind(update.id).fetch_optional(&mut **connection).await
+}
+
 fn html(status: StatusCode, body: impl IntoResponse) -> Response {
     (status, [(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"))], body).into_response()
 }
@@ -146,28 +187,46 @@ fn number(out: &mut String, value: impl std::fmt::Display) {
     write!(out, "<td>{value}</td>").unwrap();
 }
 
-/// The page of a workload's rows, built whole: sent at once, with its length.
-pub fn page(title: &str, players: &[Player]) -> String {
-    let mut out = String::with_capacity(256 + 160 * players.len());
+fn cells(out: &mut String, player: &Player) {
+    number(out, player.id);
+    text(out, &player.player_id);
+    text(out, &player.name_first);
+    text(out, &player.name_last);
+    number(out, player.birth_year);
+    number(out, player.birth_month);
+    number(out, player.birth_day);
+    number(out, player.weight);
+    number(out, player.height);
+    text(out, &player.bats);
+    text(out, &player.throws);
+}
+
+/// A page of rows under its columns' header, built whole: sent at once, with its length.
+fn table_page<T>(title: &str, header: &str, rows: &[T], row_cells: impl Fn(&mut String, &T)) -> String {
+    let mut out = String::with_capacity(256 + 160 * rows.len());
     write!(out, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{title}</title></head><body>\n\
-        <table>\n<tr><th>{}</th></tr>\n", COLUMNS.join("</th><th>")).unwrap();
-    for player in players {
+        <table>\n<tr><th>{header}</th></tr>\n").unwrap();
+    for row in rows {
         out.push_str("<tr>");
-        number(&mut out, player.id);
-        text(&mut out, &player.player_id);
-        text(&mut out, &player.name_first);
-        text(&mut out, &player.name_last);
-        number(&mut out, player.birth_year);
-        number(&mut out, player.birth_month);
-        number(&mut out, player.birth_day);
-        number(&mut out, player.weight);
-        number(&mut out, player.height);
-        text(&mut out, &player.bats);
-        text(&mut out, &player.throws);
+        row_cells(&mut out, row);
         out.push_str("</tr>\n");
     }
     out.push_str("</table>\n</body></html>\n");
     out
+}
+
+/// The page of a read workload's rows.
+pub fn page(title: &str, players: &[Player]) -> String {
+    table_page(title, &COLUMNS.join("</th><th>"), players, cells)
+}
+
+/// The update page: its row with the version last.
+fn update_page(row: &VersionedPlayer) -> String {
+    let header = format!("{}</th><th>ver", COLUMNS.join("</th><th>"));
+    table_page("update", &header, std::slice::from_ref(row), |out, row| {
+        cells(out, &row.player);
+        number(out, row.ver);
+    })
 }
 
 impl IntoResponse for Refusal {
@@ -196,5 +255,13 @@ mod tests {
         assert!(written.starts_with("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>single</title>"));
         assert!(written.contains("<td>Willie</td><td>O&#039;B&lt;&amp;&gt;&quot;</td><td>1972</td>"), "{written}");
         assert!(written.ends_with("</table>\n</body></html>\n"));
+    }
+
+    #[test]
+    fn the_update_page_shows_the_version_last() {
+        let written = update_page(&VersionedPlayer { player: baseline_player(), ver: 7 });
+        assert!(written.contains("<th>throws</th><th>ver</th></tr>\n"), "{written}");
+        assert!(written.contains("<td>R</td><td>R</td><td>7</td></tr>\n"), "{written}");
+        assert!(written.contains("<title>update</title>"));
     }
 }

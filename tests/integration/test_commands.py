@@ -1,6 +1,7 @@
 """Every database-backed app sends the database, per reply, what its registry entry declares: its
-SELECT and each command beside it (connections opened, prepares, executes, statement closes and
-resets, pings, SETs), by MariaDB's own counters read as a sweep's step reads them."""
+SELECT (and an update's UPDATE) and each command beside them (connections opened, prepares,
+executes, statement closes and resets, pings, SETs), by MariaDB's own counters read as a sweep's
+step reads them."""
 import pytest
 
 from harness.measure.mariadb_status import QUERY, parse_status, status_deltas
@@ -21,11 +22,11 @@ WINDOWS = 6
 STRAY = 2
 
 
-def counted(db, app):
-    """{DATABASE_WORK's name: how many} over REQUESTS single-row pages."""
+def counted(db, app, workload):
+    """{DATABASE_WORK's name: how many} over REQUESTS pages of the workload, a row's id each."""
     before = parse_status(db.sql(QUERY))
     for player in range(1, REQUESTS + 1):
-        assert send(registry.request(app, "single", id=player, engine="innodb")).status == 200
+        assert send(registry.request(app, workload, id=player, engine="innodb")).status == 200
     grown = status_deltas(before, parse_status(db.sql(QUERY)))
     return {name: grown[column] for name, column in DATABASE_WORK.items()}
 
@@ -40,13 +41,19 @@ def database_apps():
     return [app for app in registry.apps() if registry.reads_database(app)]
 
 
-@pytest.mark.parametrize("app", database_apps())
-def test_each_reply_sends_the_database_exactly_the_commands_its_app_declares(stack, db, app):
-    declared = registry.database_work(app, "single")
+def pages():
+    """(app, workload): every database-backed app's single row, and the update of those that write."""
+    return [(app, workload) for app in database_apps() for workload in ("single", "update")
+            if workload == "single" or registry.serves(app, workload)]
+
+
+@pytest.mark.parametrize("app,workload", pages())
+def test_each_reply_sends_the_database_exactly_the_commands_its_app_declares(stack, db, app, workload):
+    declared = registry.database_work(app, workload)
     assert set(declared) == set(DATABASE_WORK), f"{app} declares {sorted(declared)}"
     windows = []
     for _ in range(WINDOWS):
-        windows.append(off_declared(counted(db, app), declared))
+        windows.append(off_declared(counted(db, app, workload), declared))
         if not windows[-1]:
             break
     assert not windows[-1], f"{app}, declared {declared}, sent per reply beside it in each window: {windows}"

@@ -12,7 +12,7 @@ from stack.settings import ROOT
 CODE = sorted(path for folder in ("harness", "stack") for path in (ROOT / folder).rglob("*.py"))
 TESTS = sorted((ROOT / "tests").rglob("*.py"))
 # httperf's own tests: its binding, the drivers' shared rules, and its large-body build on real servers.
-HTTPERF_TESTS = {"test_httperf_driver.py", "test_drivers.py", "test_large_bodies.py"}
+HTTPERF_TESTS = {"test_httperf_driver.py", "test_drivers.py", "test_large_bodies.py", "test_writes.py"}
 
 
 def tree(path):

@@ -1,5 +1,7 @@
 """Several load clients for one step: the rate's shares, one raw file for all, and the step's figures
 combined from theirs, checked on a recorded two-client step with its answers worked out by hand."""
+from types import SimpleNamespace
+
 import pytest
 
 from harness.drivers import driver
@@ -8,6 +10,7 @@ from harness.judge.steps import client_bound
 from harness.judge.verdict import Thresholds
 from harness.measure import clients
 from harness.run import step
+from stack import registry
 from tests.unit.test_httperf_driver import FIXTURES
 
 HTTPERF = driver("httperf")
@@ -84,3 +87,17 @@ def test_a_step_is_client_bound_when_any_one_client_is():
 
 def test_a_step_with_a_client_that_printed_no_summary_has_no_figures():
     assert step.merged_client_runs([run(50, 250, None), run(50, 250, {"connections": 1})]) == (None, [])
+
+
+def test_each_client_takes_a_drawing_workloads_paths_from_its_own_place_and_a_get_needs_no_session(tmp_path):
+    paths = tuple(f"/update.php?id={number}&engine=myisam" for number in range(1, 9))
+    cell = SimpleNamespace(request=registry.request("php", "update"), paths=paths, directory=tmp_path)
+    files = step.session_files(cell, 1, 2)
+    assert [file.name for file in files] == ["session-1.txt", "session-2.txt"]
+    firsts = [file.read_text().split(" ", 1)[0] for file in files]
+    assert firsts == [paths[0], paths[4]]
+    assert sorted(files[1].read_text().split()) == sorted(files[0].read_text().split())
+    fixed = SimpleNamespace(request=registry.request("soap", "single"), paths=(), directory=tmp_path)
+    assert step.session_files(fixed, 1, 3) == [tmp_path / "session.txt"] * 3
+    get = SimpleNamespace(request=registry.request("php", "single"), paths=(), directory=tmp_path)
+    assert step.session_files(get, 1, 2) == [None, None]

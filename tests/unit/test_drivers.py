@@ -188,6 +188,32 @@ def test_a_window_becomes_each_drivers_command_with_its_body_as_an_input_file(tm
         ab.invocation(Window(registry.Request("PUT", 1, "/"), 1, 1), tmp_path)
 
 
+def test_a_drawing_workloads_paths_make_one_httperf_session_per_connection_taken_in_turn():
+    update = registry.request("php", "update")
+    paths = ("/update.php?id=1&engine=myisam", "/update.php?id=2&engine=myisam", "/update.php?id=3&engine=myisam")
+    text = httperf.session_file_text(update, paths=paths)
+    assert text == "\n".join(f"{path} method=POST contents=''\n" for path in paths)
+    kept = httperf.session_file_text(update, calls=2, paths=paths + ("/update.php?id=4&engine=myisam",))
+    assert [session.count("method=POST") for session in kept.split("\n\n")] == [2, 2]
+    assert kept.split("\n\n")[1].startswith("/update.php?id=3&")
+    # Fewer paths than calls: one session, the paths in turn.
+    one = httperf.session_file_text(update, calls=5, paths=paths[:2])
+    assert "\n\n" not in one and [line.split("=")[1][0] for line in one.splitlines()] == list("12121")
+
+
+def test_wrk_takes_a_drawing_workloads_paths_in_turn_and_ab_refuses_them(tmp_path):
+    paths = ("/update.php?id=7&engine=innodb", "/update.php?id=9&engine=innodb")
+    window = Window(registry.request("php", "update", engine="innodb"), 2, 4, paths=paths)
+    argv, inputs = wrk.invocation(window, tmp_path)
+    script = inputs[Path(tmp_path) / "wrk-post.lua"]
+    assert argv[argv.index("-s") + 1] == str(tmp_path / "wrk-post.lua") and 'wrk.method = "POST"' in script
+    assert all(f"[==[{path}]==]," in script for path in paths) and "request = function()" in script
+    get = Window(registry.request("php", "single"), 2, 4, paths=("/single.php?id=1&engine=myisam",))
+    assert "request = function()" in wrk.invocation(get, tmp_path)[1][Path(tmp_path) / "wrk-post.lua"]
+    with pytest.raises(ValueError, match="ab sends one URL"):
+        ab.invocation(window, tmp_path)
+
+
 def test_oha_reads_a_posts_body_from_a_file_and_a_get_sends_none():
     echo = registry.request("soap-gsoap", "echo-1000")
     command = oha.command("oha", echo, 50, 250, 10, 900, "requests.sqlite", "body.txt")
@@ -207,3 +233,10 @@ def test_every_open_loop_driver_gives_the_figures_the_judge_reads_in_the_lab_s_w
     assert [name for name in STEP_FIGURES if name in httperf.FIGURES] == httperf.FIGURES
     assert {binding.LOOP for binding in DRIVERS.values()} == {"open", "closed"}
     assert sorted(CLOSED_LOOP) == sorted(name for name, binding in DRIVERS.items() if binding.LOOP == "closed")
+
+
+def test_a_session_file_defines_at_most_the_thousand_sessions_httperf_takes():
+    paths = tuple(f"/update.php?id={number}&engine=myisam" for number in range(1, 16001))
+    text = httperf.session_file_text(registry.request("php", "update"), paths=paths)
+    assert text.count("method=POST") == httperf.MOST_SESSIONS == 1000
+    assert text.rstrip().endswith("/update.php?id=1000&engine=myisam method=POST contents=''")

@@ -120,3 +120,28 @@ def test_a_sized_workload_is_the_payload_workload_at_a_fixed_count():
     assert "<lab:count>16000</lab:count>" in registry.request("soap", "rows-16000").body
     assert registry.workloads_of("php", ("rows-1", "single")) == ("rows-1", "single")
     assert registry.workloads_of("static-apache", ("rows-1", "single")) == ("single",)
+
+
+def test_the_update_workload_draws_its_ids_uniformly_by_the_seed_and_the_reads_draw_none():
+    paths = registry.drawn_paths("php", "update", "innodb", "php-innodb-update round 1")
+    assert paths == registry.drawn_paths("php", "update", "innodb", "php-innodb-update round 1")
+    assert paths != registry.drawn_paths("php", "update", "innodb", "php-innodb-update round 2")
+    ids = [int(path.split("id=")[1].split("&")[0]) for path in paths]
+    assert len(ids) == 16000 and min(ids) >= 1 and max(ids) <= 16000
+    assert all(path == f"/update.php?id={player_id}&engine=innodb" for path, player_id in zip(paths, ids))
+    # 16 bins of 1,000 ids hold 1,000 draws each, give or take 5 standard deviations (about 31 each).
+    bins = [sum(1 for player_id in ids if (player_id - 1) // 1000 == place) for place in range(16)]
+    assert all(abs(count - 1000) < 160 for count in bins), bins
+    assert registry.drawn_paths("php", "single", "innodb", "x") == ()
+    assert registry.drawn_paths("servlet", "update", "myisam", "x")[0].startswith("/servlet/update?id=")
+
+
+def test_the_commands_an_app_sends_per_statement_count_twice_for_the_updates_two_statements():
+    # Go's prepared statement is executed once per statement, sqlx's pings once per connection taken.
+    assert registry.database_work("go", "single")["executes"] == 1
+    assert registry.database_work("go", "update")["executes"] == 2
+    assert registry.database_work("go-interpolate", "update")["executes"] == 0
+    assert registry.database_work("rust", "update")["executes"] == 2
+    assert registry.database_work("rust", "update")["pings"] == registry.database_work("rust", "single")["pings"] == 2
+    assert registry.database_work("php", "update")["connections"] == 1
+    assert registry.database_work("go", "large")["executes"] == 1
