@@ -4,8 +4,11 @@ steps in, (bottleneck, why) out.
 The servers share their pinned CPUs, so "the CPU" is one resource whatever server used it: the
 bottleneck is the CPU when it was nearly all busy at the saturation step (or at the lowest failing
 step above it, where whatever ran out ran out for good), and the database when mariadbd used the
-most of it. Below that, the other resources that can cap a rate without a busy CPU: requests
-waiting for the pool, connections dropped at a listen queue, MariaDB refusing connections. A cell
+most of it. Below that, the other resources that can cap a rate without a busy CPU: the writes'
+waits in the database (a MyISAM table lock, an InnoDB row lock, InnoDB's commits waiting for the
+disk's fsync), requests waiting for the pool, connections dropped at a listen queue, MariaDB refusing
+connections. The database's waits come first: a pool's requests queue behind its connections'
+commits. A cell
 that saturates with none of these is "unexplained": a figure to look into before believing it.
 Before all of them, on a shaped link (TOPOLOGY=netns LINK=), the link: the replies' bytes filled
 most of its rate.
@@ -15,11 +18,13 @@ servers had, and the registry as the run declared it (the servers' titles, which
 the pools), so an old run is judged by the servers it ran, not by today's."""
 from dataclasses import dataclass
 
-from harness.results.records import BASELINE, CLIENT_BOUND, FAIL, LOCATED, PLAN_LIMIT
+from harness.results.records import BASELINE, CLIENT_BOUND, FAIL, LOCATED, PLAN_LIMIT, answered
 from harness.results.saturation import latest_verdicts
 
 CLIENT, CPU, DATABASE, POOL, ACCEPT_QUEUE, LINK, UNEXPLAINED = (
     "client", "server CPU", "database", "pool wait", "accept queue", "link", "unexplained")
+TABLE_LOCK, ROW_LOCK, DISK = "table lock", "row lock", "disk"
+DATABASE_WAITS = (TABLE_LOCK, ROW_LOCK, DISK)  # the order they are named in
 
 
 @dataclass(frozen=True)
@@ -28,6 +33,11 @@ class BottleneckLimits:
     busy_cpu_pct: float = 85.0
     # The replies' bytes at least this share of a shaped link's rate: the link is the bottleneck.
     full_link_pct: float = 80.0
+    # Below a busy CPU: a lock waited for by at least this share of the replies (MariaDB's count of
+    # waits, any statement's, per 2xx reply), or InnoDB's fsyncs at least this many per reply (a
+    # commit that waits for the disk; group commit lets several share one).
+    lock_waits_per_reply: float = 0.1
+    fsyncs_per_reply: float = 0.25
 
 
 def link_pct(step, link_bits_per_s):
@@ -89,9 +99,32 @@ def full_collections(step, title):
     return notes
 
 
+def seen_at(step, server_cores):
+    return f"at {step.offered_rate:g} req/s offered, servers' CPU {cpu_pct(step, server_cores):.0f} % busy"
+
+
+def database_waits(step, where, limits):
+    """[(name, why)] of what a step's writes waited for in the database, past the limits: a table
+    lock, a row lock, the disk's fsyncs, each per 2xx reply."""
+    replies = answered(step.figures)
+    if not replies:
+        return []
+    per_reply = {figure: step.figures.get(figure, 0) / replies
+                 for figure in ("db_table_lock_waits", "db_row_lock_waits", "db_fsyncs")}
+    found = []
+    if per_reply["db_table_lock_waits"] >= limits.lock_waits_per_reply:
+        found.append((TABLE_LOCK, f"{per_reply['db_table_lock_waits']:.2f} table lock waits per reply {where}"))
+    if per_reply["db_row_lock_waits"] >= limits.lock_waits_per_reply:
+        waited = step.figures.get("db_row_lock_ms", 0) / max(step.figures.get("db_row_lock_waits", 1), 1)
+        found.append((ROW_LOCK, f"{per_reply['db_row_lock_waits']:.2f} row lock waits per reply, {waited:.1f} ms each, {where}"))
+    if per_reply["db_fsyncs"] >= limits.fsyncs_per_reply:
+        found.append((DISK, f"{per_reply['db_fsyncs']:.2f} InnoDB fsyncs per reply {where}"))
+    return found
+
+
 def diagnosis(told, app, run, limits=BottleneckLimits()):
-    """(name, why) from the telling steps' link, CPU, pool, database and listen-queue figures of one of
-    the app's cells in the run whose manifest is `run`."""
+    """(name, why) from the telling steps' link, CPU, database waits, pool, database and listen-queue
+    figures of one of the app's cells in the run whose manifest is `run`."""
     server_cores, link_bits_per_s = run.server_cores, run.link_bits_per_s
     for step in told:
         carried = link_pct(step, link_bits_per_s)
@@ -106,18 +139,22 @@ def diagnosis(told, app, run, limits=BottleneckLimits()):
             split = ", ".join(f"{run.server_title(name)} {seconds:.1f} s" for seconds, name in shares)
             name = DATABASE if shares and shares[0][1] == run.database_server else CPU
             return name, f"servers' CPU {busy:.0f} % busy {where} ({split})"
+    # A lock's queue caps the rate whatever the disk does: the locks first, at either step.
+    waits = [found for step in told for found in database_waits(step, seen_at(step, server_cores), limits)]
+    named = min(waits, key=lambda found: DATABASE_WAITS.index(found[0]), default=None)
+    if named:
+        return named
     evidence = []
     for step in told:
-        where = f"at {step.offered_rate:g} req/s offered, servers' CPU {cpu_pct(step, server_cores):.0f} % busy"
         if step.figures.get("pool_waiting_max", 0) > 0:
             evidence.append((POOL, f"up to {step.figures['pool_waiting_max']:.0f} requests waited for "
-                                   f"{run.pool_what(app)} {where}"))
+                                   f"{run.pool_what(app)} {seen_at(step, server_cores)}"))
         if step.figures.get("db_refused_max_connections", 0) > 0:
             evidence.append((DATABASE, f"MariaDB refused {step.figures['db_refused_max_connections']:.0f} "
-                                       f"connections (max_connections) {where}"))
+                                       f"connections (max_connections) {seen_at(step, server_cores)}"))
         if step.figures.get("tcp_listen_overflows", 0) > 0:
             evidence.append((ACCEPT_QUEUE, f"{step.figures['tcp_listen_overflows']:.0f} connections dropped "
-                                           f"at a full listen queue {where}"))
+                                           f"at a full listen queue {seen_at(step, server_cores)}"))
     if evidence:
         return evidence[0]
     busiest = max((cpu_pct(step, server_cores) for step in told), default=0.0)

@@ -1,13 +1,17 @@
-/* Two of the host's prices that `perf bench` does not measure (harness/measure/prices.py reads the
- * others there): a minor page fault, and a loopback TCP connection opened, accepted and closed.
- * What each costs is what a connection-per-request server pays on every request and a pooled one
- * does not, and what a nested guest may charge more for than bare metal.
+/* Three of the host's prices that `perf bench` does not measure (harness/measure/prices.py reads the
+ * others there): a minor page fault, and a loopback TCP connection opened, accepted and closed, which
+ * a connection-per-request server pays on every request and a pooled one does not, and a nested guest
+ * may charge more for than bare metal; and a block written and synced to a disk, which an InnoDB
+ * commit waits for (its redo log's write and fsync).
  *
  * Usage: host-costs fault PAGES   anonymous pages mapped, each touched once (one minor fault each),
  *                                 unmapped; prints the nanoseconds a fault took, map and unmap included
  *        host-costs tcp COUNT     COUNT connections to a listener on 127.0.0.1 (an ephemeral port),
  *                                 each connected, accepted and closed, the accepted end first (its
  *                                 TIME_WAIT holds no client port); prints the microseconds one took
+ *        host-costs fsync COUNT DIR  one 4 KiB block of a new file in DIR written over in place and
+ *                                 fdatasync'ed COUNT times (as InnoDB overwrites its redo log), after
+ *                                 one unmeasured; prints the microseconds one took; the file is removed
  * Built by `make build` into target/host-costs. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -74,6 +78,37 @@ static int connections(long count)
     return 0;
 }
 
+static int write_synced(int file, const char *block, size_t size)
+{
+    return pwrite(file, block, size, 0) == (ssize_t)size && !fdatasync(file) ? 0 : -1;
+}
+
+static int syncs(long count, const char *directory)
+{
+    char path[4096], block[4096];
+    if (snprintf(path, sizeof path, "%s/host-costs-fsync.XXXXXX", directory) >= (int)sizeof path) {
+        fprintf(stderr, "host-costs: the directory's name is too long\n");
+        return 1;
+    }
+    int file = mkstemp(path);
+    if (file < 0) {
+        perror("host-costs: mkstemp");
+        return 1;
+    }
+    memset(block, 'x', sizeof block);
+    int failed = write_synced(file, block, sizeof block); /* the block allocated, outside the time */
+    double started = now_ns();
+    for (long index = 0; index < count && !failed; index++)
+        failed = write_synced(file, block, sizeof block);
+    if (failed)
+        perror("host-costs: write or fdatasync");
+    else
+        printf("%.1f\n", (now_ns() - started) / count / 1e3);
+    close(file);
+    unlink(path);
+    return failed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     long count = argc > 2 ? atol(argv[2]) : 0;
@@ -83,6 +118,8 @@ int main(int argc, char **argv)
         if (!strcmp(argv[1], "tcp"))
             return connections(count);
     }
-    fprintf(stderr, "usage: host-costs fault PAGES | tcp COUNT (1 to 1000000)\n");
+    if (argc == 4 && count > 0 && count <= 1000000 && !strcmp(argv[1], "fsync"))
+        return syncs(count, argv[3]);
+    fprintf(stderr, "usage: host-costs fault PAGES | tcp COUNT | fsync COUNT DIR (1 to 1000000)\n");
     return 2;
 }

@@ -16,7 +16,7 @@ import subprocess
 from dataclasses import dataclass
 
 from stack import cgroup
-from stack.settings import ROOT
+from stack.settings import ROOT, VAR
 
 HOST_COSTS = ROOT / "target" / "host-costs"
 CANARY = ROOT / "target" / "canary"
@@ -55,7 +55,8 @@ class Price:
     about: str         # what it is, in words a report can use ("a TCP connection costs 2.1x here")
     command: tuple     # argv, relative to the project for its own programs
     reading: object    # output -> the price
-    paid_in: str       # the CPU time a request pays it in: "user" (its own code) or "system" (the kernel's)
+    paid_in: str       # the CPU time a request pays it in: "user" (its own code) or "system" (the
+                       # kernel's); "wait", none: the request waits for it (the disk)
     higher_is_faster: bool = False
 
 
@@ -73,6 +74,10 @@ PRICES = (
     Price("memcpy_gb_s", "memory bandwidth", ("perf", "bench", "mem", "memcpy", "-f", "default", "-s", "32MB",
                                               "-l", "4"), gb_per_s, "user",
           higher_is_faster=True),
+    # What an InnoDB commit waits for with DB_DURABILITY=full: a block synced to the disk of var/,
+    # which holds MariaDB's data (var/lib/mariadb) where the database runs on this host.
+    Price("fsync_us", "a block synced to the database's disk", (str(HOST_COSTS), "fsync", "50", str(VAR)),
+          first_number, "wait"),
 )
 BY_NAME = {price.name: price for price in PRICES}
 

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from harness.results.records import PASS
 
 COSTS = ["user_ms_per_reply", "system_ms_per_reply", "minflt_per_reply", "vcsw_per_reply", "ivcsw_per_reply"]
-PRICES = ["canary_ms", "syscall_us", "context_switch_us", "page_fault_us", "tcp_connection_us", "memcpy_gb_s"]
+PRICES = ["canary_ms", "syscall_us", "context_switch_us", "page_fault_us", "tcp_connection_us", "memcpy_gb_s",
+          "fsync_us"]
 # The database's work per reply, by MariaDB's count (records.DATABASE_WORK's names).
 WORK = {"selects": "db_selects_per_reply", "rows": "db_rows_per_reply"}
 COLUMNS = ["cell", "restart", "step", "at", "rate", "verdict", "reply_rate", "reply_time_ms", "cpu_ms_per_reply", *COSTS,
@@ -93,7 +94,7 @@ def cell_spread(rows, cell):
                          if len(set(slowness)) > 1 and len(set(cost)) > 1 else None)
     found["prices"] = {}
     for price in PRICES:
-        values = [number(group[0][price]) for group in by_restart.values() if number(group[0][price])]
+        values = [number(group[0].get(price)) for group in by_restart.values() if number(group[0].get(price))]
         if values:
             found["prices"][price] = (min(values), max(values))
     return found

@@ -4,7 +4,8 @@ recorded only its servers' ports, so its cells are judged by a later run's regis
 database, pools), and by full6's own as it is, which names no database and no pool."""
 import dataclasses
 
-from harness.judge.bottleneck import ACCEPT_QUEUE, CLIENT, CPU, DATABASE, LINK, POOL, UNEXPLAINED, bottleneck
+from harness.judge.bottleneck import (ACCEPT_QUEUE, CLIENT, CPU, DATABASE, DISK, LINK, POOL, ROW_LOCK, TABLE_LOCK,
+                                     UNEXPLAINED, bottleneck)
 from harness.results import store
 from harness.results.manifest import Manifest
 from harness.results.records import CLIENT_BOUND, NO_PASS, PLAN_LIMIT, CellKey
@@ -139,3 +140,32 @@ def test_a_shaped_link_full_of_replies_is_the_bottleneck_before_the_cpu():
     php = next(row for row in link_run.saturation if row.key.app == "php")
     unshaped = Manifest({**link_run.manifest.data, "topology": {"mode": "loopback"}})
     assert bottleneck(php, link_run.steps[php.visit], unshaped)[0] == UNEXPLAINED
+
+
+UPDATES = store.load_run(ROOT / "reference-runs" / "update-study-xeon-20261202")
+
+
+def update_cell(app, engine):
+    summary = next(row for row in UPDATES.saturation if row.key == CellKey(app, engine, "update"))
+    return summary, UPDATES.steps[summary.visit]
+
+
+def test_a_writes_busy_cpu_is_still_the_cpu_and_its_waits_name_what_runs_out_once_the_cpu_is_idle():
+    # The kept first update run (every request on id 100, Intel Xeon): the servers' CPU was busy at
+    # saturation in each cell, so that is what it names.
+    for app, engine in (("servlet", "innodb"), ("pooled-servlet", "innodb"), ("php", "myisam")):
+        summary, steps = update_cell(app, engine)
+        assert bottleneck(summary, steps, UPDATES.manifest)[0] in (CPU, DATABASE), (app, engine)
+    # The same steps with their CPU a third as busy: one row's lock queued the servlet's updates on
+    # InnoDB (2,868 waits for 3,460 replies at 692 req/s), ...
+    summary, steps = update_cell("servlet", "innodb")
+    name, why = bottleneck(summary, idle_servers(steps), UPDATES.manifest)
+    assert name == ROW_LOCK and why.startswith("0.83 row lock waits per reply, 269.1 ms each, at 692 req/s offered"), why
+    # ... the pooled servlet's commits waited for InnoDB's fsyncs with few lock waits, ...
+    summary, steps = update_cell("pooled-servlet", "innodb")
+    name, why = bottleneck(summary, idle_servers(steps), UPDATES.manifest)
+    assert name == DISK and " InnoDB fsyncs per reply at " in why, why
+    # ... and PHP's MyISAM updates waited for the table's lock, which InnoDB never takes.
+    summary, steps = update_cell("php", "myisam")
+    name, why = bottleneck(summary, idle_servers(steps), UPDATES.manifest)
+    assert name == TABLE_LOCK and " table lock waits per reply at " in why, why

@@ -1,5 +1,5 @@
-"""The host's price list: its parsers on outputs recorded on the Intel Xeon host kind, its rows in
-prices.tsv, and what a round's list reads per role."""
+"""The host's price list: its parsers on outputs recorded on the Intel Xeon host kind (the fsync's on
+AMD EPYC), its rows in prices.tsv, and what a round's list reads per role."""
 import pytest
 
 from harness.measure import prices
@@ -25,6 +25,9 @@ def test_perf_bench_outputs_read_as_one_operations_price():
 def test_the_lab_programs_outputs_read_in_the_lists_units():
     assert prices.BY_NAME["page_fault_us"].reading(recorded("host-costs-fault.txt")) == pytest.approx(1.5059)
     assert prices.BY_NAME["tcp_connection_us"].reading(recorded("host-costs-tcp.txt")) == pytest.approx(12.30)
+    # A 4 KiB block written over and fdatasync'ed in var/ (AMD EPYC VM, 2026-12-03).
+    assert prices.BY_NAME["fsync_us"].reading(recorded("host-costs-fsync.txt")) == pytest.approx(110.8)
+    assert prices.BY_NAME["fsync_us"].paid_in == "wait"
     # The canary's reps: its CPU times' line, the median of 20.
     assert prices.canary_rep_ms(recorded("canary-20.txt")) == pytest.approx(3.0235)
 
