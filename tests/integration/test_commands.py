@@ -22,7 +22,7 @@ WINDOWS = 6
 STRAY = 2
 
 
-def counted(db, app, workload):
+def counted(db, app, workload="single"):
     """{DATABASE_WORK's name: how many} over REQUESTS pages of the workload, a row's id each."""
     before = parse_status(db.sql(QUERY))
     for player in range(1, REQUESTS + 1):
