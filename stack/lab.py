@@ -221,8 +221,8 @@ def main(argv):
                            for name, members in registry.sets().items()],
         "workloads": lambda: [
             "Workloads (WORKLOADS=): " + ", ".join(workload_names.workloads()) + ".",
-            "Writing, taken when named (WORKLOADS=update; the apps that declare them): "
-            + ", ".join(workload_names.write_workloads()) + ".",
+            "Writing, taken when named (WORKLOADS=update,mixed-10; the apps that declare them): "
+            + ", ".join(workload_names.write_workload_names()) + " (P: the percent of requests that update).",
             "Grown by N (SIZE_WORKLOAD=, KINDS=, cells NAME-N): " + ", ".join(workload_names.size_kinds())
             + f"; without N: {', '.join(kind for kind in workload_names.echo_workloads() if kind not in workload_names.size_kinds())}."],
     }

@@ -10,7 +10,7 @@ from urllib.parse import quote
 from xml.sax.saxutils import escape
 
 from stack import echoes, settings, targets, topology
-from stack.workload_names import ECHO_PARAMETER, declared_work, drawn, is_echo, parse_workload
+from stack.workload_names import ECHO_PARAMETER, declared_work, drawn, is_echo, is_write_place, mix, parse_workload
 
 
 @dataclass(frozen=True)
@@ -20,6 +20,8 @@ class Request:
     path: str
     headers: dict = field(default_factory=dict)
     body: str = ""
+    # The UPDATEs it owes the database (its workload's declared work): 0 for a read.
+    updates: int = 0
 
     # Every app is served from the web host.
     host: str = field(default_factory=lambda: topology.current().address("web"))
@@ -139,9 +141,13 @@ def soap_max_element_depth():
 
 
 def serves(app_name, workload):
-    """Whether the app answers the workload: its own, or for a SOAP app the echo workloads too."""
+    """Whether the app answers the workload: its own, a mix when it answers both its workloads, or
+    for a SOAP app the echo workloads too."""
     if is_echo(workload) and app(app_name)["kind"] == "soap":
         return True
+    mixed = mix(workload)
+    if mixed:
+        return all(serves(app_name, each) for each in mixed[:2])
     return parse_workload(workload)[0] in workload_specs(app_name)
 
 
@@ -286,7 +292,11 @@ def echo_request(app_name, kind, count):
 
 
 def request(app_name, workload, **parameters):
-    """The request an app's workload takes, with the registry's defaults for unnamed parameters."""
+    """The request an app's workload takes, with the registry's defaults for unnamed parameters; a
+    mix's is its writes' (drawn_requests gives each of its requests)."""
+    mixed = mix(workload)
+    if mixed:
+        return request(app_name, mixed[0], **parameters)
     base, fixed = parse_workload(workload)
     if is_echo(workload) and app(app_name)["kind"] == "soap":
         return echo_request(app_name, base, int(fixed.get(ECHO_PARAMETER, 0)))
@@ -300,20 +310,26 @@ def request(app_name, workload, **parameters):
         path=fill(spec["path"], values, lambda value: quote(value, safe="")),
         headers=dict(spec.get("headers", {})),
         body=fill(spec.get("body", ""), values, escape),
+        updates=(declared_work(workload) or {}).get("updates", 0),
     )
 
 
-def drawn_paths(app_name, workload, engine, seed):
-    """The paths that a drawing workload's requests take in turn: its declaration's `drawn` parameter
-    uniform over from..to, `draws` of them, by random.Random(seed); () for a workload that draws
-    none, whose every request is request()'s."""
+def drawn_requests(app_name, workload, engine, seed):
+    """The requests that a drawing workload sends in turn: its declaration's `drawn` parameter uniform
+    over from..to, `draws` of them, by random.Random(seed), and for a mix its writes' request in its
+    share of places (workload_names.is_write_place), its reads' in the others; () for a workload that
+    draws none, whose every request is request()'s."""
     declared = drawn(workload)
     if not declared:
         return ()
+    mixed = mix(workload)
     chooser = random.Random(seed)
-    return tuple(request(app_name, workload, engine=engine,
-                         **{declared["parameter"]: chooser.randint(declared["from"], declared["to"])}).path
-                 for _ in range(declared["draws"]))
+
+    def at(place):
+        taken = workload if not mixed else mixed[0] if is_write_place(place, mixed[2]) else mixed[1]
+        return request(app_name, taken, engine=engine,
+                       **{declared["parameter"]: chooser.randint(declared["from"], declared["to"])})
+    return tuple(at(place) for place in range(declared["draws"]))
 
 
 if __name__ == "__main__":

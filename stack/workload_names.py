@@ -1,5 +1,5 @@
 """The workloads' names and what they mean: the declared ones (single, range...), the payload
-workload's rows-N, the SOAP papers' echo-N and quote. Pure over contract/targets.json (stack/targets.py);
+workload's rows-N, a mix's mixed-P, the SOAP papers' echo-N and quote. Pure over contract/targets.json (stack/targets.py);
 how each app is asked for one is the registry's (stack/registry.py)."""
 from stack import targets
 
@@ -14,6 +14,29 @@ def size_workload():
 
 ECHO_PARAMETER = "items"
 QUOTE_WORKLOAD = "quote"
+
+
+def mixes(base):
+    """{"writes", "reads", "parameter"}: the two declared workloads whose requests a mixing workload
+    (mixed) interleaves, and the parameter of its name's percentage; None for the others."""
+    return targets.registry()["workloads"].get(base, {}).get("mixes")
+
+
+def mix(workload):
+    """(its writes' workload, its reads', the share of writes in percent) of a mixing workload's name
+    ("mixed-10": ("update", "single", 10)); None for the others."""
+    base, fixed = parse_workload(workload)
+    declared = mixes(base)
+    if not declared or declared["parameter"] not in fixed:
+        return None
+    return declared["writes"], declared["reads"], int(fixed[declared["parameter"]])
+
+
+def is_write_place(place, share):
+    """Whether the request at `place` (from 0) of a mix with `share` percent writes is a write: the
+    writes spread evenly, so that any run of n requests holds floor(n x share / 100) of them, or one
+    more."""
+    return (place + 1) * share // 100 > place * share // 100
 
 
 def echo_workloads():
@@ -50,6 +73,8 @@ def parse_workload(workload):
     base, _, count = workload.partition("-")
     if base == size_workload() and count.isdigit():
         return base, {SIZE_PARAMETER: count}
+    if mixes(base) and count.isdigit() and 0 <= int(count) <= 100:
+        return base, {mixes(base)["parameter"]: str(int(count))}
     if base in echo_workloads() and base != QUOTE_WORKLOAD and count.isdigit() and int(count) > 0:
         return base, {ECHO_PARAMETER: count}
     return workload, {}
@@ -73,7 +98,10 @@ def item_count(workload):
 
 
 def is_workload(workload):
+    """Whether the name is a workload's; a mix (mixed) only with its percentage (mixed-10)."""
     base, fixed = parse_workload(workload)
+    if mixes(base):
+        return bool(fixed)
     return base in targets.registry()["workloads"] or bool(fixed) or is_echo(workload)
 
 
@@ -84,8 +112,13 @@ def workloads():
 
 
 def write_workloads():
-    """The declared workloads that write (update): each raises the version of the rows it names."""
+    """The declared workloads that write (update, mixed): each raises the version of the rows it names."""
     return [name for name, declared in targets.registry()["workloads"].items() if declared.get("writes")]
+
+
+def write_workload_names():
+    """How a run names the write workloads: update; a mix with its percentage's placeholder, mixed-P."""
+    return [f"{name}-P" if mixes(name) else name for name in write_workloads()]
 
 
 def writes(workload):
@@ -115,13 +148,15 @@ def workload_title(workload, short=False):
     if is_echo(workload):
         title = echo_workloads()[base]["short_title" if short else "title"]
         return title.format(n=f"{int(fixed.get(ECHO_PARAMETER, 0)):,}")
-    declared = targets.registry()["workloads"].get(workload, {})
-    return declared.get("short_title" if short else "title", workload)
+    declared = targets.registry()["workloads"].get(base, {})
+    return declared.get("short_title" if short else "title", workload).format(**fixed)
 
 
 def selects(workload):
-    """(column, operator, the defaults' parameter) of the rows a declared workload returns."""
-    declared = targets.registry()["workloads"][workload]["selects"]
+    """(column, operator, the defaults' parameter) of the rows a declared workload returns (a mix's:
+    its writes', whose request the sweep verifies)."""
+    mixed = mix(workload)
+    declared = targets.registry()["workloads"][mixed[0] if mixed else workload]["selects"]
     return declared["column"], declared["operator"], declared["parameter"]
 
 
@@ -134,14 +169,20 @@ def baseline_workloads():
 def declared_work(workload):
     """{"selects": n, "rows": n, "updates": n, "rows_changed": n}: what one reply of the workload must
     cost the database, by its declaration (contract/targets.json's work; rows-N reads N rows per
-    size_workload_work; a workload that declares no writes owes none); None where none is declared:
-    an echo reads no database."""
+    size_workload_work; a mix owes its two workloads' work in its shares, fractions of a count; a
+    workload that declares no writes owes none); None where none is declared: an echo reads no
+    database."""
     if is_echo(workload):
         return None
     base, fixed = parse_workload(workload)
     if SIZE_PARAMETER in fixed:
         work = targets.registry()["size_workload_work"]
         return {"selects": work["selects"], "rows": work["rows_per_count"] * int(fixed[SIZE_PARAMETER]), **NO_WRITES}
+    mixed = mix(workload)
+    if mixed:
+        writes, reads, share = mixed
+        return {name: (share * count + (100 - share) * declared_work(reads)[name]) / 100
+                for name, count in declared_work(writes).items()}
     work = targets.registry()["workloads"].get(base, {}).get("work")
     return {**NO_WRITES, **work} if work else None
 

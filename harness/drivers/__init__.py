@@ -32,7 +32,7 @@ class Window:
     keepalive: bool = False
     latency: bool = False            # ask for the latency distribution where the driver makes it optional
     timeout_s: float | None = None   # a request unanswered this long is an error (the driver's default if None)
-    paths: tuple = ()                # a drawing workload's paths, taken in turn (stack.registry.drawn_paths); () : request.path
+    drawn: tuple = ()                # a drawing workload's requests, sent in turn (stack.registry.drawn_requests); () : request
 
 
 DRIVERS = {binding.NAME: binding for binding in (httperf, oha, wrk, ab)}

@@ -25,7 +25,7 @@ def invocation(window, workdir):
     """ab for one window: `connections` at once for `seconds` (-t, with -n sized to stop on time), -r to
     carry on past a receive error, -l as every dynamic page's length varies; a POST's body from a file."""
     request = window.request
-    if window.paths:
+    if window.drawn:
         raise ValueError("ab sends one URL: a workload whose requests draw their ids takes wrk (DRIVER=wrk)")
     argv = ["ab", "-q", "-r", "-l", "-c", str(window.connections), "-t", f"{window.seconds:g}",
             "-n", str(math.ceil(window.seconds * MOST_REPLIES_PER_S)),

@@ -2,7 +2,6 @@
 or `calls` kept-alive requests per connection) and httperf 0.9's summary parsed into named figures.
 Pure, tested on recorded outputs."""
 import re
-from dataclasses import replace
 from pathlib import Path
 
 NAME = "httperf"
@@ -171,7 +170,7 @@ def command(request, rate, num_requests, timeout_s, session_file=None, calls=1, 
                "--rate", f"{rate / calls:g}", "--timeout", f"{timeout_s:g}",
                # Twice: httperf then prints each step's connection-lifetime histogram (1 ms bins).
                "--verbose", "--verbose"]
-    if request.method == "GET":
+    if session_file is None:
         return command + ["--uri", request.path, "--num-conns", str(connections), "--num-calls", str(calls)]
     headers = "".join(f"{name}: {value}\\n" for name, value in request.headers.items())
     return command + ["--wsesslog", f"{connections},0,{session_file}", "--add-header", headers,
@@ -187,12 +186,14 @@ def send_buffer(request):
 
 
 def session_line(request):
-    """One POST as a --wsesslog line."""
+    """One request as a --wsesslog line: a POST with its body; a GET (a mix's read) with none."""
     if "'" in request.body:
         raise ValueError("httperf session bodies are single-quoted: the body cannot hold a quote")
     if "\\" in request.body or "\n" in request.body:
         # httperf reads a backslash as an escape, and a line break ends its line.
         raise ValueError("httperf session bodies are one line without escapes: no backslash or line break")
+    if request.method == "GET" and not request.body:
+        return f"{request.path} method=GET\n"
     return f"{request.path} method={request.method} contents='{request.body}'\n"
 
 
@@ -201,15 +202,34 @@ def session_line(request):
 MOST_SESSIONS = 1000
 
 
-def session_file_text(request, calls=1, paths=()):
-    """A --wsesslog file: sessions of `calls` POSTs each, every line a burst of its own sent after the
-    last one's reply on the session's connection, a blank line between sessions; httperf takes them
-    round-robin, one per connection. Without `paths`, one session of the request `calls` times; with
-    a drawing workload's paths (stack.registry.drawn_paths), the request on each path in turn, one
-    session per `calls` of them, at most MOST_SESSIONS: a longer step sends them again in the same
-    order, so that a path comes back only a thousand connections later."""
-    if not paths:
-        return session_line(request) * calls
-    sessions = min(MOST_SESSIONS, max(1, len(paths) // calls))
-    lines = [session_line(replace(request, path=paths[place % len(paths)])) for place in range(sessions * calls)]
-    return "\n".join("".join(lines[start:start + calls]) for start in range(0, len(lines), calls))
+def sessions_of(request, calls=1, drawn=()):
+    """A --wsesslog file's sessions, each `calls` requests, which httperf takes round-robin, one per
+    connection: without `drawn`, one session of the request `calls` times; with a drawing workload's
+    requests (stack.registry.drawn_requests), each in turn, one session per `calls` of them, at most
+    MOST_SESSIONS: a longer step sends them again in the same order, so that an id comes back only a
+    thousand connections later."""
+    if not drawn:
+        return [(request,) * calls]
+    count = min(MOST_SESSIONS, max(1, len(drawn) // calls))
+    taken = [drawn[place % len(drawn)] for place in range(count * calls)]
+    return [tuple(taken[start:start + calls]) for start in range(0, len(taken), calls)]
+
+
+def sessions_text(sessions):
+    """The --wsesslog file of sessions (sessions_of's): every line a burst of its own, sent after the
+    last one's reply on the session's connection, a blank line between sessions."""
+    return "\n".join("".join(map(session_line, session)) for session in sessions)
+
+
+def session_file_text(request, calls=1, drawn=()):
+    """The --wsesslog file of sessions_of(request, calls, drawn)."""
+    return sessions_text(sessions_of(request, calls, drawn))
+
+
+def updates_owed(sessions, connections):
+    """The UPDATEs that a run of `connections` over these sessions owes the database (each request's
+    `updates`; httperf takes the sessions round-robin from the first), and the most that one of its
+    requests owes: (owed, most)."""
+    owed = [sum(each.updates for each in session) for session in sessions]
+    rounds, rest = divmod(connections, len(owed))
+    return rounds * sum(owed) + sum(owed[:rest]), max(each.updates for session in sessions for each in session)

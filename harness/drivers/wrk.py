@@ -57,22 +57,24 @@ def invocation(window, workdir):
     argv += [] if window.keepalive else ["-H", "Connection: close"]
     argv += (["--latency"] if window.latency else []) + ([f"--timeout={window.timeout_s:g}s"] if window.timeout_s else [])
     request, inputs = window.request, {}
-    if request.method != "GET" or window.paths:
+    if request.method != "GET" or window.drawn:
         script = Path(workdir) / "wrk-post.lua"
         lines = [f'wrk.method = "{request.method}"', f"wrk.body = [==[{request.body}]==]"]
         lines += [f'wrk.headers["{name}"] = [==[{value}]==]' for name, value in request.headers.items()]
-        inputs[script] = "\n".join(lines + paths_in_turn(window.paths)) + "\n"
+        inputs[script] = "\n".join(lines + requests_in_turn(window.drawn)) + "\n"
         argv += ["-s", str(script)]
     return Invocation(argv + [request.url], inputs)
 
 
-def paths_in_turn(paths):
-    """wrk's Lua for a drawing workload: each request the next of `paths`, from the first again after
-    the last (wrk's request(), with one thread: one sequence over all its connections)."""
-    if not paths:
+def requests_in_turn(drawn):
+    """wrk's Lua for a drawing workload: each request the next of `drawn`, its method and path, from
+    the first again after the last (wrk's request(), with one thread: one sequence over all its
+    connections). A mix's reads and writes share the window's headers and body: the HTML apps' are
+    empty."""
+    if not drawn:
         return []
-    if any("]==]" in path for path in paths):
+    if any("]==]" in each.path or "]==]" in each.method for each in drawn):
         raise ValueError("a path cannot hold ]==], which ends its Lua string")
-    return ["local paths = {", *(f"  [==[{path}]==]," for path in paths), "}", "local taken = 0",
-            "request = function()", "  taken = taken % #paths + 1",
-            "  return wrk.format(nil, paths[taken])", "end"]
+    return ["local requests = {", *(f'  {{"{each.method}", [==[{each.path}]==]}},' for each in drawn), "}",
+            "local taken = 0", "request = function()", "  taken = taken % #requests + 1",
+            "  return wrk.format(requests[taken][1], requests[taken][2])", "end"]

@@ -14,13 +14,27 @@ FLAG = "database work missing"
 OWED = ("selects", "rows", "updates", "rows_changed")
 # The step's rise in the versions of both tables (SUM(ver), read before and after it: harness/run/step.py).
 VERSIONS_RAISED = "db_versions_raised"
+# The UPDATEs the step's requests owe, counted from them (harness/run/step.py), and the most one owes.
+UPDATES_OWED = "updates_owed"
 
 
 def compared(counted, declared, keep, names):
-    """"0.00 selects per reply, not 1" for each of `names` whose count `keep(count, declared)` picks."""
-    return [f"{counted[name]:.2f} {name.replace('_', ' ')} per reply, not {declared[name]:,}"
+    """"0.00 selects per reply, not 1" for each of `names` whose count `keep(count, declared)` picks
+    (a mix's fractions of a count to three places)."""
+    return [f"{counted[name]:.{3 if isinstance(declared[name], float) else 2}f} {name.replace('_', ' ')} per reply, "
+            f"not {declared[name]:{'.3f' if isinstance(declared[name], float) else ','}}"
             for name in names if name in counted and declared.get(name) is not None
             and keep(counted[name], declared[name])]
+
+
+def owed_work(declared, figures, planned):
+    """The work a step's replies owe: the declared, but where the step counted the UPDATEs its own
+    requests owe (a mix's: any run of its requests holds its share of writes, less one), its updates
+    and rows changed per reply are those, over the `planned` requests, not the share's."""
+    if not declared or not declared.get("updates") or UPDATES_OWED not in figures or not planned:
+        return declared
+    per_reply = figures[UPDATES_OWED] / planned
+    return {**declared, **{name: per_reply * declared[name] / declared["updates"] for name in ("updates", "rows_changed")}}
 
 
 def missing_work(figures, declared, max_missing_ratio):
@@ -52,23 +66,36 @@ def extra_work(figures, declared, margin, database_cpu_s=None):
     return f"more database work than declared: {'; '.join(over)}{cost}"
 
 
-def write_problem(figures, declared):
-    """None when the tables' versions rose by exactly the updates the step's 2xx replies owe, or within
-    what its other requests leave open (each may or may not have written before it failed); else why
-    the step is flagged: "writes lost" below, "writes done twice" above. Not judged without the
-    versions' reading or for a workload that declares no updates."""
-    raised, per_reply = figures.get(VERSIONS_RAISED), (declared or {}).get("updates")
-    if raised is None or not per_reply:
-        return None
+def owed_bounds(figures, per_reply, planned):
+    """(least, most) UPDATEs the step's requests owe. Where the step counted what its own requests
+    owe (UPDATES_OWED, from the requests it sent: a mix's reads owe none), all of that once every
+    request got its 2xx reply, and each request without one may not have written: as much less as it
+    owes at most. Otherwise every 2xx reply owes `per_reply`, and every other request sent may."""
     replies = answered(figures)
+    if UPDATES_OWED in figures:
+        unanswered = max(0, (planned or replies) - replies)
+        most = figures[UPDATES_OWED]
+        return max(0, most - unanswered * figures["updates_most_per_request"]), most
     # httperf counts the requests it sent; oha, which gives no such count, the requests it issued as
     # its connections.
     sent = max(replies, figures.get("requests") or figures.get("connections") or 0)
-    least, most = replies * per_reply, sent * per_reply
+    return replies * per_reply, sent * per_reply
+
+
+def write_problem(figures, declared, planned=None):
+    """None when the tables' versions rose by exactly the updates the step's 2xx replies owe, or within
+    what its other requests leave open (each may or may not have written before it failed), of the
+    `planned` requests; else why the step is flagged: "writes lost" below, "writes done twice" above.
+    Not judged without the versions' reading or for a workload that declares no updates."""
+    raised, per_reply = figures.get(VERSIONS_RAISED), (declared or {}).get("updates")
+    if raised is None or not per_reply:
+        return None
+    least, most = owed_bounds(figures, per_reply, planned)
+    replies = answered(figures)
     if raised < least:
         return (f"{FLAG}: writes lost: the versions rose by {raised:.0f}, the {replies:.0f} 2xx replies owe "
-                f"{least:.0f} (SUM(ver) before and after the step)")
+                f"at least {least:.0f} (SUM(ver) before and after the step)")
     if raised > most:
-        return (f"{FLAG}: writes done twice: the versions rose by {raised:.0f}, {sent:.0f} requests could "
+        return (f"{FLAG}: writes done twice: the versions rose by {raised:.0f}, the step's requests could "
                 f"owe at most {most:.0f} (SUM(ver) before and after the step)")
     return None

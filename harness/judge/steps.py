@@ -6,7 +6,7 @@ Replayed on a recorded step (its raw output and its row's watched figures), `jud
 again (tests/unit/test_steps.py)."""
 from dataclasses import dataclass
 
-from harness.judge.database_work import extra_work, missing_work, write_problem
+from harness.judge.database_work import extra_work, missing_work, owed_work, write_problem
 from harness.judge.verdict import issue_rate, judge
 from harness.results.records import CLIENT_LIMITED, DISTURBED, PASS, Step
 
@@ -100,8 +100,8 @@ def judged(plan, seen, rules, round_, role=""):
         verdict, reason = DISTURBED, f"{why}; not judged (would have been: {verdict}, {reason})"
     measured = {**(figures or {}), **seen.watched, **(seen.speed or {})}
     margin = rules.thresholds.max_missing_work_ratio
-    work_missing = figures and (missing_work(measured, rules.declared_work, margin)
-                                or write_problem(measured, rules.declared_work))
+    work_missing = figures and (missing_work(measured, owed_work(rules.declared_work, measured, plan.requests), margin)
+                                or write_problem(measured, rules.declared_work, plan.requests))
     extra = verdict == PASS and extra_work(measured, rules.declared_work, margin, measured.get(f"{rules.database}_cpu_s"))
     if extra:
         reason += f"; {extra}"

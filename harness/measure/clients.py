@@ -18,9 +18,9 @@ SUMMED = ["connections", "requests", "replies", "connection_rate", "max_concurre
           "status_4xx", "status_5xx", "client_cpu_user_s", "client_cpu_system_s", "net_io_kb_s",
           "errors_total", "client_timo", "socket_timo", "connrefused", "connreset", "fd_unavail",
           "addrunavail", "ftab_full", "errors_other", "session_rate_avg", "sessions_completed",
-          "sessions_total", "offered_rate", "client_minflt", "client_vcsw", "client_ivcsw"]
+          "sessions_total", "offered_rate", "client_minflt", "client_vcsw", "client_ivcsw", "updates_owed"]
 LARGEST = ["max_connect_burst", "test_duration_s", "conn_time_max_ms", "client_cpu_user_pct",
-           "client_cpu_system_pct", "client_cpu_total_pct"]
+           "client_cpu_system_pct", "client_cpu_total_pct", "updates_most_per_request"]
 SMALLEST = ["conn_time_min_ms", "reply_rate_samples"]
 # Averages over connections (weighted by each client's connections) or over replies.
 PER_CONNECTION = ["conn_time_avg_ms", "connect_time_ms"]

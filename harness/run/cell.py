@@ -21,8 +21,8 @@ class Cell:
         self.state_path = files.cell_state(key, round_, replica)
         self.steps_path = files.cell_steps(key, round_, replica)
         self.request = registry.request(key.app, key.workload, engine=key.engine)
-        # A drawing workload's paths (update's ids), the same for every run of this visit.
-        self.paths = registry.drawn_paths(key.app, key.workload, key.engine, str(self.visit))
+        # A drawing workload's requests (update's ids), the same for every run of this visit.
+        self.drawn = registry.drawn_requests(key.app, key.workload, key.engine, str(self.visit))
         self.server = registry.server_of(key.app)
         self.state = read_cell_state(self.state_path) or CellState(key.app, key.engine, key.workload,
                                                                    round=round_, replica=replica)

@@ -78,7 +78,7 @@ def measure_level(cell, connections, context, watched, mode, driver, windows, pr
     when `profiling`, one more under perf (profiled_window); its figures, flags and raw reports."""
     window_s = max(windows.seconds, profile_for(cell.key.workload).warmup_window_s)
     run = Window(cell.request, window_s, connections, context.plan.keepalive, latency=True,
-                 timeout_s=sweep_settings()["request_timeout_s"], paths=cell.paths)
+                 timeout_s=sweep_settings()["request_timeout_s"], drawn=cell.drawn)
     name = f"{driver.NAME}-{mode}-c{connections:04d}"
     for index in range(1, windows.settle + 1):
         # The server's pools and queues grow to the new level: its figures count toward none.

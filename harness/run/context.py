@@ -104,10 +104,10 @@ CONNECTIONS = (CLOSE, KEEPALIVE)
 def profile_for(workload):
     """How a workload is driven: its own profile, or for the payload workload at N rows (an echo
     workload at N items) the single row's below size_sweep.large_profile_from and the 16,000 rows'
-    from there on; quote, the single row's."""
+    from there on; quote, the single row's; a mix at any share, the mix's."""
     count = workload_names.row_count(workload) or workload_names.item_count(workload)
     if count is None:
-        return profiles()["single" if workload_names.is_echo(workload) else workload]
+        return profiles()["single" if workload_names.is_echo(workload) else workload_names.parse_workload(workload)[0]]
     return profiles()["large" if count >= size_sweep()["large_profile_from"] else "single"]
 
 

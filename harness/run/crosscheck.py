@@ -76,7 +76,7 @@ def wrk_ladder(cell, watched):
             recycled.append(servers.server(cell.server).recycle())
         raw = (f"raw/wrk-ladder-c{rung.connections:04d}.txt" if rung.phase == "ladder"
                else f"raw/wrk-repeat-c{rung.connections:04d}-r{rung.number}.txt")
-        rung_window = Window(cell.request, window, rung.connections, watched.context.plan.keepalive, paths=cell.paths)
+        rung_window = Window(cell.request, window, rung.connections, watched.context.plan.keepalive, drawn=cell.drawn)
         result, shared = take_window(cell, rung_window, watched, raw)
         raws.append(result["raw"])
         disturbed.extend([shared] if shared else [])

@@ -55,7 +55,7 @@ def warm_jvm(server_name, cells, context, directory):
         return None
     targets = rotation(cells)
     cpus = widened(pinning.client_cpus, pinning.cpus_of(server_name))
-    paths = {key: registry.drawn_paths(key.app, key.workload, key.engine, key.name) for key in targets}
+    drawn = {key: registry.drawn_requests(key.app, key.workload, key.engine, key.name) for key in targets}
     windows, started = [], time.monotonic()
     if cpus:
         server.pin(cpus)
@@ -64,7 +64,7 @@ def warm_jvm(server_name, cells, context, directory):
             for key in targets:
                 request = registry.request(key.app, key.workload, engine=key.engine)
                 window = Window(request, WINDOW_S, profile_for(key.workload).probe_connections, context.plan.keepalive,
-                                paths=paths[key])
+                                drawn=drawn[key])
                 result = load.run_window(window, pinning.client_cpus, directory)
                 windows.append([key.name, result["replies_per_s"]])
                 compiled.append(server.compile_seconds())

@@ -52,7 +52,7 @@ def warm_up(cell, context):
     windows, non2xx, started = [], 0, time.monotonic()
     while True:
         result = load.run_window(Window(cell.request, window_s, profile.probe_connections, context.plan.keepalive,
-                                        paths=cell.paths),
+                                        drawn=cell.drawn),
                                  context.pinning.client_cpus, cell.directory)
         windows.append(result["replies_per_s"])
         non2xx += result["non2xx"]

@@ -48,23 +48,34 @@ def launch(cell, share, number, timeout_s, client_cpus, session_file, calls, bui
     return host, [command, there, session_file.read_text() if session_file else None]
 
 
-def session_files(cell, calls, clients):
-    """httperf's --wsesslog files for a POSTed request, one per client: sessions of `calls` of it, a
-    drawing workload's on its paths, each client's from its own place in them, so that clients never
-    send the same id at once; [None, ...] for a GET."""
-    if cell.request.method == "GET":
-        return [None] * clients
-    if not cell.paths:
-        path = cell.directory / "session.txt"
-        write_atomically(path, httperf.session_file_text(cell.request, calls))
-        return [path] * clients
+def client_sessions(cell, calls, clients):
+    """httperf's --wsesslog sessions, one list per client (httperf.sessions_of): a POSTed request's, or
+    a drawing workload's requests, each client's from its own place in them, so that clients never
+    send the same id at once; [None, ...] for a GET's --uri."""
+    if not cell.drawn:
+        return [None if cell.request.method == "GET" else httperf.sessions_of(cell.request, calls)] * clients
+    starts = [number * len(cell.drawn) // clients for number in range(clients)]
+    return [httperf.sessions_of(cell.request, calls, cell.drawn[start:] + cell.drawn[:start]) for start in starts]
+
+
+def session_files(cell, sessions):
+    """Each client's --wsesslog file of its sessions under the cell's folder (None for none)."""
     files = []
-    for number in range(clients):
-        start = number * len(cell.paths) // clients
-        path = cell.directory / f"session-{number + 1}.txt"
-        write_atomically(path, httperf.session_file_text(cell.request, calls, cell.paths[start:] + cell.paths[:start]))
+    for number, each in enumerate(sessions, start=1):
+        path = cell.directory / f"session-{number}.txt" if each else None
+        if path:
+            write_atomically(path, httperf.sessions_text(each))
         files.append(path)
     return files
+
+
+def owed_figures(sessions, share_requests, calls):
+    """{"updates_owed", "updates_most_per_request"} of one client's share: the UPDATEs its requests owe
+    (harness/judge/database_work.write_problem); {} when they owe none."""
+    if not sessions:
+        return {}
+    owed, most = httperf.updates_owed(sessions, share_requests // calls)
+    return {"updates_owed": owed, "updates_most_per_request": most} if most else {}
 
 
 def run_load(cell, rate, num_requests, timeout_s, raw, plan, client_cpus, calls=1):
@@ -74,13 +85,18 @@ def run_load(cell, rate, num_requests, timeout_s, raw, plan, client_cpus, calls=
     shares = [(share_rate, connections * calls)
               for share_rate, connections in clients.shares(rate, num_requests // calls, plan.clients)]
     wall_limit_s = load.wall_limit(num_requests, rate, timeout_s, calls)
-    sessions = session_files(cell, calls, len(shares))
+    sessions = client_sessions(cell, calls, len(shares))
+    files = session_files(cell, sessions)
     runs = load_clients.run_clients([launch(cell, share, number, timeout_s, client_cpus, session, calls, plan.httperf_build)
-                                     for number, (share, session) in enumerate(zip(shares, sessions), start=1)],
+                                     for number, (share, session) in enumerate(zip(shares, files), start=1)],
                                     client_cpus, wall_limit_s)
     write_atomically(cell.directory / raw, clients.joined_output([output for output, _ in runs]))
-    return [(share_rate, share_requests, output, killed, parsed(output))
-            for (share_rate, share_requests), (output, killed) in zip(shares, runs)]
+    return [(share_rate, share_requests, output, killed, with_owed(parsed(output), owed_figures(each, share_requests, calls)))
+            for (share_rate, share_requests), (output, killed), each in zip(shares, runs, sessions)]
+
+
+def with_owed(figures, owed):
+    return None if figures is None else {**figures, **owed}
 
 
 def merged_client_runs(runs):
@@ -112,7 +128,7 @@ def oha_load(cell, rate, requests, timeout_s, raw, context, calls=1):
     """One oha run as a step's load, on this machine: its report saved under `raw` with its command
     and its reply rate as httperf samples it. Enough connections that rate x timeout can be
     outstanding, within the descriptor limit and, kept alive, the server's connection cap."""
-    if cell.paths:
+    if cell.drawn:
         raise ValueError(f"{cell.visit}: oha sends one URL, and this workload's requests draw their ids: "
                          "its steps take httperf")
     most = resource.getrlimit(resource.RLIMIT_NOFILE)[0] - 100

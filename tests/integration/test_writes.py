@@ -108,6 +108,10 @@ def test_hostile_query_strings_get_a_4xx_and_write_nothing(stack, db, app, workl
     assert lab.table_versions(db) == before
 
 
+def id_of(request):
+    return int(request.path.split("id=")[1].split("&")[0])
+
+
 def versions_by_id(db, engine):
     return {int(player_id): int(ver) for player_id, ver in
             (line.split("\t") for line in db.sql(f"SELECT id, ver FROM lab.people_{engine}").splitlines())}
@@ -116,18 +120,18 @@ def versions_by_id(db, engine):
 @pytest.mark.parametrize("driver", ["httperf", "wrk"])
 def test_a_loads_drawn_ids_spread_its_updates_over_the_table_one_version_a_reply(stack, db, tmp_path, driver):
     request = registry.request("php", UPDATE, engine="innodb")
-    paths = registry.drawn_paths("php", UPDATE, "innodb", f"spread by {driver}")
-    ids = [int(path.split("id=")[1].split("&")[0]) for path in paths]
+    drawn = registry.drawn_requests("php", UPDATE, "innodb", f"spread by {driver}")
+    ids = [id_of(each) for each in drawn]
     before = versions_by_id(db, "innodb")
     if driver == "httperf":
         session = tmp_path / "session.txt"
-        session.write_text(httperf.session_file_text(request, paths=paths))
+        session.write_text(httperf.session_file_text(request, drawn=drawn))
         completed = subprocess.run(httperf.command(request, 150, 300, 5, session), capture_output=True, text=True,
                                    timeout=60)
         replies = sent = int(httperf.figures(completed.stdout)["status_2xx"])
     else:
         connections = 2
-        window = load.run_window(Window(request, 1, connections, paths=paths), None, tmp_path)
+        window = load.run_window(Window(request, 1, connections, drawn=drawn), None, tmp_path)
         replies, sent = window["requests"], window["requests"] + connections  # those cut off may have written
     after = versions_by_id(db, "innodb")
     raised = Counter({player_id: after[player_id] - before[player_id] for player_id in after
@@ -140,3 +144,24 @@ def test_a_loads_drawn_ids_spread_its_updates_over_the_table_one_version_a_reply
         assert raised == Counter(ids[:sent])
     else:
         assert not raised - Counter(ids), "a row raised more often than the paths hold its id"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("app", ["php", "pooled-servlet"])
+def test_a_mixs_httperf_step_raises_exactly_the_rows_of_its_writes_and_its_reads_none(stack, db, tmp_path, app, engine):
+    workload = "mixed-10"
+    drawn = registry.drawn_requests(app, workload, engine, f"mixed on {engine}")
+    sessions = httperf.sessions_of(registry.request(app, workload, engine=engine), 1, drawn)
+    session = tmp_path / "session.txt"
+    session.write_text(httperf.sessions_text(sessions))
+    before = versions_by_id(db, engine)
+    completed = subprocess.run(httperf.command(registry.request(app, workload, engine=engine), 200, 400, 5, session),
+                               capture_output=True, text=True, timeout=60)
+    figures = httperf.figures(completed.stdout)
+    assert figures["status_2xx"] == figures["requests"] == 400, completed.stdout[-600:]
+    after = versions_by_id(db, engine)
+    raised = Counter({player_id: after[player_id] - before[player_id] for player_id in after
+                      if after[player_id] != before[player_id]})
+    # httperf takes the sessions in turn: the first 400 hold 40 writes, whose ids alone were raised.
+    assert raised == Counter(id_of(each) for each in drawn[:400] if each.updates)
+    assert httperf.updates_owed(sessions, 400) == (raised.total(), 1) == (40, 1)

@@ -89,15 +89,17 @@ def test_a_step_with_a_client_that_printed_no_summary_has_no_figures():
     assert step.merged_client_runs([run(50, 250, None), run(50, 250, {"connections": 1})]) == (None, [])
 
 
-def test_each_client_takes_a_drawing_workloads_paths_from_its_own_place_and_a_get_needs_no_session(tmp_path):
-    paths = tuple(f"/update.php?id={number}&engine=myisam" for number in range(1, 9))
-    cell = SimpleNamespace(request=registry.request("php", "update"), paths=paths, directory=tmp_path)
-    files = step.session_files(cell, 1, 2)
+def test_each_client_takes_a_drawing_workloads_requests_from_its_own_place_and_a_get_needs_no_session(tmp_path):
+    drawn = tuple(registry.request("php", "update", id=number) for number in range(1, 9))
+    cell = SimpleNamespace(request=registry.request("php", "update"), drawn=drawn, directory=tmp_path)
+    files = step.session_files(cell, step.client_sessions(cell, 1, 2))
     assert [file.name for file in files] == ["session-1.txt", "session-2.txt"]
     firsts = [file.read_text().split(" ", 1)[0] for file in files]
-    assert firsts == [paths[0], paths[4]]
+    assert firsts == [drawn[0].path, drawn[4].path]
     assert sorted(files[1].read_text().split()) == sorted(files[0].read_text().split())
-    fixed = SimpleNamespace(request=registry.request("soap", "single"), paths=(), directory=tmp_path)
-    assert step.session_files(fixed, 1, 3) == [tmp_path / "session.txt"] * 3
-    get = SimpleNamespace(request=registry.request("php", "single"), paths=(), directory=tmp_path)
-    assert step.session_files(get, 1, 2) == [None, None]
+    fixed = SimpleNamespace(request=registry.request("soap", "single"), drawn=(), directory=tmp_path)
+    sessions = step.client_sessions(fixed, 1, 3)
+    assert sessions == [[(fixed.request,)]] * 3
+    assert [file.read_text() for file in step.session_files(fixed, sessions)] == [HTTPERF.session_file_text(fixed.request)] * 3
+    get = SimpleNamespace(request=registry.request("php", "single"), drawn=(), directory=tmp_path)
+    assert step.session_files(get, step.client_sessions(get, 1, 2)) == [None, None]

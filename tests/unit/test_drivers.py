@@ -188,28 +188,46 @@ def test_a_window_becomes_each_drivers_command_with_its_body_as_an_input_file(tm
         ab.invocation(Window(registry.Request("PUT", 1, "/"), 1, 1), tmp_path)
 
 
-def test_a_drawing_workloads_paths_make_one_httperf_session_per_connection_taken_in_turn():
+def updates_of(*ids, engine="myisam"):
+    return tuple(registry.request("php", "update", id=each, engine=engine) for each in ids)
+
+
+def test_a_drawing_workloads_requests_make_one_httperf_session_per_connection_taken_in_turn():
     update = registry.request("php", "update")
-    paths = ("/update.php?id=1&engine=myisam", "/update.php?id=2&engine=myisam", "/update.php?id=3&engine=myisam")
-    text = httperf.session_file_text(update, paths=paths)
-    assert text == "\n".join(f"{path} method=POST contents=''\n" for path in paths)
-    kept = httperf.session_file_text(update, calls=2, paths=paths + ("/update.php?id=4&engine=myisam",))
+    drawn = updates_of(1, 2, 3)
+    text = httperf.session_file_text(update, drawn=drawn)
+    assert text == "\n".join(f"/update.php?id={number}&engine=myisam method=POST contents=''\n" for number in (1, 2, 3))
+    kept = httperf.session_file_text(update, calls=2, drawn=updates_of(1, 2, 3, 4))
     assert [session.count("method=POST") for session in kept.split("\n\n")] == [2, 2]
     assert kept.split("\n\n")[1].startswith("/update.php?id=3&")
-    # Fewer paths than calls: one session, the paths in turn.
-    one = httperf.session_file_text(update, calls=5, paths=paths[:2])
+    # Fewer requests than calls: one session, the requests in turn.
+    one = httperf.session_file_text(update, calls=5, drawn=drawn[:2])
     assert "\n\n" not in one and [line.split("=")[1][0] for line in one.splitlines()] == list("12121")
 
 
-def test_wrk_takes_a_drawing_workloads_paths_in_turn_and_ab_refuses_them(tmp_path):
-    paths = ("/update.php?id=7&engine=innodb", "/update.php?id=9&engine=innodb")
-    window = Window(registry.request("php", "update", engine="innodb"), 2, 4, paths=paths)
+def test_a_mixs_reads_are_gets_without_a_body_among_its_posts_and_owe_no_update():
+    drawn = registry.drawn_requests("php", "mixed-25", "innodb", "a mix")
+    sessions = httperf.sessions_of(registry.request("php", "mixed-25"), 1, drawn)
+    lines = httperf.sessions_text(sessions).split("\n\n")
+    assert [line.split(" ", 1)[1].strip() for line in lines[:4]] == ["method=GET"] * 3 + ["method=POST contents=''"]
+    assert lines[0].startswith("/single.php?id=") and lines[3].startswith("/update.php?id=")
+    # 1,000 sessions hold 250 writes: 2,500 connections owe 625, the 2,501st one more read.
+    assert httperf.updates_owed(sessions, 2500) == (625, 1) == httperf.updates_owed(sessions, 2501)
+    assert httperf.updates_owed(sessions, 4) == (1, 1) and httperf.updates_owed(sessions, 3) == (0, 1)
+    reads = httperf.sessions_of(registry.request("php", "mixed-0"), 1, registry.drawn_requests("php", "mixed-0", "innodb", "x"))
+    assert httperf.updates_owed(reads, 5000) == (0, 0)
+
+
+def test_wrk_takes_a_drawing_workloads_requests_in_turn_and_ab_refuses_them(tmp_path):
+    drawn = updates_of(7, 9, engine="innodb")
+    window = Window(registry.request("php", "update", engine="innodb"), 2, 4, drawn=drawn)
     argv, inputs = wrk.invocation(window, tmp_path)
     script = inputs[Path(tmp_path) / "wrk-post.lua"]
     assert argv[argv.index("-s") + 1] == str(tmp_path / "wrk-post.lua") and 'wrk.method = "POST"' in script
-    assert all(f"[==[{path}]==]," in script for path in paths) and "request = function()" in script
-    get = Window(registry.request("php", "single"), 2, 4, paths=("/single.php?id=1&engine=myisam",))
-    assert "request = function()" in wrk.invocation(get, tmp_path)[1][Path(tmp_path) / "wrk-post.lua"]
+    assert all(f'{{"POST", [==[{each.path}]==]}},' in script for each in drawn) and "request = function()" in script
+    mixed = Window(registry.request("php", "single"), 2, 4, drawn=(registry.request("php", "single", id=1), drawn[0]))
+    script = wrk.invocation(mixed, tmp_path)[1][Path(tmp_path) / "wrk-post.lua"]
+    assert '{"GET", [==[/single.php?id=1&engine=myisam]==]},' in script and "requests[taken][1]" in script
     with pytest.raises(ValueError, match="ab sends one URL"):
         ab.invocation(window, tmp_path)
 
@@ -236,7 +254,7 @@ def test_every_open_loop_driver_gives_the_figures_the_judge_reads_in_the_lab_s_w
 
 
 def test_a_session_file_defines_at_most_the_thousand_sessions_httperf_takes():
-    paths = tuple(f"/update.php?id={number}&engine=myisam" for number in range(1, 16001))
-    text = httperf.session_file_text(registry.request("php", "update"), paths=paths)
+    drawn = updates_of(*range(1, 16001))
+    text = httperf.session_file_text(registry.request("php", "update"), drawn=drawn)
     assert text.count("method=POST") == httperf.MOST_SESSIONS == 1000
     assert text.rstrip().endswith("/update.php?id=1000&engine=myisam method=POST contents=''")

@@ -122,18 +122,51 @@ def test_a_sized_workload_is_the_payload_workload_at_a_fixed_count():
     assert registry.workloads_of("static-apache", ("rows-1", "single")) == ("single",)
 
 
+def drawn_paths(*arguments):
+    return tuple(each.path for each in registry.drawn_requests(*arguments))
+
+
 def test_the_update_workload_draws_its_ids_uniformly_by_the_seed_and_the_reads_draw_none():
-    paths = registry.drawn_paths("php", "update", "innodb", "php-innodb-update round 1")
-    assert paths == registry.drawn_paths("php", "update", "innodb", "php-innodb-update round 1")
-    assert paths != registry.drawn_paths("php", "update", "innodb", "php-innodb-update round 2")
+    paths = drawn_paths("php", "update", "innodb", "php-innodb-update round 1")
+    assert paths == drawn_paths("php", "update", "innodb", "php-innodb-update round 1")
+    assert paths != drawn_paths("php", "update", "innodb", "php-innodb-update round 2")
     ids = [int(path.split("id=")[1].split("&")[0]) for path in paths]
     assert len(ids) == 16000 and min(ids) >= 1 and max(ids) <= 16000
     assert all(path == f"/update.php?id={player_id}&engine=innodb" for path, player_id in zip(paths, ids))
     # 16 bins of 1,000 ids hold 1,000 draws each, give or take 5 standard deviations (about 31 each).
     bins = [sum(1 for player_id in ids if (player_id - 1) // 1000 == place) for place in range(16)]
     assert all(abs(count - 1000) < 160 for count in bins), bins
-    assert registry.drawn_paths("php", "single", "innodb", "x") == ()
-    assert registry.drawn_paths("servlet", "update", "myisam", "x")[0].startswith("/servlet/update?id=")
+    assert drawn_paths("php", "single", "innodb", "x") == ()
+    assert drawn_paths("servlet", "update", "myisam", "x")[0].startswith("/servlet/update?id=")
+
+
+def test_a_mix_spreads_its_share_of_writes_evenly_among_reads_each_on_a_drawn_id():
+    drawn = registry.drawn_requests("servlet", "mixed-10", "innodb", "round 1")
+    writes = [place for place, each in enumerate(drawn) if each.updates]
+    assert len(drawn) == 16000 and len(writes) == 1600 and writes[:3] == [9, 19, 29]
+    assert {drawn[place].method for place in writes} == {"POST"} and drawn[9].path.startswith("/servlet/update?id=")
+    assert {each.path.split("?")[0] for place, each in enumerate(drawn) if place not in set(writes)} == {"/servlet/single"}
+    # Any run of 1,000 requests, wherever a client starts, holds 100 writes.
+    assert all(sum(each.updates for each in (drawn + drawn)[start:start + 1000]) == 100 for start in range(0, 16000, 777))
+    assert len({each.path.split("id=")[1] for each in drawn}) > 10000  # reads draw their ids too
+    assert registry.request("servlet", "mixed-10") == registry.request("servlet", "update")
+    assert registry.serves("php", "mixed-10") and not registry.serves("soap", "mixed-10")
+    assert not registry.serves("rust-no-acquire-ping", "mixed-10") and registry.serves("rust", "mixed-10")
+    assert [each.updates for each in registry.drawn_requests("php", "mixed-100", "innodb", "x")[:3]] == [1, 1, 1]
+
+
+def test_a_mixs_name_carries_its_share_and_its_work_is_its_workloads_in_that_share():
+    assert workload_names.parse_workload("mixed-10") == ("mixed", {"share": "10"})
+    assert workload_names.mix("mixed-010") == ("update", "single", 10)
+    assert [workload_names.is_workload(name) for name in ("mixed-0", "mixed-100", "mixed", "mixed-101", "mixed-x")] == [
+        True, True, False, False, False]
+    assert workload_names.writes("mixed-0") and workload_names.drawn("mixed-50")["draws"] == 16000
+    assert workload_names.declared_work("mixed-10") == {"selects": 1, "rows": 1.1, "updates": 0.1, "rows_changed": 0.1}
+    assert workload_names.workload_title("mixed-10", short=True) == "10 % updates"
+    assert workload_names.selects("mixed-10") == workload_names.selects("update")
+    assert "mixed-P" in workload_names.write_workload_names()
+    # Go's execute is once a statement: 1.1 of them a reply.
+    assert registry.database_work("go", "mixed-10")["executes"] == pytest.approx(1.1)
 
 
 def test_the_commands_an_app_sends_per_statement_count_twice_for_the_updates_two_statements():
