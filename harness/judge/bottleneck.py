@@ -38,6 +38,9 @@ class BottleneckLimits:
     # commit that waits for the disk; group commit lets several share one).
     lock_waits_per_reply: float = 0.1
     fsyncs_per_reply: float = 0.25
+    # ...or the disk under MariaDB's data busy with I/O at least this share of the step (the
+    # kernel's count, /proc/diskstats: its queue was never empty that long).
+    disk_busy_share: float = 0.8
 
 
 def link_pct(step, link_bits_per_s):
@@ -105,7 +108,7 @@ def seen_at(step, server_cores):
 
 def database_waits(step, where, limits):
     """[(name, why)] of what a step's writes waited for in the database, past the limits: a table
-    lock, a row lock, the disk's fsyncs, each per 2xx reply."""
+    lock, a row lock, the disk's fsyncs, each per 2xx reply, or the disk's busy share of the step."""
     replies = answered(step.figures)
     if not replies:
         return []
@@ -117,8 +120,10 @@ def database_waits(step, where, limits):
     if per_reply["db_row_lock_waits"] >= limits.lock_waits_per_reply:
         waited = step.figures.get("db_row_lock_ms", 0) / max(step.figures.get("db_row_lock_waits", 1), 1)
         found.append((ROW_LOCK, f"{per_reply['db_row_lock_waits']:.2f} row lock waits per reply, {waited:.1f} ms each, {where}"))
-    if per_reply["db_fsyncs"] >= limits.fsyncs_per_reply:
-        found.append((DISK, f"{per_reply['db_fsyncs']:.2f} InnoDB fsyncs per reply {where}"))
+    busy = step.figures.get("db_disk_busy_share", 0)
+    if per_reply["db_fsyncs"] >= limits.fsyncs_per_reply or busy >= limits.disk_busy_share:
+        found.append((DISK, f"{per_reply['db_fsyncs']:.2f} InnoDB fsyncs per reply, the disk busy {busy:.0%} "
+                            f"of the step, {where}"))
     return found
 
 

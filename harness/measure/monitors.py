@@ -4,9 +4,11 @@ columns). A new per-step check of a server is a new monitor class named in SERVE
 servers' declarations (contract/targets.json, `monitors`); one of the client's side goes in
 harness/hosts/watch.py's `step_monitors()`. Nothing else changes."""
 import functools
+import os
 import time
+from pathlib import Path
 
-from harness.measure import gc_trace, jit, memory, network, pinning
+from harness.measure import diskstats, gc_trace, jit, memory, network, pinning
 from harness.measure.canary import CanaryMonitor
 from harness.measure.mariadb_status import QUERY, parse_status, status_deltas
 from harness.measure.pool_log import pool_columns
@@ -179,6 +181,30 @@ class MariaDBMonitor:
         return status_deltas(self.before, self.read())
 
 
+class DiskMonitor:
+    """The disk that holds a server's data (MariaDB's datadir) over the step: its busy share, writes and
+    flushes (harness/measure/diskstats.py), with whatever else wrote to that disk meanwhile. A datadir
+    on no block device (tmpfs, an overlay) adds nothing."""
+
+    DISKSTATS = Path("/proc/diskstats")
+
+    def __init__(self, server):
+        self.datadir = lifecycle.lab_servers()[server].datadir
+
+    def read(self):
+        try:
+            device = os.stat(self.datadir).st_dev
+            return diskstats.parse(self.DISKSTATS.read_text()).get((os.major(device), os.minor(device)))
+        except OSError:
+            return None
+
+    def start(self):
+        self.before, self.started = self.read(), time.monotonic()
+
+    def finish(self):
+        return diskstats.step_figures(self.before, self.read(), time.monotonic() - self.started)
+
+
 class PoolLogMonitor:
     """Whether requests waited for a server's pool during the step, from the record the server keeps
     of it each second (the pooled servlet's HikariCP, gSOAP's connections: harness/measure/pool_log.py).
@@ -279,7 +305,7 @@ def finish_together(watched):
 
 
 # The monitors a server's declaration may name (contract/targets.json, `monitors`), each made for that server.
-SERVER_MONITORS = {"mariadb-status": MariaDBMonitor, "pool": pool_monitor, "jvm": JvmMonitor,
+SERVER_MONITORS = {"mariadb-status": MariaDBMonitor, "disk": DiskMonitor, "pool": pool_monitor, "jvm": JvmMonitor,
                    "jvm-heap": memory.JvmHeapMonitor, "vthread-pinned": pinning.PinnedMonitor,
                    **{kind: functools.partial(gc_trace.GcTraceMonitor, kind=kind) for kind in gc_trace.TRACES}}
 

@@ -77,6 +77,9 @@ def test_an_update_not_done_or_done_twice_is_flagged_on_both_engines_and_an_hone
         assert steps and not any(step.work_missing for step in steps), engine
         for step in steps:  # every 2xx wrote once; a request that timed out may have written too
             assert step.figures["status_2xx"] <= step.figures["db_versions_raised"] <= step.figures["requests"], step
+            # The disk under the data, watched over the step; InnoDB's commits reached it as flushes.
+            assert 0 <= step.figures["db_disk_busy_share"] <= 1.05 and step.figures["db_disk_writes"] >= 0, step
+            assert engine == "myisam" or step.figures.get("db_disk_flushes", 1) > 0, step
         assert honest.status != WORK_MISSING and honest.saturation_rps
         assert honest.db_updates_per_reply_saturation == honest.db_rows_changed_per_reply_saturation == 1.0
         mixed = rows[("php", engine, MIXED)]
