@@ -49,11 +49,11 @@ def test_each_host_watches_only_its_own_servers():
     names = {type(monitor).__name__: monitor for monitor in monitors.host_monitors("db", [0])}
     assert names["ServerSampler"].names == names["PssMonitor"].names == ["mariadb"]
     assert set(names) == {"CanaryMonitor", "ServerSampler", "PssMonitor", "OomKillMonitor", "OtherWorkMonitor",
-                          "NetworkMonitor", "MariaDBMonitor"}
+                          "NetworkMonitor", "MariaDBMonitor", "DiskMonitor"}
     client = [type(monitor).__name__ for monitor in monitors.host_monitors("client1", [0])]
     assert client[0] == "ServerSampler" and "OomKillMonitor" not in client, "no servers there, no canary, no cgroup"
     web = {type(monitor).__name__: monitor for monitor in monitors.host_monitors("web", [0])}
-    assert "mariadb" not in web["ServerSampler"].names and "MariaDBMonitor" not in web
+    assert "mariadb" not in web["ServerSampler"].names and "MariaDBMonitor" not in web and "DiskMonitor" not in web
     assert {"PoolLogMonitor", "ListenBacklogMonitor", "JvmMonitor", "JvmHeapMonitor"} <= set(web)
 
 
