@@ -7,8 +7,9 @@ import statistics
 
 from harness.measure.prices import BY_NAME
 from harness.report.costs import named_moves, price_moves, ratio_text
-from harness.results.interleave import (CONTROL, METHOD, capacity_lines, cost, cost_table, interleaved_ratio,
-                                        pair_costs, pair_table, pairs_of, saturation_ratios, widths_line)
+from harness.results.interleave import (APPS, CONTROL, METHOD, capacity_lines, cost, cost_table, group_label,
+                                        interleaved_ratio, pair_costs, pair_table, pairs_of, saturation_ratios,
+                                        widths_line)
 from harness.results.spread import number
 from harness.results.speed import server_cpu_count
 from harness.results.records import CellKey
@@ -16,25 +17,41 @@ from stack.workload_names import workload_title
 
 
 def groups(run):
-    """{(workload, engine): [its labels]} of the run's turns (turns.tsv's rows), in the order first
-    measured, each group's cells in the run's order of apps (so that two runs name a pair alike), the
-    A/A twin last."""
+    """{(across, workload, held): [its labels]} of the run's turns (turns.tsv's rows, by their group:
+    harness/results/interleave.py TurnGroup), in the order first measured, each group's cells in the
+    run's order of apps and then of engines (so that two runs name a pair alike), the A/A twin last. A run from before
+    the rows named their group had one group per workload and engine."""
     found = {}
     for row in run.turns:
         key = CellKey(*row["cell"].removesuffix(CONTROL).split("/"))
-        labels = found.setdefault((key.workload, key.engine), [])
+        group = group_label(row["group"]) if row.get("group") else (APPS, key.workload, key.engine)
+        labels = found.setdefault(group, [])
         if row["cell"] not in labels:
             labels.append(row["cell"])
-    apps = list(run.manifest.apps)
+    apps, engines = list(run.manifest.apps), list(run.manifest.options.get("engines") or ())
 
     def place(label):
-        app = label.split("/")[0]
-        return label.endswith(CONTROL), apps.index(app) if app in apps else len(apps), label
+        app, engine = label.removesuffix(CONTROL).split("/")[:2]
+        return (label.endswith(CONTROL), apps.index(app) if app in apps else len(apps),
+                engines.index(engine) if engine in engines else len(engines), label)
     return {group: sorted(labels, key=place) for group, labels in found.items()}
 
 
-def rows_of(rows, labels):
-    return [row for row in rows if row["cell"] in labels]
+def group_rows(rows, group, labels):
+    """The turns' rows of one group: its labels' steps taken in it (a cell of two groups, TURN_PAIRS'
+    both, has its steps in each)."""
+    label = f"{group[0]}:{group[1]}/{group[2]}"
+    return [row for row in rows if row["cell"] in labels and row.get("group", label) == label]
+
+
+def group_heading(view, group, labels):
+    """"16,000 rows, MyISAM" for one engine's apps; "16,000 rows, php: MyISAM against InnoDB" for one
+    app's engines (its labels', in their order)."""
+    across, workload, held = group
+    if across == APPS:
+        return f"{workload_title(workload)}, {view.engine_title(held)}"
+    engines = dict.fromkeys(label.removesuffix(CONTROL).split("/")[1] for label in labels)
+    return f"{workload_title(workload)}, {held}: " + " against ".join(map(view.engine_title, engines))
 
 
 def rates_of(rows, labels):
@@ -62,14 +79,13 @@ def turn_lines(view):
              "processes' user and system time over the step's 2xx replies. The saturation tables follow, each "
              "cell's own intervals from its rounds.", ""]
     every, decided, controls, found = [], 0, [], groups(view.run)
-    for (workload, engine), labels in found.items():
-        mine = rows_of(rows, labels)
+    for group, labels in found.items():
+        mine = group_rows(rows, group, labels)
         pairs, widths, count = pair_table(mine, labels, saturation_ratios(labels, cells))
         every, decided = every + widths, decided + count
         controls += [interleaved_ratio(mine, label.removesuffix(CONTROL), label) for label in labels
                      if label.endswith(CONTROL)]
-        lines += [f"### {workload_title(workload)}, {view.engine_title(engine)}: "
-                  f"{len({row['restart'] for row in mine})} cycles", "", *cost_table(mine, rates_of(mine, labels)), "",
+        lines += [f"### {group_heading(view, group, labels)}: {len({row['restart'] for row in mine})} cycles", "", *cost_table(mine, rates_of(mine, labels)), "",
                   *pairs, "", widths_line(widths, count), ""]
     overall = [f"All {len(found)} groups together: " + widths_line(every, decided, "half-widths")] if every and len(found) > 1 else []
     overall += [f"The A/A control reads {control.estimate:.2f} [{control.low:.2f}, {control.high:.2f}]; it should "
@@ -92,9 +108,11 @@ def capacity_section(view):
              "Tomcat 1.3–3.6× as much under this open loop as under wrk's closed loop at 4–64 connections, and the "
              "less busy the server the more wake-ups a reply paid (docs/results.md, \"The pooled servlet's open and "
              "closed loops\"; `make crosscheck` reads a run's cells under wrk).", ""]
-    for (workload, engine), labels in groups(view.run).items():
-        lines += [f"{workload_title(workload)}, {view.engine_title(engine)}:", "",
-                  *capacity_lines(rows_of(rows, labels), labels, figures, server_cpus(view.manifest)), ""]
+    for group, labels in groups(view.run).items():
+        if group[0] != APPS:  # one app's engines: each of its cells is in an engine's group too, or stands alone
+            continue
+        lines += [f"{group_heading(view, group, labels)}:", "",
+                  *capacity_lines(group_rows(rows, group, labels), labels, figures, server_cpus(view.manifest)), ""]
     return lines
 
 
@@ -102,8 +120,8 @@ def pair_ratios(run):
     """{(A, B): Interval of B's CPU per reply over A's} of every pair the run took by turns, for setting
     two runs side by side."""
     ratios = {}
-    for labels in groups(run).values():
-        mine = rows_of(run.turns, labels)
+    for group, labels in groups(run).items():
+        mine = group_rows(run.turns, group, labels)
         ratios.update({pair: interleaved_ratio(mine, *pair) for pair in pairs_of(labels)})
     return ratios
 

@@ -49,20 +49,45 @@ def cycle_orders(count, rotations, seed):
     return orders
 
 
+# What a sweep's turns set against each other (turn_pairs, sweep.json): the apps of one workload and
+# engine, one app's engines on one workload, or both, the apps' groups first.
+APPS, ENGINES = "apps", "engines"
+TURN_PAIRS = {APPS: (APPS,), ENGINES: (ENGINES,), "both": (APPS, ENGINES)}
+
+
 @dataclass(frozen=True)
 class TurnGroup:
-    """One workload and engine's cells measured by turns in a sweep (harness/run/turns.py)."""
+    """One workload's cells measured by turns in a sweep (harness/run/turns.py): one engine's apps, or
+    one app's engines."""
     workload: str
-    engine: str
+    held: str        # what its cells share beside the workload: the engine (across apps) or the app
     keys: tuple      # its cells (CellKey), the A/A control's first when it is one of them
     figures: dict    # {CellKey: its median figure so far}
     control: bool    # whether the first cell's twin runs beside it
     orders: tuple    # each cycle's order of the members' indices (cycle_orders)
+    across: str = APPS
 
     @property
     def members(self):
         """How many steps a cycle takes: each cell, and the twin."""
         return len(self.keys) + self.control
+
+    @property
+    def engine(self):
+        """The engine its apps share; None for a group of one app's engines."""
+        return self.held if self.across == APPS else None
+
+    @property
+    def label(self):
+        """How turns.tsv names the group: "apps:single/myisam", "engines:single/php"."""
+        return f"{self.across}:{self.workload}/{self.held}"
+
+
+def group_label(label):
+    """(across, workload, held) of a TurnGroup's label."""
+    across, _, rest = label.partition(":")
+    workload, _, held = rest.partition("/")
+    return across, workload, held
 
 
 def located_figures(summaries):
@@ -77,25 +102,27 @@ def located_figures(summaries):
             if figures.median and figures.representative.status == LOCATED}
 
 
-def turn_groups(cells, figures, control, cycles, seed):
-    """[TurnGroup] of a sweep's cells (in the run's order) by workload and engine, each with two
-    located cells or more (`figures`, located_figures'), in at least `cycles` cycles: whole passes of
-    the Williams design, each group's shuffled by its own seed; the `control` cell first in its group,
-    with its twin."""
+def turn_groups(cells, figures, control, cycles, seed, pairs=APPS):
+    """[TurnGroup] of a sweep's cells (in the run's order) by workload and engine, one app's engines
+    by workload, or both (`pairs`, a key of TURN_PAIRS), each with two located cells or more
+    (`figures`, located_figures'), in at least `cycles` cycles: whole passes of the Williams design,
+    each group's shuffled by its own seed; the `control` cell first in its group, with its twin."""
     grouped = {}
-    for key in cells:
-        if key in figures:
-            grouped.setdefault((key.workload, key.engine), []).append(key)
+    for across in TURN_PAIRS[pairs]:
+        for key in cells:
+            if key in figures:
+                held = key.engine if across == APPS else key.app
+                grouped.setdefault((across, key.workload, held), []).append(key)
     planned = []
-    for number_, ((workload, engine), keys) in enumerate(grouped.items()):
+    for number_, ((across, workload, held), keys) in enumerate(grouped.items()):
         if len(keys) < 2:
             continue
         twin = control in keys
         keys = [control, *(key for key in keys if key != control)] if twin else keys
         count = len(keys) + twin
         rotations = -(-cycles // len(williams(count)))
-        planned.append(TurnGroup(workload, engine, tuple(keys), {key: figures[key] for key in keys}, twin,
-                                 tuple(map(tuple, cycle_orders(count, rotations, seed + number_)))))
+        planned.append(TurnGroup(workload, held, tuple(keys), {key: figures[key] for key in keys}, twin,
+                                 tuple(map(tuple, cycle_orders(count, rotations, seed + number_))), across))
     return planned
 
 

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from harness.judge.disturbance import Limits
 from harness.judge.verdict import Thresholds
 from harness.hosts.servers import Pinning
+from harness.results.interleave import TURN_PAIRS
 from harness.results.records import CellKey
 from harness.run.option_types import linear_rate_count, number, offered_rates, positive, rounds_count, switch
 from stack import registry, settings, workload_names
@@ -149,6 +150,7 @@ class Plan:
     turn_cycles: int = default("turn_cycles", "--turn-cycles", type=number(int, 0))
     turn_share: float = default("turn_share", "--turn-share", type=number(float, 0, 1, low_included=False))
     turn_step_s: float = default("turn_step_s", "--turn-step", type=positive(float))
+    turn_pairs: str = default("turn_pairs", "--turn-pairs", choices=tuple(TURN_PAIRS))
     min_requests_per_step: int = default("min_requests_per_step")
     baseline_share: float = default("baseline_share")
     fd_budget: int = default("fd_budget")

@@ -15,6 +15,9 @@ from harness.results.store import read_tsv, tsv_text, write_atomically
 from harness.run.progress import format_duration
 from harness.run.spread import interleave
 
+# turns.tsv's: a spread step's row and the group it was taken in (TurnGroup.label).
+COLUMNS = [*spread_rows.COLUMNS, "group"]
+
 # A step's wall beyond its load when the run has none to go by (the gate's checks, the monitors, a
 # disturbed step's redo): 0.7-1.7 s in four default runs (docs/results.md).
 STEP_OVERHEAD_S = 1.0
@@ -26,7 +29,7 @@ def planned(context, summaries):
     if not plan.turn_cycles:
         return []
     return turn_groups(selection.cells, located_figures(summaries.values()), selection.control,
-                       plan.turn_cycles, plan.seed)
+                       plan.turn_cycles, plan.seed, plan.turn_pairs)
 
 
 def steps_of(group):
@@ -39,15 +42,21 @@ def expected_s(context):
     if not plan.turn_cycles:
         return 0
     every = turn_groups(selection.cells, dict.fromkeys(selection.cells, 1.0), selection.control,
-                        plan.turn_cycles, plan.seed)
+                        plan.turn_cycles, plan.seed, plan.turn_pairs)
     return sum(map(steps_of, every)) * (plan.turn_step_s + STEP_OVERHEAD_S)
+
+
+def taken_before(group, rows):
+    """Whether turns.tsv holds the group's steps: by its label, or in a run from before the label (one
+    group per workload and engine) by its first cell."""
+    return any(row["group"] == group.label if row.get("group") else row["cell"] == str(group.keys[0])
+               for row in rows)
 
 
 def take_turns(files, context, summaries, speed, say, step_walls=()):
     """The turns of every group not yet in turns.tsv, each written there once whole."""
     rows = read_tsv(files.turns)
-    done = {row["cell"] for row in rows}
-    groups = [group for group in planned(context, summaries) if str(group.keys[0]) not in done]
+    groups = [group for group in planned(context, summaries) if not taken_before(group, rows)]
     if not groups:
         return
     plan = context.plan
@@ -61,7 +70,7 @@ def take_turns(files, context, summaries, speed, say, step_walls=()):
         for key in group.keys:  # an interrupted try's steps do not count
             shutil.rmtree(cell_files.cell(key), ignore_errors=True)
         rates = [round(plan.turn_share * group.figures[key], 1) for key in group.keys]
-        say(f"turns {number}/{len(groups)}: {group.workload}, {group.engine}: "
+        say(f"turns {number}/{len(groups)}: {group.workload}, {group.held}: "
             + ", ".join(f"{key.app} at {rate:g} req/s" for key, rate in zip(group.keys, rates))
             + (f", and {group.keys[0].app}'s A/A twin" if group.control else "") + f"; {len(group.orders)} cycles")
         started = time.monotonic()
@@ -76,5 +85,5 @@ def take_turns(files, context, summaries, speed, say, step_walls=()):
         taken = interleave(list(group.keys), rates, context, cell_files, list(group.orders), group.control, say,
                            cycle_done, speed, step_s=plan.turn_step_s, warm_cells=False)
         left -= len(taken)
-        rows += taken
-        write_atomically(files.turns, tsv_text(spread_rows.COLUMNS, rows))
+        rows += [{**row, "group": group.label} for row in taken]
+        write_atomically(files.turns, tsv_text(COLUMNS, rows))

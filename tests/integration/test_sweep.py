@@ -13,7 +13,9 @@ from harness.judge.verdict import Thresholds
 from harness.measure.prices import PRICES
 from harness.results.manifest import FORMAT_VERSION, Manifest, problems
 from harness.results.records import BASELINE, CLIENT_LIMITED, DISTURBED, NO_PASS, PASS, VERDICTS, WRONG_ANSWER, CellKey, Visit
-from harness.results.store import RunFiles, read_cell_state, read_steps, read_summaries, read_tsv, write_steps
+from harness.report import turns as report_turns
+from harness.report.view import View
+from harness.results.store import RunFiles, load_run, read_cell_state, read_steps, read_summaries, read_tsv, write_steps
 from harness.results import interleave
 from harness.run import verify
 from harness.run.cell import Cell
@@ -172,6 +174,19 @@ def test_the_first_stage_done_the_cells_are_taken_by_turns_each_at_its_share_and
         assert len(turn_steps) >= 2 and all(step.figures["test_duration_s"] < 1.5 for step in turn_steps), turn_steps
     sweep(tmp_path, "turns", options)
     assert read_tsv(files.turns) == rows, "a resumed run keeps the turns it took"
+
+
+def test_turns_across_engines_set_an_apps_myisam_cell_against_its_innodb_one(stack, tmp_path):
+    options = short(apps=("php",), engines=("myisam", "innodb"), turn_cycles=2, turn_share=0.1, turn_step_s=1,
+                    seed=3, max_steps=8, turn_pairs="engines")
+    files = sweep(tmp_path, "engine-turns", options)
+    rows = read_tsv(files.turns)
+    cells = ("php/myisam/single", "php/innodb/single")
+    assert [(row["restart"], row["cell"], row["group"]) for row in rows] == [
+        (str(cycle), cells[member], "engines:single/php")
+        for cycle, order in enumerate(interleave.cycle_orders(2, 1, 3), start=1) for member in order]
+    lines = report_turns.turn_lines(View(load_run(files.directory)))
+    assert "### single row by primary key, php: MyISAM against InnoDB: 2 cycles" in lines, lines
 
 
 def test_rounds_restart_the_servers_measure_the_control_twice_and_resume(stack, tmp_path):

@@ -48,7 +48,7 @@ def test_the_manifest_keeps_every_knob_flat_as_earlier_runs_recorded_them():
                                                                        "auto_rounds", "auto_max_rounds", "auto_cap_min",
                                                                        "step_timeout_s", "linear_rates", "linear_low",
                                                                        "linear_high", "linear_stop_after", "reference_run",
-                                                                       "reference_figures", "connection", "calls",
+                                                                       "reference_figures", "connection", "calls", "turn_pairs",
                                                                        "min_connections", "rates", "price_list", "quiet_check_s",
                                                                        "httperf_build", "turn_cycles", "turn_share",
                                                                        "turn_step_s", "warmup_counting_sds", "gate_min_requests"}

@@ -149,6 +149,24 @@ def test_a_sweeps_turns_group_its_located_cells_by_workload_and_engine_the_contr
     assert interleave.turn_groups(cells, figures, control, 8, seed=8) != groups
 
 
+def test_turns_across_engines_group_each_apps_cells_by_workload_and_both_takes_the_apps_groups_first():
+    run = load_run(WORK_QUICK)
+    figures = interleave.located_figures(run.saturation)
+    cells = [row.key for row in run.saturation]
+    control = next(key for key in cells if str(key) == PHP)
+    engines = interleave.turn_groups(cells, figures, control, 8, seed=7, pairs="engines")
+    assert {(group.workload, group.held) for group in engines} == {
+        (workload, app) for workload in ("single", "large") for app in {key.app for key in cells}}
+    for group in engines:
+        assert group.across == "engines" and group.engine is None and group.label == f"engines:{group.workload}/{group.held}"
+        assert {key.app for key in group.keys} == {group.held} and {key.engine for key in group.keys} == {"myisam", "innodb"}
+    assert [group.control for group in engines].count(True) == 1
+    both = interleave.turn_groups(cells, figures, control, 8, seed=7, pairs="both")
+    assert both[:4] == interleave.turn_groups(cells, figures, control, 8, seed=7), "the apps' groups as before"
+    assert [group.label for group in both[4:]] == [group.label for group in engines]
+    assert interleave.group_label("engines:single/php") == ("engines", "single", "php")
+
+
 def test_a_group_with_one_located_cell_takes_no_turns():
     run = load_run(WORK_QUICK)
     figures = {key: value for key, value in interleave.located_figures(run.saturation).items()

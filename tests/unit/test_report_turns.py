@@ -26,7 +26,32 @@ def run_with_turns():
 
 
 def test_the_turns_group_by_workload_and_engine_in_the_runs_order_of_apps_the_twin_last():
-    assert turns.groups(run_with_turns()) == {("single", "myisam"): [PHP, POOLED, TWIN]}, "the run's order of apps"
+    assert turns.groups(run_with_turns()) == {("apps", "single", "myisam"): [PHP, POOLED, TWIN]}, "the run's order of apps"
+
+
+def engines_by_turns():
+    """turns-trial's rows as if its pooled servlet's cell were PHP's on InnoDB, taken in an engines
+    group (TURN_PAIRS=engines), beside the same rows in their apps' group: a cell of both groups."""
+    run = run_with_turns()
+    relabeled = [{**row, "cell": row["cell"].replace(POOLED, "php/innodb/single"), "group": "engines:single/php"}
+                 for row in run.turns]
+    return replace(run, turns=[{**row, "group": "apps:single/myisam"} for row in run.turns] + relabeled)
+
+
+def test_an_apps_engines_by_turns_are_a_group_of_their_own_headed_by_the_app_and_its_engines():
+    run = engines_by_turns()
+    assert turns.groups(run) == {("apps", "single", "myisam"): [PHP, POOLED, TWIN],
+                                 ("engines", "single", "php"): [PHP, "php/innodb/single", TWIN]}
+    text = "\n".join(turns.turn_lines(View(run)))
+    assert "### single row by primary key, MyISAM: 6 cycles" in text
+    assert "### single row by primary key, php: MyISAM against InnoDB: 6 cycles" in text
+    ratios = turns.pair_ratios(run)
+    # Each group's pair reads its own rows: the same steps, so the same ratio, and PHP's twin in each.
+    assert ratios[(PHP, "php/innodb/single")].estimate == ratios[(PHP, POOLED)].estimate
+    assert "All 2 groups together" in text
+    # The capacity lines are the apps' groups' alone: each cell once.
+    capacity = "\n".join(turns.capacity_section(View(run)))
+    assert "MyISAM against InnoDB" not in capacity and "single row by primary key, MyISAM:" in capacity
 
 
 def test_summary_md_leads_with_the_turns_then_the_saturation_tables_then_the_capacity_lines():
