@@ -1,6 +1,6 @@
 """summary.md's lead, from a sweep's turns (turns.tsv, harness/run/turns.py): what a request cost each
-app at one moment and by how much they differ, a table per workload and engine with every pair's ratio
-marked decided or not; and after the saturation tables, the capacity each cost predicts against the
+app at one moment and by how much they differ, a table per group (a workload and engine's apps, or an
+app's engines on a workload: TURN_PAIRS) with every pair's ratio marked decided or not; and after the saturation tables, the capacity each cost predicts against the
 figure the rounds measured. Pure: a view in, lines out."""
 import math
 import statistics
@@ -96,8 +96,8 @@ def turn_lines(view):
 def capacity_section(view):
     """After the saturation tables: a line per cell, the capacity its cost by turns predicts against its
     figure; [] for a run without turns."""
-    rows = view.run.turns
-    if not rows:
+    rows, apps_groups = view.run.turns, {group: labels for group, labels in groups(view.run).items() if group[0] == APPS}
+    if not rows or not apps_groups:
         return []
     figures = {str(key): figures.median.estimate for key, figures in view.cells.items() if figures.median}
     lines = ["## The cost by turns against the saturation figure", "",
@@ -108,9 +108,8 @@ def capacity_section(view):
              "Tomcat 1.3–3.6× as much under this open loop as under wrk's closed loop at 4–64 connections, and the "
              "less busy the server the more wake-ups a reply paid (docs/results.md, \"The pooled servlet's open and "
              "closed loops\"; `make crosscheck` reads a run's cells under wrk).", ""]
-    for group, labels in groups(view.run).items():
-        if group[0] != APPS:  # one app's engines: each of its cells is in an engine's group too, or stands alone
-            continue
+    # One app's engines stand aside: each of their cells is in an apps' group too, or stands alone.
+    for group, labels in apps_groups.items():
         lines += [f"{group_heading(view, group, labels)}:", "",
                   *capacity_lines(group_rows(rows, group, labels), labels, figures, server_cpus(view.manifest)), ""]
     return lines

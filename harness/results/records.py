@@ -51,6 +51,13 @@ DATABASE_WORK = {"selects": "db_selects", "rows": "db_rows_read", "updates": "db
                  "rows_changed": "db_rows_changed", **DATABASE_COMMANDS}
 
 
+# What the writes waited for, per 2xx reply (database_waits_per_reply): MariaDB's table and row lock
+# waits, its row locks' milliseconds and InnoDB's fsyncs, and the flushes the disk under its data
+# completed (harness/measure/diskstats.py).
+DATABASE_WAITS = {"table_lock_waits": "db_table_lock_waits", "row_lock_waits": "db_row_lock_waits",
+                  "row_lock_ms": "db_row_lock_ms", "fsyncs": "db_fsyncs", "disk_flushes": "db_disk_flushes"}
+
+
 def answered(figures):
     """The replies that owe their workload's database work: the 2xx ones (a refused request or a
     database outage's 503 may stop before its SELECT); every reply where a driver reports no statuses."""
@@ -64,6 +71,14 @@ def database_work_per_reply(figures):
     if not replies:
         return {}
     return {name: round(figures[column] / replies, 4) for name, column in DATABASE_WORK.items() if column in figures}
+
+
+def database_waits_per_reply(figures):
+    """{DATABASE_WAITS' name: a step's count per 2xx reply}, those its figures hold; {} without a 2xx reply."""
+    replies = answered(figures)
+    if not replies:
+        return {}
+    return {name: round(figures[column] / replies, 4) for name, column in DATABASE_WAITS.items() if column in figures}
 
 
 # The role of a step outside the plan: the reply time at low load.

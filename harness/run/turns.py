@@ -1,5 +1,6 @@
 """A sweep's turns (turn_cycles, sweep.json): once the first stage's rounds have located the cells, for
-each workload and engine the cells' steps by turns, nothing restarted, each at turn_share of its own
+each workload and engine (or each app and workload, across its engines: turn_pairs) the cells' steps
+by turns, nothing restarted, each at turn_share of its own
 figure so far, in the cycles of a shuffled Williams design (harness/results/interleave.py plans them,
 harness/run/spread.py takes them as `make interleave` does). Their CPU per reply, paired by cycle,
 decides each pair at one moment, where the rounds' figures spread with the host's minutes. Into the
