@@ -160,3 +160,11 @@ def test_an_experiment_runs_under_the_registry_it_was_made_with():
     file_made = cli.experiment({"verb": "soap-phases", "options": {"apps": "soap", "count": 0}}, "test")
     with pytest.raises(Refused, match="^COUNT must be at least 1$"):
         cli.run(file_made)  # the file's registry has the app: the next check refuses
+
+
+def test_the_write_share_curve_takes_every_share_on_both_engines_with_the_engines_by_turns():
+    declared = cli.experiment(experiments.read(ROOT / "experiments" / "write-share.json", VERBS), "write-share.json")
+    args = declared.args
+    assert declared.verb == "sweep" and args.turn_pairs == "engines" and args.turn_cycles == 8
+    assert args.workloads == ("mixed-0", "mixed-1", "mixed-10", "mixed-50", "mixed-100")
+    assert set(args.engines) == {"myisam", "innodb"} and "rust-no-acquire-ping" not in args.apps
