@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -21,12 +22,15 @@ var versionedColumns = append(columns[:len(columns):len(columns)], "ver")
 const (
 	maxNameLength = 64
 	maxRowCount   = 16000
+	// maxUpdates is the most rows an updates request raises: TechEmpower's top level of its updates test.
+	maxUpdates = 20
 )
 
 var (
-	validID    = regexp.MustCompile(`^[1-9][0-9]{0,9}$`)
-	validCount = regexp.MustCompile(`^[1-9][0-9]{0,4}$`)
-	selectFrom = "SELECT " + strings.Join(columns, ", ") + " FROM "
+	validID      = regexp.MustCompile(`^[1-9][0-9]{0,9}$`)
+	validCount   = regexp.MustCompile(`^[1-9][0-9]{0,4}$`)
+	validQueries = regexp.MustCompile(`^[1-9][0-9]?$`)
+	selectFrom   = "SELECT " + strings.Join(columns, ", ") + " FROM "
 )
 
 // invalidRequest is an answer of the contract's validation table: its status and message.
@@ -51,7 +55,7 @@ type query struct {
 // first check refuses it, as Tomcat 11 refuses such a query string whole.
 type parameters map[string][]string
 
-var knownParameters = []string{"id", "name", "count", "engine"}
+var knownParameters = []string{"id", "name", "count", "queries", "engine"}
 
 func parseQuery(raw string) parameters {
 	values := parameters{}
@@ -126,8 +130,41 @@ func singleQuery(p parameters) (query, error) {
 // updateQueries: the update page's UPDATE of the row's version, then its SELECT of the row with it.
 func updateQueries(p parameters) (query, query, error) {
 	id, table, err := idAndTable(p)
-	return query{"UPDATE " + table + " SET ver = ver + 1 WHERE id = ?", id},
-		query{"SELECT " + strings.Join(versionedColumns, ", ") + " FROM " + table + " WHERE id = ?", id}, err
+	raise, read := versionStatements(table)
+	return query{raise, id}, query{read, id}, err
+}
+
+// versionStatements: the write workloads' UPDATE of a row's version, then their SELECT of the row with it.
+func versionStatements(table string) (raise, read string) {
+	return "UPDATE " + table + " SET ver = ver + 1 WHERE id = ?",
+		"SELECT " + strings.Join(versionedColumns, ", ") + " FROM " + table + " WHERE id = ?"
+}
+
+// updatesCount checks the updates page's count, then the engine.
+func updatesCount(p parameters) (int, string, error) {
+	queries, _, err := p.one("queries")
+	if err != nil {
+		return 0, "", err
+	}
+	count, _ := strconv.Atoi(queries)
+	if !validQueries.MatchString(queries) || count > maxUpdates {
+		return 0, "", badRequest(fmt.Sprintf("queries must be an integer from 1 to %d", maxUpdates))
+	}
+	table, err := p.table()
+	return count, table, err
+}
+
+// drawnIDs: count distinct ids, each uniform over the table's (math/rand/v2's, as TechEmpower's go-std draws).
+func drawnIDs(count int) []int64 {
+	seen := make(map[int64]bool, count)
+	ids := make([]int64, 0, count)
+	for len(ids) < count {
+		if id := int64(rand.IntN(maxRowCount)) + 1; !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
 
 // largeQuery checks the name (a LIKE pattern, '%' when absent), then the engine.

@@ -116,3 +116,36 @@ func TestEscapingIsPHPs(t *testing.T) {
 		t.Error(got)
 	}
 }
+
+func TestUpdatesCheckTheirCountThenTheEngine(t *testing.T) {
+	const countMessage = "queries must be an integer from 1 to 20"
+	for _, queries := range []string{"", "0", "-1", "01", "21", "99", "100", "1.5", " 1", "abc", strings.Repeat("9", 10000)} {
+		if _, _, err := updatesCount(parseQuery("queries=" + queries)); message(err) != countMessage {
+			t.Errorf("queries %q: %v", queries, err)
+		}
+	}
+	if _, _, err := updatesCount(parseQuery("engine=memory")); message(err) != countMessage {
+		t.Errorf("the count is checked first: %v", err)
+	}
+	if _, _, err := updatesCount(parseQuery("queries=20&engine=memory")); message(err) != "engine must be myisam or innodb" {
+		t.Errorf("engine: %v", err)
+	}
+	if count, table, err := updatesCount(parseQuery("queries=20&engine=innodb")); count != 20 || table != "people_innodb" || err != nil {
+		t.Errorf("queries=20: %d %s %v", count, table, err)
+	}
+}
+
+func TestDrawnIdsAreDistinctAndWithinTheTable(t *testing.T) {
+	for range 1000 {
+		ids, seen := drawnIDs(maxUpdates), map[int64]bool{}
+		for _, id := range ids {
+			if id < 1 || id > maxRowCount || seen[id] {
+				t.Fatalf("ids %v: %d is outside 1..%d or drawn twice", ids, id, maxRowCount)
+			}
+			seen[id] = true
+		}
+		if len(ids) != maxUpdates {
+			t.Fatalf("%d ids, not %d", len(ids), maxUpdates)
+		}
+	}
+}

@@ -30,10 +30,11 @@ func newView(title string, shown []string, oneRow bool) view {
 }
 
 var (
-	singleView = newView("single", columns, true)
-	largeView  = newView("large", columns, false)
-	rowsView   = newView("rows", columns, false)
-	updateView = newView("update", versionedColumns, true)
+	singleView  = newView("single", columns, true)
+	largeView   = newView("large", columns, false)
+	rowsView    = newView("rows", columns, false)
+	updateView  = newView("update", versionedColumns, true)
+	updatesView = newView("updates", versionedColumns, false)
 )
 
 // players serves the contract's HTML pages from one pool of connections.
@@ -71,13 +72,14 @@ func (s *statements) get(ctx context.Context, text string) (*sql.Stmt, error) {
 var baselineRow = []sql.RawBytes{[]byte("100"), []byte("adamswi02"), []byte("Willie"), []byte("Adams"),
 	[]byte("1972"), []byte("10"), []byte("8"), []byte("215"), []byte("79"), []byte("R"), []byte("R")}
 
-// routes: the four workloads, and the two baselines: the constant-row page and the static file.
+// routes: the five workloads, and the two baselines: the constant-row page and the static file.
 func (p players) routes(staticBaseline string) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/single", p.page(singleView, singleQuery))
 	mux.HandleFunc("/large", p.page(largeView, largeQuery))
 	mux.HandleFunc("/rows", p.page(rowsView, rowsQuery))
 	mux.HandleFunc("/update", p.update)
+	mux.HandleFunc("/updates", p.updates)
 	mux.HandleFunc("/baseline", func(w http.ResponseWriter, r *http.Request) {
 		if !refused(w, r) {
 			begin(w, singleView)
@@ -121,9 +123,7 @@ func (p players) page(v view, check func(parameters) (query, error)) http.Handle
 // driver says that it was not sent (driver.ErrBadConn; go-sql-driver/mysql#302), and the statement
 // that commits is one. The SELECT may take another connection of the pool: the UPDATE committed first.
 func (p players) update(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", "POST")
-		errorPage(w, http.StatusMethodNotAllowed, "method not allowed")
+	if refusedWrite(w, r) {
 		return
 	}
 	raise, read, err := updateQueries(parseQuery(r.URL.RawQuery))
@@ -134,6 +134,74 @@ func (p players) update(w http.ResponseWriter, r *http.Request) {
 		err = p.write(r.Context(), w, updateView, read)
 	}
 	answer(w, r, updateView.title, err)
+}
+
+// updates answers the updates workload, POST alone: each drawn row raised and read back as update's
+// is, every statement committed alone (TechEmpower's rule: a transaction holds one read and one write
+// at most), the page written once its rows are read (twenty at most).
+func (p players) updates(w http.ResponseWriter, r *http.Request) {
+	if refusedWrite(w, r) {
+		return
+	}
+	count, table, err := updatesCount(parseQuery(r.URL.RawQuery))
+	raise, read := versionStatements(table)
+	var raised [][]sql.RawBytes
+	for _, id := range drawnIDs(count) {
+		if err != nil {
+			break
+		}
+		var row []sql.RawBytes
+		if row, err = p.raised(r.Context(), query{raise, id}, query{read, id}); row != nil {
+			raised = append(raised, row)
+		}
+	}
+	if err == nil {
+		begin(w, updatesView)
+		for _, row := range raised {
+			writeRow(w, row)
+		}
+		end(w)
+	}
+	answer(w, r, updatesView.title, err)
+}
+
+// refusedWrite answers a method other than POST with the contract's 405, and says so.
+func refusedWrite(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method == http.MethodPost {
+		return false
+	}
+	w.Header().Set("Allow", "POST")
+	errorPage(w, http.StatusMethodNotAllowed, "method not allowed")
+	return true
+}
+
+// raised runs a row's UPDATE, then reads the row back whole; nil when no row has the id.
+func (p players) raised(ctx context.Context, raise, read query) ([]sql.RawBytes, error) {
+	var invalid *invalidRequest
+	if err := p.raise(ctx, raise); errors.As(err, &invalid) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	rows, done, err := p.query(ctx, read)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	if !rows.Next() {
+		return nil, rows.Err()
+	}
+	values := make([][]byte, len(versionedColumns))
+	targets := make([]any, len(values))
+	for i := range values {
+		targets[i] = &values[i] // a []byte target is a copy, kept past the rows' close
+	}
+	row := make([]sql.RawBytes, len(values))
+	err = rows.Scan(targets...)
+	for i, value := range values {
+		row[i] = value
+	}
+	return row, err
 }
 
 // answer ends a page that returned err: the contract's error page for a refused request, none for a

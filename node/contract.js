@@ -8,8 +8,11 @@ export const versionedColumns = [...columns, 'ver'];
 
 const maxNameLength = 64;
 const maxRowCount = 16000;
+// The most rows an updates request raises: TechEmpower's top level of its updates test.
+const maxUpdates = 20;
 const validId = /^[1-9][0-9]{0,9}$/;
 const validCount = /^[1-9][0-9]{0,4}$/;
+const validQueries = /^[1-9][0-9]?$/;
 const selectFrom = `SELECT ${columns.join(', ')} FROM `;
 
 // An answer of the contract's validation table: its status and message.
@@ -28,7 +31,7 @@ function decode(text) {
 
 // A '%' that does not begin an escape of two hex digits (RFC 3986, section 2.1).
 const malformedEscape = /%(?![0-9A-Fa-f]{2})/;
-const knownParameters = ['id', 'name', 'count', 'engine'];
+const knownParameters = ['id', 'name', 'count', 'queries', 'engine'];
 
 // A raw query string's values by name. It is split on '&' alone, as PHP and Tomcat do. One whose
 // percent-encoding is malformed anywhere does not decode: every known parameter reads as U+FFFD, so
@@ -111,14 +114,32 @@ export const workloads = {
   },
 };
 
-// Each write workload's statements: the update, then the read of the row it raised, with its version.
+// A row's version raised, then the row read back with it.
+const versionStatements = (from, id) => ({
+  raise: { sql: `UPDATE ${from} SET ver = ver + 1 WHERE id = ?`, argument: id },
+  read: { sql: `SELECT ${versionedColumns.join(', ')} FROM ${from} WHERE id = ?`, argument: id },
+});
+
+// Distinct ids, each uniform over the table's (Math.random, as TechEmpower's nodejs draws its own).
+function drawnIds(count) {
+  const ids = new Set();
+  while (ids.size < count) ids.add(Math.floor(Math.random() * maxRowCount) + 1);
+  return [...ids];
+}
+
+// Each write workload's rows, each one's statements: the update, then the read of the row it raised.
 export const writes = {
   update(parameters) {
     const [id, from] = idAndTable(parameters);
-    return {
-      raise: { sql: `UPDATE ${from} SET ver = ver + 1 WHERE id = ?`, argument: id },
-      read: { sql: `SELECT ${versionedColumns.join(', ')} FROM ${from} WHERE id = ?`, argument: id },
-    };
+    return [versionStatements(from, id)];
+  },
+  updates(parameters) {
+    const count = one(parameters, 'queries');
+    if (count === undefined || !validQueries.test(count) || Number(count) > maxUpdates) {
+      throw badRequest(`queries must be an integer from 1 to ${maxUpdates}`);
+    }
+    const from = table(parameters);
+    return drawnIds(Number(count)).map((id) => versionStatements(from, id));
   },
 };
 

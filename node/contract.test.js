@@ -70,7 +70,7 @@ test('the page escapes as PHP htmlspecialchars(ENT_QUOTES) does', () => {
 test('the update checks as the single page does, raises the version, then reads the row with it', () => {
   assert.throws(() => writes.update(parseQuery('id=0&engine=innodb')), (error) => error.status === 400 &&
     error.message === 'id must be an integer from 1 to 2147483647');
-  const { raise, read } = writes.update(parseQuery('id=7&engine=innodb'));
+  const [{ raise, read }] = writes.update(parseQuery('id=7&engine=innodb'));
   assert.deepEqual(raise, { sql: 'UPDATE people_innodb SET ver = ver + 1 WHERE id = ?', argument: 7 });
   assert.match(read.sql, /, throws, ver FROM people_innodb WHERE id = \?$/);
   assert.equal(read.argument, 7);
@@ -78,4 +78,22 @@ test('the update checks as the single page does, raises the version, then reads 
   assert.ok(page('update', [row], versionedColumns).includes('<th>throws</th><th>ver</th></tr>\n'));
   assert.ok(page('update', [row], versionedColumns).includes('<td>10</td><td>11</td></tr>\n'));
   assert.equal(columns.length, 11);
+});
+
+test('the updates check their count, then the engine, and draw that many distinct ids of the table', () => {
+  for (const queries of ['', '0', '01', '21', '99', '1.5', ' 1', 'abc']) {
+    assert.throws(() => writes.updates(parseQuery(`queries=${queries}`)), (error) => error.status === 400 &&
+      error.message === 'queries must be an integer from 1 to 20', queries);
+  }
+  assert.throws(() => writes.updates(parseQuery('engine=memory')), (error) => error.message.startsWith('queries'));
+  assert.throws(() => writes.updates(parseQuery('queries=20&engine=memory')),
+    (error) => error.message === 'engine must be myisam or innodb');
+  for (let draw = 0; draw < 1000; draw += 1) {
+    const ids = writes.updates(parseQuery('queries=20&engine=innodb')).map(({ raise }) => raise.argument);
+    assert.equal(new Set(ids).size, 20, ids);
+    assert.ok(ids.every((id) => Number.isInteger(id) && id >= 1 && id <= 16000), ids);
+  }
+  const [{ raise, read }] = writes.updates(parseQuery('queries=1'));
+  assert.match(raise.sql, /^UPDATE people_myisam SET ver = ver \+ 1 WHERE id = \?$/);
+  assert.equal(read.argument, raise.argument);
 });

@@ -1,5 +1,5 @@
 <?php
-// Shared by the pages (single.php, large.php, rows.php, update.php) and PHP's SOAP service (soap-php/): the
+// Shared by the pages (single.php, large.php, rows.php, update.php, updates.php) and PHP's SOAP service (soap-php/): the
 // contract's parameter rules, its queries, the database connection and the HTML shape
 // (contract/README.md). Plain PDO: a new connection per request, or, where Apache sets
 // LAB_DB_PERSISTENT (the php-persistent app), one kept open by each prefork worker.
@@ -13,7 +13,9 @@ const MAX_ROW_COUNT = 16000;
 const SELECT_COLUMNS = 'id, playerID, nameFirst, nameLast, birthYear, birthMonth, birthDay, weight, height, bats, throws';
 // The update page's columns: the row's and its version, which only the write workloads show.
 const VERSIONED_COLUMNS = [...COLUMNS, 'ver'];
-const KNOWN_PARAMETERS = ['id', 'name', 'count', 'engine'];
+// The updates workload's most rows a request raises: TechEmpower's top level of its updates test.
+const MAX_UPDATES = 20;
+const KNOWN_PARAMETERS = ['id', 'name', 'count', 'queries', 'engine'];
 // A '%' that does not begin an escape of two hex digits (RFC 3986, section 2.1); urldecode would keep it as text.
 const MALFORMED_ESCAPE = '/%(?![0-9A-Fa-f]{2})/';
 const UNDECODABLE = "\u{FFFD}";
@@ -99,6 +101,25 @@ function row_count(array $parameters): int
     return (int) $count;
 }
 
+function update_count(array $parameters): int
+{
+    $queries = parameter($parameters, 'queries') ?? '';
+    if (preg_match('/^[1-9][0-9]?$/D', $queries) !== 1 || (int) $queries > MAX_UPDATES) {
+        throw new Refused(400, 'queries must be an integer from 1 to ' . MAX_UPDATES);
+    }
+    return (int) $queries;
+}
+
+/** Distinct ids, each uniform over the table's, by mt_rand as TechEmpower's PHP entries draw theirs. */
+function drawn_ids(int $count): array
+{
+    $ids = [];
+    while (count($ids) < $count) {
+        $ids[mt_rand(1, MAX_ROW_COUNT)] = true;
+    }
+    return array_keys($ids);
+}
+
 function connect(): PDO
 {
     $dsn = sprintf('mysql:host=%s;port=%s;dbname=%s;charset=utf8mb4',
@@ -156,8 +177,24 @@ function rows_query(array $parameters): PDOStatement
 function update_query(array $parameters): ?array
 {
     $id = player_id($parameters);
+    return raised_row(connect(), table_for($parameters), $id);
+}
+
+/**
+ * The updates workload: distinct random rows, each raised and read back as update's is, every
+ * statement committed alone (TechEmpower's rule: a transaction holds one read and one write at most),
+ * in the order drawn, on one connection.
+ */
+function updates_query(array $parameters): array
+{
+    $count = update_count($parameters);
     $table = table_for($parameters);
     $db = connect();
+    return array_filter(array_map(fn (int $id) => raised_row($db, $table, $id), drawn_ids($count)));
+}
+
+function raised_row(PDO $db, string $table, int $id): ?array
+{
     if (run_query("UPDATE $table SET ver = ver + 1 WHERE id = ?", $id, false, $db)->rowCount() === 0) {
         return null;
     }
@@ -195,8 +232,16 @@ function update_page(?array $row): void
     if ($row === null) {
         throw new Refused(404, 'no player with this id');
     }
-    page_start('update', VERSIONED_COLUMNS);
-    page_row($row, VERSIONED_COLUMNS);
+    versioned_page('update', [$row]);
+}
+
+/** The rows that writes raised, each with its version. */
+function versioned_page(string $title, array $rows): void
+{
+    page_start($title, VERSIONED_COLUMNS);
+    foreach ($rows as $row) {
+        page_row($row, VERSIONED_COLUMNS);
+    }
     page_end();
 }
 

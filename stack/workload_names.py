@@ -1,5 +1,5 @@
 """The workloads' names and what they mean: the declared ones (single, range...), the payload
-workload's rows-N, a mix's mixed-P, the SOAP papers' echo-N and quote. Pure over contract/targets.json (stack/targets.py);
+workload's rows-N, a mix's mixed-P, a repeating workload's updates-N, the SOAP papers' echo-N and quote. Pure over contract/targets.json (stack/targets.py);
 how each app is asked for one is the registry's (stack/registry.py)."""
 from stack import targets
 
@@ -30,6 +30,19 @@ def mix(workload):
     if not declared or declared["parameter"] not in fixed:
         return None
     return declared["writes"], declared["reads"], int(fixed[declared["parameter"]])
+
+
+def repeats(base):
+    """{"parameter", "most", "ids"}: how a repeating workload (updates) names its repetitions, their
+    most, and the ids the app draws for them; None for the others."""
+    return targets.registry()["workloads"].get(base, {}).get("repeats")
+
+
+def repetitions(workload):
+    """How many repetitions a repeating workload's name asks for ("updates-20": 20); None for the others."""
+    base, fixed = parse_workload(workload)
+    declared = repeats(base)
+    return int(fixed[declared["parameter"]]) if declared and declared["parameter"] in fixed else None
 
 
 def is_write_place(place, share):
@@ -75,6 +88,8 @@ def parse_workload(workload):
         return base, {SIZE_PARAMETER: count}
     if mixes(base) and count.isdigit() and 0 <= int(count) <= 100:
         return base, {mixes(base)["parameter"]: str(int(count))}
+    if repeats(base) and count.isdigit() and 1 <= int(count) <= repeats(base)["most"]:
+        return base, {repeats(base)["parameter"]: str(int(count))}
     if base in echo_workloads() and base != QUOTE_WORKLOAD and count.isdigit() and int(count) > 0:
         return base, {ECHO_PARAMETER: count}
     return workload, {}
@@ -98,9 +113,10 @@ def item_count(workload):
 
 
 def is_workload(workload):
-    """Whether the name is a workload's; a mix (mixed) only with its percentage (mixed-10)."""
+    """Whether the name is a workload's; a mix (mixed) only with its percentage (mixed-10), a
+    repeating workload (updates) only with its count (updates-20)."""
     base, fixed = parse_workload(workload)
-    if mixes(base):
+    if mixes(base) or repeats(base):
         return bool(fixed)
     return base in targets.registry()["workloads"] or bool(fixed) or is_echo(workload)
 
@@ -117,8 +133,9 @@ def write_workloads():
 
 
 def write_workload_names():
-    """How a run names the write workloads: update; a mix with its percentage's placeholder, mixed-P."""
-    return [f"{name}-P" if mixes(name) else name for name in write_workloads()]
+    """How a run names the write workloads: update; a mix with its percentage's placeholder, mixed-P;
+    a repeating workload with its count's, updates-N."""
+    return [f"{name}-P" if mixes(name) else f"{name}-N" if repeats(name) else name for name in write_workloads()]
 
 
 def writes(workload):
@@ -170,8 +187,8 @@ def declared_work(workload):
     """{"selects": n, "rows": n, "updates": n, "rows_changed": n}: what one reply of the workload must
     cost the database, by its declaration (contract/targets.json's work; rows-N reads N rows per
     size_workload_work; a mix owes its two workloads' work in its shares, fractions of a count; a
-    workload that declares no writes owes none); None where none is declared: an echo reads no
-    database."""
+    repeating workload its work once a repetition; a workload that declares no writes owes none);
+    None where none is declared: an echo reads no database."""
     if is_echo(workload):
         return None
     base, fixed = parse_workload(workload)
@@ -184,7 +201,8 @@ def declared_work(workload):
         return {name: (share * count + (100 - share) * declared_work(reads)[name]) / 100
                 for name, count in declared_work(writes).items()}
     work = targets.registry()["workloads"].get(base, {}).get("work")
-    return {**NO_WRITES, **work} if work else None
+    times = repetitions(workload) or 1
+    return {**NO_WRITES, **{name: count * times for name, count in work.items()}} if work else None
 
 
 # What a workload that declares no writes owes of them.

@@ -117,6 +117,33 @@ def judge_answer(kind, status, body, expected, writes=False):
     return True, f"{len(rows)} rows equal to the database"
 
 
+def drawn_ids_problem(rows, count, ids):
+    """None when a repeating workload's rows are `count` rows of distinct ids within ids.from..ids.to
+    (the ids its app drew); else what is wrong."""
+    shown = [row[0] for row in rows]
+    if len(shown) != count:
+        return f"{len(shown)} rows, the request asked for {count}"
+    if len(set(shown)) != count:
+        return f"ids drawn twice among {', '.join(shown)}"
+    outside = [each for each in shown if not each.isdigit() or not ids["from"] <= int(each) <= ids["to"]]
+    return f"ids {', '.join(outside)} outside {ids['from']}..{ids['to']}" if outside else None
+
+
+def judge_repeated(status, body, workload, rows_of):
+    """(True, what was checked) or (False, what is wrong) for a repeating workload's answer: as many
+    rows as it asked for, of distinct ids the app drew, each equal to `rows_of(id)`, the database's."""
+    if status != 200:
+        return False, f"status {status}: {body[:200]!r}"
+    try:
+        rows = versioned_rows(body)
+    except AnswerError as error:
+        return False, str(error)
+    base, _ = workload_names.parse_workload(workload)
+    problem = (drawn_ids_problem(rows, workload_names.repetitions(workload), workload_names.repeats(base)["ids"])
+               or mismatch(rows, [row for shown in rows for row in rows_of(shown[0])]))
+    return (False, problem) if problem else (True, f"{len(rows)} rows of distinct drawn ids equal to the database")
+
+
 def expected_rows(db, engine, workload):
     """The rows the sweep's request for a workload must return, read from the database (`db`: its
     server as the sweep drives it, harness/hosts/servers.py)."""
@@ -148,5 +175,7 @@ def verify_cell(key, request, db):
         return judge_echo(key.workload, status, body)
     # Both tables hold the same rows (the import verifies it): a baseline is checked against the first.
     engine = key.engine if registry.reads_database(key.app) else registry.engines()[0]
+    if workload_names.repetitions(key.workload):
+        return judge_repeated(status, body, key.workload, lambda player_id: db.rows(engine, ["id", "=", player_id]))
     return judge_answer(registry.app(key.app)["kind"], status, body, expected_rows(db, engine, key.workload),
                         workload_names.writes(key.workload))

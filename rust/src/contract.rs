@@ -8,6 +8,8 @@ pub const COLUMNS: [&str; 11] = ["id", "playerID", "nameFirst", "nameLast", "bir
     "birthDay", "weight", "height", "bats", "throws"];
 const MAX_NAME_LENGTH: usize = 64;
 const MAX_ROW_COUNT: u32 = 16_000;
+/// The most rows an updates request raises: TechEmpower's top level of its updates test.
+const MAX_UPDATES: i64 = 20;
 
 /// An answer of the contract's validation table: its status and message.
 #[derive(Debug, PartialEq)]
@@ -40,12 +42,20 @@ pub struct Query {
     pub argument: Argument,
 }
 
-/// The update's two statements on one id: its version raised, then the row read back with it.
+/// A write workload's two statements on each of its ids: a row's version raised, then the row read
+/// back with it.
 #[derive(Debug, PartialEq)]
 pub struct Update {
     pub raise: String,
     pub read: String,
-    pub id: i64,
+    pub ids: Vec<i64>,
+}
+
+impl Update {
+    fn of(table: &str, ids: Vec<i64>) -> Self {
+        Update { raise: format!("UPDATE {table} SET ver = ver + 1 WHERE id = ?"),
+            read: format!("SELECT {}, ver FROM {table} WHERE id = ?", COLUMNS.join(", ")), ids }
+    }
 }
 
 /// A query string's values by name.
@@ -70,7 +80,7 @@ fn decode(text: &str) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
-const KNOWN_PARAMETERS: [&str; 4] = ["id", "name", "count", "engine"];
+const KNOWN_PARAMETERS: [&str; 5] = ["id", "name", "count", "queries", "engine"];
 
 /// Whether a '%' of the text does not begin an escape of two hex digits (RFC 3986, section 2.1).
 fn malformed_escape(text: &str) -> bool {
@@ -148,8 +158,17 @@ pub fn single(parameters: &Parameters) -> Result<Query, Refusal> {
 /// The update: checked as the single row is.
 pub fn update(parameters: &Parameters) -> Result<Update, Refusal> {
     let (id, table) = id_and_table(parameters)?;
-    Ok(Update { raise: format!("UPDATE {table} SET ver = ver + 1 WHERE id = ?"),
-        read: format!("SELECT {}, ver FROM {table} WHERE id = ?", COLUMNS.join(", ")), id })
+    Ok(Update::of(table, vec![id]))
+}
+
+/// The updates: the count, then the engine; that many distinct ids, each uniform over the table's
+/// (rand's sampling without replacement; TechEmpower's axum draws its own with rand too).
+pub fn updates(parameters: &Parameters) -> Result<Update, Refusal> {
+    let count = bounded(one(parameters, "queries")?, 2, MAX_UPDATES)
+        .ok_or_else(|| Refusal::bad_request(format!("queries must be an integer from 1 to {MAX_UPDATES}")))?;
+    let table = table(parameters)?;
+    let drawn = rand::seq::index::sample(&mut rand::thread_rng(), MAX_ROW_COUNT as usize, count as usize);
+    Ok(Update::of(table, drawn.iter().map(|index| index as i64 + 1).collect()))
 }
 
 /// The large page: the name (a LIKE pattern, '%' when absent), then the engine.
@@ -236,7 +255,24 @@ mod tests {
         let statements = update(&parse_query("id=7&engine=innodb")).unwrap();
         assert_eq!(statements.raise, "UPDATE people_innodb SET ver = ver + 1 WHERE id = ?");
         assert!(statements.read.ends_with(", throws, ver FROM people_innodb WHERE id = ?"), "{}", statements.read);
-        assert_eq!(statements.id, 7);
+        assert_eq!(statements.ids, [7]);
+    }
+
+    #[test]
+    fn the_updates_check_their_count_then_the_engine_and_draw_distinct_ids_of_the_table() {
+        for queries in ["", "0", "01", "21", "99", "1.5", "+1", "abc"] {
+            assert_eq!(updates(&parse_query(&format!("queries={queries}"))),
+                       Err(Refusal::bad_request("queries must be an integer from 1 to 20")), "{queries}");
+        }
+        assert_eq!(updates(&parse_query("queries=20&engine=nope")),
+                   Err(Refusal::bad_request("engine must be myisam or innodb")));
+        for _ in 0..1000 {
+            let mut ids = updates(&parse_query("queries=20&engine=innodb")).unwrap().ids;
+            assert!(ids.iter().all(|id| (1..=16_000).contains(id)), "{ids:?}");
+            ids.sort_unstable();
+            ids.dedup();
+            assert_eq!(ids.len(), 20);
+        }
     }
 
     #[test]

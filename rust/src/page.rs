@@ -55,7 +55,7 @@ pub struct App {
 
 type Shared = State<Arc<App>>;
 
-/// The four workloads and the two baselines; any other path is not found.
+/// The five workloads and the two baselines; any other path is not found.
 pub fn routes(app: Arc<App>) -> Router {
     Router::new()
         .route("/single", any(|state: Shared, method: Method, RawQuery(raw): RawQuery| {
@@ -67,7 +67,12 @@ pub fn routes(app: Arc<App>) -> Router {
         .route("/rows", any(|state: Shared, method: Method, RawQuery(raw): RawQuery| {
             workload(state, method, raw, "rows", contract::rows)
         }))
-        .route("/update", any(|state: Shared, method: Method, RawQuery(raw): RawQuery| update(state, method, raw)))
+        .route("/update", any(|state: Shared, method: Method, RawQuery(raw): RawQuery| {
+            update(state, method, raw, "update", contract::update)
+        }))
+        .route("/updates", any(|state: Shared, method: Method, RawQuery(raw): RawQuery| {
+            update(state, method, raw, "updates", contract::updates)
+        }))
         .route("/baseline", any(|method: Method| async move {
             only_reads(&method).map(|()| html(StatusCode::OK, page("single", &[baseline_player()])))
         }))
@@ -127,36 +132,45 @@ async fn fetch(app: &App, query: &Query) -> Result<Vec<Player>, sqlx::Error> {
     }
 }
 
-/// The update page, POST alone: the row's version raised in autocommit, then the row read back with it.
-async fn update(State(app): Shared, method: Method, raw: Option<String>) -> Response {
+/// A write workload's page, POST alone: each row's version raised in autocommit, then the row read
+/// back with it (TechEmpower's rule: a transaction holds one read and one write at most); the update
+/// page's one row missing is the contract's 404.
+async fn update(State(app): Shared, method: Method, raw: Option<String>, title: &'static str,
+                check: fn(&Parameters) -> Result<Update, Refusal>) -> Response {
     if method != Method::POST {
         let mut refused = Refusal::new(StatusCode::METHOD_NOT_ALLOWED, "method not allowed").into_response();
         refused.headers_mut().insert(header::ALLOW, HeaderValue::from_static("POST"));
         return refused;
     }
-    let statements = match contract::update(&contract::parse_query(raw.as_deref().unwrap_or(""))) {
+    let statements = match check(&contract::parse_query(raw.as_deref().unwrap_or(""))) {
         Ok(statements) => statements,
         Err(refusal) => return refusal.into_response(),
     };
     match raise(&app, &statements).await {
-        Ok(Some(row)) => html(StatusCode::OK, update_page(&row)),
-        Ok(None) => Refusal::new(StatusCode::NOT_FOUND, "no player with this id").into_response(),
+        Ok(rows) if rows.is_empty() && title == "update" => {
+            Refusal::new(StatusCode::NOT_FOUND, "no player with this id").into_response()
+        }
+        Ok(rows) => html(StatusCode::OK, versioned_page(title, &rows)),
         Err(error) => {
-            eprintln!("update: database error: {error}");
+            eprintln!("{title}: database error: {error}");
             Refusal::new(StatusCode::SERVICE_UNAVAILABLE, "database unavailable").into_response()
         }
     }
 }
 
-/// The update, then its row, on one connection of the pool; None when no row has the id. Never run
-/// again, unlike fetch's reads: a connection lost mid-statement leaves unknown whether it committed.
-async fn raise(app: &App, update: &Update) -> Result<Option<VersionedPlayer>, sqlx::Error> {
+/// Each id's update, then its row, on one connection of the pool; a row no id has is skipped. Never
+/// run again, unlike fetch's reads: a connection lost mid-statement leaves unknown whether it committed.
+async fn raise(app: &App, update: &Update) -> Result<Vec<VersionedPlayer>, sqlx::Error> {
     let mut connection = app.watch.acquire(&app.pool).await?;
-    let done = sqlx::query(&update.raise).bind(update.id).execute(&mut **connection).await?;
-    if done.rows_affected() == 0 {
-        return Ok(None);
+    let mut rows = Vec::with_capacity(update.ids.len());
+    for &id in &update.ids {
+        let done = sqlx::query(&update.raise).bind(id).execute(&mut **connection).await?;
+        if done.rows_affected() == 0 {
+            continue;
+        }
+        rows.extend(sqlx::query_as(&update.read).bind(id).fetch_optional(&mut **connection).await?);
     }
-    sqlx::query_as(&update.read).bind(update.id).fetch_optional(&mut **connection).await
+    Ok(rows)
 }
 
 fn html(status: StatusCode, body: impl IntoResponse) -> Response {
@@ -220,10 +234,10 @@ pub fn page(title: &str, players: &[Player]) -> String {
     table_page(title, &COLUMNS.join("</th><th>"), players, cells)
 }
 
-/// The update page: its row with the version last.
-fn update_page(row: &VersionedPlayer) -> String {
+/// A write workload's page: its rows with the version last.
+fn versioned_page(title: &str, rows: &[VersionedPlayer]) -> String {
     let header = format!("{}</th><th>ver", COLUMNS.join("</th><th>"));
-    table_page("update", &header, std::slice::from_ref(row), |out, row| {
+    table_page(title, &header, rows, |out, row| {
         cells(out, &row.player);
         number(out, row.ver);
     })
@@ -259,7 +273,7 @@ mod tests {
 
     #[test]
     fn the_update_page_shows_the_version_last() {
-        let written = update_page(&VersionedPlayer { player: baseline_player(), ver: 7 });
+        let written = versioned_page("update", &[VersionedPlayer { player: baseline_player(), ver: 7 }]);
         assert!(written.contains("<th>throws</th><th>ver</th></tr>\n"), "{written}");
         assert!(written.contains("<td>R</td><td>R</td><td>7</td></tr>\n"), "{written}");
         assert!(written.contains("<title>update</title>"));

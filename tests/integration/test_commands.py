@@ -1,5 +1,5 @@
 """Every database-backed app sends the database, per reply, what its registry entry declares: its
-SELECT (and an update's UPDATE) and each command beside them (connections opened, prepares,
+SELECT (and the write workloads' UPDATEs) and each command beside them (connections opened, prepares,
 executes, statement closes and resets, pings, SETs), by MariaDB's own counters read as a sweep's
 step reads them."""
 import pytest
@@ -42,8 +42,9 @@ def database_apps():
 
 
 def pages():
-    """(app, workload): every database-backed app's single row, and the update of those that write."""
-    return [(app, workload) for app in database_apps() for workload in ("single", "update")
+    """(app, workload): every database-backed app's single row, and the update and five updates of
+    those that write."""
+    return [(app, workload) for app in database_apps() for workload in ("single", "update", "updates-5")
             if workload == "single" or registry.serves(app, workload)]
 
 

@@ -169,6 +169,24 @@ def test_a_mixs_name_carries_its_share_and_its_work_is_its_workloads_in_that_sha
     assert registry.database_work("go", "mixed-10")["executes"] == pytest.approx(1.1)
 
 
+def test_a_repeating_workloads_name_carries_its_count_and_it_owes_its_work_that_many_times():
+    assert workload_names.parse_workload("updates-020") == ("updates", {"queries": "20"})
+    assert [workload_names.is_workload(name) for name in ("updates-1", "updates-20", "updates", "updates-0",
+                                                          "updates-21", "updates-x")] == [True, True, False, False, False, False]
+    assert workload_names.repetitions("updates-20") == 20 and workload_names.repetitions("update") is None
+    assert workload_names.declared_work("updates-20") == {"selects": 20, "rows": 40, "updates": 20, "rows_changed": 20}
+    assert workload_names.writes("updates-5") and workload_names.drawn("updates-5") is None
+    # Its count is no row count: its cells are no size sweep's.
+    assert workload_names.size_of("updates-5") is None and workload_names.row_count("updates-5") is None
+    assert workload_names.workload_title("updates-20", short=True) == "20 updates"
+    assert "updates-N" in workload_names.write_workload_names()
+    request = registry.request("servlet", "updates-20", engine="innodb")
+    assert (request.method, request.path, request.updates) == ("POST", "/servlet/updates?queries=20&engine=innodb", 20)
+    # Go executes each of its 40 statements; sqlx pings twice, on the one connection each reply takes.
+    assert (registry.database_work("go", "updates-20")["executes"], registry.database_work("rust", "updates-20")["pings"]) == (40, 2)
+    assert registry.serves("node", "updates-20") and not registry.serves("soap", "updates-20")
+
+
 def test_the_commands_an_app_sends_per_statement_count_twice_for_the_updates_two_statements():
     # Go's prepared statement is executed once per statement, sqlx's pings once per connection taken.
     assert registry.database_work("go", "single")["executes"] == 1

@@ -60,3 +60,30 @@ def test_a_nil_soap_result_is_no_row():
     found = answer("soap-single-id-100.xml")
     player = found[found.index("<getPlayerReturn>"):found.index("</getPlayerResponse>")]
     assert verify.soap_rows(found.replace(player, '<getPlayerReturn xsi:nil="true"/>')) == []
+
+
+def rows_by_id(player_id):
+    return people(lambda row: row[0] == player_id)
+
+
+def test_a_repeating_workloads_answer_holds_its_count_of_distinct_drawn_rows_each_the_databases():
+    recorded = answer("php-updates-3.html")
+    assert verify.judge_repeated(200, recorded, "updates-3", rows_by_id) == (
+        True, "3 rows of distinct drawn ids equal to the database")
+    assert verify.judge_repeated(200, recorded, "updates-4", rows_by_id) == (False, "3 rows, the request asked for 4")
+    twice = recorded.replace("<td>252</td><td>almonhe01</td><td>Hector</td><td>Almonte</td><td>1975</td><td>10</td><td>17</td>"
+                             "<td>190</td><td>74</td>",
+                             "<td>11213</td><td>mickeed01</td><td>Ed</td><td>Mickelson</td><td>1926</td><td>9</td><td>9</td>"
+                             "<td>205</td><td>75</td>")
+    assert verify.judge_repeated(200, twice, "updates-3", rows_by_id) == (False, "ids drawn twice among 11213, 11213, 15205")
+    tampered = recorded.replace("<td>Hector</td>", "<td>Hektor</td>")
+    correct, problem = verify.judge_repeated(200, tampered, "updates-3", rows_by_id)
+    assert not correct and problem.startswith("row 2 is ") and "Hektor" in problem
+    unraised = recorded.replace("<td>1</td></tr>", "<td>0</td></tr>", 1)
+    assert verify.judge_repeated(200, unraised, "updates-3", rows_by_id) == (False, "version '0' is not one an update raised")
+    assert verify.judge_repeated(503, "database unavailable", "updates-3", rows_by_id)[0] is False
+
+
+def test_a_repeating_workloads_ids_must_lie_within_the_table():
+    rows = [["0"], ["16001"], ["7"]]
+    assert verify.drawn_ids_problem(rows, 3, {"from": 1, "to": 16000}) == "ids 0, 16001 outside 1..16000"

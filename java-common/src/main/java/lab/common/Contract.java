@@ -2,7 +2,7 @@ package lab.common;
 
 /**
  * The rules of contract/README.md: parameter validation, the engine-to-table map, the queries
- * (single, large, rows, and update's two statements) and the SOAP service's path and namespace. Every Java app goes through here,
+ * (single, large, rows, and the two statements of update and updates) and the SOAP service's path and namespace. Every Java app goes through here,
  * so they cannot drift apart.
  */
 public final class Contract {
@@ -18,6 +18,8 @@ public final class Contract {
     private static final int MAX_NAME_LENGTH = 64;
     /** The rows workload's largest count: the whole table, so no request can ask for more. */
     public static final int MAX_ROW_COUNT = 16000;
+    /** The updates workload's most rows a request raises: TechEmpower's top level of its updates test. */
+    public static final int MAX_UPDATES = 20;
     /** The largest request body a SOAP engine reads (PHP's post_max_size in the lab, 16 MB). */
     public static final long MAX_BODY_BYTES = 16L * 1024 * 1024;
 
@@ -75,6 +77,13 @@ public final class Contract {
             throw new InvalidRequest(400, "count must be an integer from 1 to " + MAX_ROW_COUNT);
         }
         return Integer.parseInt(count);
+    }
+
+    public static int updateCount(String queries) throws InvalidRequest {
+        if (queries == null || !queries.matches("[1-9][0-9]?") || Integer.parseInt(queries) > MAX_UPDATES) {
+            throw new InvalidRequest(400, "queries must be an integer from 1 to " + MAX_UPDATES);
+        }
+        return Integer.parseInt(queries);
     }
 
     /** The fixed table for an engine name (myisam when absent); the name never reaches SQL. */

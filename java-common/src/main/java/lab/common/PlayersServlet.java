@@ -12,8 +12,8 @@ import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 
 /**
- * The HTML pages of the contract, mapped to /single, /large, /rows and /update (the one that writes,
- * by POST). Subclasses differ only in where a connection comes from: that difference is what the lab
+ * The HTML pages of the contract, mapped to /single, /large, /rows, and /update and /updates (the
+ * ones that write, by POST). Subclasses differ only in where a connection comes from: that difference is what the lab
  * measures.
  */
 public abstract class PlayersServlet extends HttpServlet {
@@ -25,13 +25,14 @@ public abstract class PlayersServlet extends HttpServlet {
     private static final String[] READING = {"GET", "HEAD"};
     private static final String[] WRITING = {"POST"};
     private static final String UPDATE_PATH = "/update";
+    private static final String UPDATES_PATH = "/updates";
 
     protected abstract Connection connection() throws SQLException;
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response)
             throws IOException, ServletException {
-        boolean writes = UPDATE_PATH.equals(request.getServletPath());
+        boolean writes = UPDATE_PATH.equals(request.getServletPath()) || UPDATES_PATH.equals(request.getServletPath());
         if (refusedMethod(request, response, writes ? WRITING : READING)) {
             return;
         }
@@ -39,6 +40,9 @@ public abstract class PlayersServlet extends HttpServlet {
             switch (request.getServletPath()) {
                 case UPDATE_PATH:
                     update(request, response);
+                    break;
+                case UPDATES_PATH:
+                    updates(response, VersionUpdate.drawn(parameter(request, "queries"), parameter(request, "engine")));
                     break;
                 case "/large":
                     table(response, "large", PlayerQuery.large(parameter(request, "name"), parameter(request, "engine")));
@@ -81,6 +85,12 @@ public abstract class PlayersServlet extends HttpServlet {
         if (update.run(this::connection, page::row) == 0) {
             throw new InvalidRequest(404, "no player with this id");
         }
+        page.end();
+    }
+
+    private void updates(HttpServletResponse response, VersionUpdate updates) throws IOException, SQLException {
+        PlayerPage page = new PlayerPage(response, "updates", Contract.VERSIONED_COLUMNS);
+        updates.run(this::connection, page::row);
         page.end();
     }
 

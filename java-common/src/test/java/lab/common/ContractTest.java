@@ -63,6 +63,24 @@ class ContractTest {
     }
 
     @Test
+    void updateCountsRunFromOneToTwenty() throws InvalidRequest {
+        assertEquals(1, Contract.updateCount("1"));
+        assertEquals(20, Contract.updateCount("20"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "-1", "01", "21", "99", "100", "1.5", " 1", "abc", ""})
+    void anythingElseIsNotAnUpdateCount(String queries) {
+        refused(400, "queries must be an integer from 1 to 20", () -> Contract.updateCount(queries));
+    }
+
+    @Test
+    void theUpdatesCheckTheirCountThenTheEngine() {
+        refused(400, "queries must be an integer from 1 to 20", () -> VersionUpdate.drawn(null, "memory"));
+        refused(400, "engine must be myisam or innodb", () -> VersionUpdate.drawn("20", "memory"));
+    }
+
+    @Test
     void enginesMapToFixedTablesAndMyisamIsTheDefault() throws InvalidRequest {
         assertEquals("people_myisam", Contract.table(null));
         assertEquals("people_myisam", Contract.table("myisam"));
