@@ -14,6 +14,24 @@ FLAG = "database work missing"
 OWED = ("selects", "rows", "updates", "rows_changed")
 # The step's rise in the versions of both tables (SUM(ver), read before and after it: harness/run/step.py).
 VERSIONS_RAISED = "db_versions_raised"
+# How long the versions' readings around a step wait for the servers' backlog of writes to end.
+VERSIONS_SETTLE_S = 30
+VERSIONS_INTERVAL_S = 0.5
+
+
+def settled(readings):
+    """The first of the versions' `readings` (SUM(ver), taken VERSIONS_INTERVAL_S apart) equal to the
+    one before it: no write landed between them, so the servers' backlog has ended (after a step
+    whose client gave up, or a probe's, requests still queued at the app go on writing, row by row);
+    the last reading when none settled, None when one failed."""
+    previous = None
+    for reading in readings:
+        if reading is None or reading == previous:
+            return reading
+        previous = reading
+    return previous
+
+
 # The UPDATEs the step's requests owe, counted from them (harness/run/step.py), and the most one owes.
 UPDATES_OWED = "updates_owed"
 

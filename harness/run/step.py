@@ -5,6 +5,7 @@ cross-check's second opinion (one run, here); each read as the same figures (har
 by the same rules."""
 import json
 import resource
+import time
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
@@ -12,7 +13,7 @@ from dataclasses import dataclass, replace
 from harness.drivers import httperf, oha
 from harness.hosts import load_clients, servers
 from harness.hosts.watch import watching
-from harness.judge import speed, steps
+from harness.judge import database_work, speed, steps
 from harness.judge.database_work import VERSIONS_RAISED
 from harness.judge.verdict import failed_requests
 from harness.measure import clients, load, ports
@@ -214,13 +215,24 @@ def machine_speed(watch, speed_history, cell, min_speed):
 
 def database_versions(declared_work):
     """SUM(ver) over both tables when the workload declares updates (None otherwise, or when the
-    database cannot be read): read outside the watched window, so that its scans count in no figure."""
+    database cannot be read), once the writes have settled (database_work.settled): read outside the
+    watched window, so that its scans count in no figure, and so that no backlog of an earlier step
+    (or cell) counts in this one's rise, and this one's own all does."""
     if not (declared_work or {}).get("updates"):
         return None
-    try:
-        return servers.server(registry.database_server()).versions()
-    except (LabError, OSError, ValueError):
-        return None
+    database = servers.server(registry.database_server())
+
+    def readings():
+        deadline = time.monotonic() + database_work.VERSIONS_SETTLE_S
+        while True:
+            try:
+                yield database.versions()
+            except (LabError, OSError, ValueError):
+                yield None
+            if time.monotonic() > deadline:
+                return
+            time.sleep(database_work.VERSIONS_INTERVAL_S)
+    return database_work.settled(readings())
 
 
 def versions_figures(before, after):

@@ -3,7 +3,8 @@ summary, results.json, HTML pages and make compare. The counters themselves are 
 readings in test_mariadb_status.py."""
 import pytest
 
-from harness.judge.database_work import FLAG, VERSIONS_RAISED, extra_work, missing_work, owed_work, write_problem
+from harness.judge.database_work import (FLAG, VERSIONS_RAISED, extra_work, missing_work, owed_work, settled,
+                                         write_problem)
 from harness.judge.verdict import Thresholds
 from harness.report import compare, site
 from harness.report.series import throughput_text
@@ -60,6 +61,17 @@ def test_versions_that_rose_by_what_the_replies_owe_pass_and_less_or_more_is_fla
         f"{FLAG}: writes done twice: the versions rose by 6000, the step's requests could owe at most 3000 "
         "(SUM(ver) before and after the step)")
     assert write_problem(writes(10, 10, 200), {**UPDATE, "updates": 20}) is None  # update-N owes N a reply
+
+
+def test_the_versions_are_read_once_the_writes_have_stopped():
+    # A quick updates-20 sweep before the readings settled (AMD EPYC, 2026-12-04): each cell's first
+    # step rose by 55, 34 and 65 versions more than its requests could owe, the last writes of the
+    # previous cell's failing step, queued at its app. Its backlog rising, then still:
+    assert settled(iter([1000, 1020, 1055, 1055, 1300])) == 1055
+    assert settled(iter([1000, 1000])) == 1000
+    assert settled(iter([1000, 1020, 1040])) == 1040, "still rising at the deadline: the last reading"
+    assert settled(iter([1000, None, 1000])) is None, "a failed reading: no rise is judged"
+    assert settled(iter([])) is None
 
 
 def test_requests_without_a_2xx_may_or_may_not_have_written():
