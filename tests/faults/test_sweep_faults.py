@@ -155,6 +155,24 @@ def test_an_apps_server_killed_mid_step_is_restarted(stack, tmp_path, during_fir
         assert pinned and float(pinned) >= 0 and steps[1][f"{server}_vt_pinned_ms"], steps[1]
 
 
+@pytest.mark.parametrize("app", ["pooled-servlet", "go"])
+def test_an_apps_server_killed_mid_write_step_leaves_the_versions_within_what_its_requests_owe(
+        stack, tmp_path, during_first_step, app):
+    # updates-20 at its profile's 10 then 20 req/s: each request in flight when the server dies may
+    # have raised any of its 20 rows, and the step's rise must lie within what its requests leave open.
+    server = registry.server_of(app)
+    during_first_step(lambda: os.kill(stack[server].pid(), signal.SIGKILL))
+    sweep(options(app, "updates-20"), "server-killed-writes", tmp_path)
+    steps, state = cell(tmp_path / "server-killed-writes", app, "updates-20")
+    assert state["restarts"] >= 1 and state["done"] and any(f"restarted {server}" in event for event in state["events"])
+    assert steps[0]["verdict"] in (FAIL, CLIENT_LIMITED)
+    raised, replies = float(steps[0]["db_versions_raised"]), float(steps[0]["status_2xx"])
+    assert 20 * replies <= raised <= 20 * float(steps[0]["requests"]), (raised, replies, steps[0]["requests"])
+    assert "writes" not in steps[0]["reason"], steps[0]["reason"]
+    assert steps[1]["verdict"] == PASS and float(steps[1]["db_versions_raised"]) == 20 * float(steps[1]["status_2xx"]), (
+        steps[1]["reason"])
+
+
 def test_apache_parent_killed_mid_step_is_restarted_with_its_orphaned_workers(stack, tmp_path, during_first_step):
     during_first_step(lambda: os.kill(stack["apache"].pid(), signal.SIGKILL))
     sweep(options("php"), "apache-killed", tmp_path)
