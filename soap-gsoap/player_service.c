@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -46,7 +47,7 @@
 #define MAX_LIST_NODES 64
 #define MAX_IMAGE_BYTES (1 << 20) /* Lublin's image, past the paper's million variables */
 
-enum query { SINGLE, LARGE, ROWS, QUERIES };
+enum query { SINGLE, LARGE, ROWS, UPDATE, VERSIONED, QUERIES };
 enum table { MYISAM, INNODB, TABLES };
 #define COLUMNS "id, playerID, nameFirst, nameLast, birthYear, birthMonth, birthDay, weight, height, bats, throws"
 static const char *const QUERY_SQL[QUERIES][TABLES] = {
@@ -54,6 +55,9 @@ static const char *const QUERY_SQL[QUERIES][TABLES] = {
     {"SELECT " COLUMNS " FROM people_myisam WHERE nameLast LIKE ? ORDER BY id",
      "SELECT " COLUMNS " FROM people_innodb WHERE nameLast LIKE ? ORDER BY id"},
     {"SELECT " COLUMNS " FROM people_myisam ORDER BY id LIMIT ?", "SELECT " COLUMNS " FROM people_innodb ORDER BY id LIMIT ?"},
+    /* The update workload: the version raised in autocommit, then the row read back with it. */
+    {"UPDATE people_myisam SET ver = ver + 1 WHERE id = ?", "UPDATE people_innodb SET ver = ver + 1 WHERE id = ?"},
+    {"SELECT " COLUMNS ", ver FROM people_myisam WHERE id = ?", "SELECT " COLUMNS ", ver FROM people_innodb WHERE id = ?"},
 };
 
 static void say(const char *format, ...)
@@ -277,6 +281,17 @@ static int connect_to_database(struct connection *connection)
     return 1;
 }
 
+/*
+ * Whether the server has closed a pooled connection while it idled (a restart, wait_timeout): between
+ * calls nothing is owed to the client, so a readable socket holds the server's goodbye, an error or
+ * the end of the stream. Asked of the socket alone, with no command sent to the database.
+ */
+static int closed_by_server(struct connection *connection)
+{
+    struct pollfd socket_state = {mysql_get_socket(connection->db), POLLIN, 0};
+    return poll(&socket_state, 1, 0) != 0;
+}
+
 static void give_back(struct connection *connection)
 {
     pthread_mutex_lock(&pool.lock);
@@ -291,15 +306,19 @@ struct row_buffers {
     int numbers[6]; /* id, birthYear, birthMonth, birthDay, weight, height */
     char text[5][TEXT_BYTES]; /* playerID, nameFirst, nameLast, bats, throws */
     unsigned long lengths[5];
-    MYSQL_BIND bind[11];
+    int version; /* ver, which only the update's SELECT reads */
+    MYSQL_BIND bind[12];
 };
 
+/* Binds the contract's columns, then ver: a statement of 11 columns reads the first 11 binds alone. */
 static void bind_row(struct row_buffers *row)
 {
     /* Columns in the contract's order: id, playerID, nameFirst, nameLast, four numbers... */
     static const int kinds[11] = {0, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1};
     int number = 0, text = 0;
     memset(row->bind, 0, sizeof row->bind);
+    row->bind[11].buffer_type = MYSQL_TYPE_LONG;
+    row->bind[11].buffer = &row->version;
     for (int column = 0; column < 11; column++) {
         MYSQL_BIND *bind = &row->bind[column];
         if (kinds[column] == 0) {
@@ -322,16 +341,26 @@ static char *text_copy(struct soap *soap, const struct row_buffers *row, int tex
     return copy;
 }
 
-/* Runs a query on a connected connection: the rows into a soap-managed array; 0, or MySQL's error number. */
-static unsigned fetch_players(struct soap *soap, struct connection *connection, enum query query, int table,
-                              MYSQL_BIND *parameter, struct lab__Player **players, int *count)
+/* The contract's columns of a fetched row into a Player or a VersionedPlayer (the same members). */
+#define FILL_PLAYER(soap, player, row)                    \
+    do {                                                  \
+        (player)->id = (row)->numbers[0];                 \
+        (player)->playerID = text_copy(soap, row, 0);     \
+        (player)->nameFirst = text_copy(soap, row, 1);    \
+        (player)->nameLast = text_copy(soap, row, 2);     \
+        (player)->birthYear = (row)->numbers[1];          \
+        (player)->birthMonth = (row)->numbers[2];         \
+        (player)->birthDay = (row)->numbers[3];           \
+        (player)->weight = (row)->numbers[4];             \
+        (player)->height = (row)->numbers[5];             \
+        (player)->bats = text_copy(soap, row, 3);         \
+        (player)->throws = text_copy(soap, row, 4);       \
+    } while (0)
+
+/* The connection's statement of a query on a table, prepared on its first use; 0, or MySQL's error number. */
+static unsigned prepared(struct connection *connection, enum query query, int table, MYSQL_STMT **out)
 {
-    struct row_buffers row;
     MYSQL_STMT *statement = connection->statements[query][table];
-    int capacity = 0, status;
-    unsigned error;
-    *players = NULL;
-    *count = 0;
     if (!statement) {
         statement = mysql_stmt_init(connection->db);
         if (!statement)
@@ -340,8 +369,34 @@ static unsigned fetch_players(struct soap *soap, struct connection *connection, 
         if (mysql_stmt_prepare(statement, QUERY_SQL[query][table], strlen(QUERY_SQL[query][table])))
             return mysql_stmt_errno(statement);
     }
+    *out = statement;
+    return 0;
+}
+
+/* A query's rows on a connected connection, into a soap-managed array; 0, or MySQL's error number. */
+struct players_query {
+    enum query query;
+    int table;
+    MYSQL_BIND *parameter;
+    struct lab__Player **players;
+    int *count;
+};
+
+static unsigned fetch_players(struct soap *soap, struct connection *connection, void *context)
+{
+    struct players_query *asked = context;
+    struct lab__Player **players = asked->players;
+    int *count = asked->count;
+    struct row_buffers row;
+    MYSQL_STMT *statement;
+    int capacity = 0, status;
+    unsigned error;
+    *players = NULL;
+    *count = 0;
+    if ((error = prepared(connection, asked->query, asked->table, &statement)))
+        return error;
     bind_row(&row);
-    if (mysql_stmt_bind_param(statement, parameter) || mysql_stmt_execute(statement)
+    if (mysql_stmt_bind_param(statement, asked->parameter) || mysql_stmt_execute(statement)
         || mysql_stmt_bind_result(statement, row.bind))
         return mysql_stmt_errno(statement);
     /* Unbuffered: rows come from the server one fetch at a time. */
@@ -355,17 +410,7 @@ static unsigned fetch_players(struct soap *soap, struct connection *connection, 
             *players = grown;
         }
         struct lab__Player *player = &(*players)[(*count)++];
-        player->id = row.numbers[0];
-        player->playerID = text_copy(soap, &row, 0);
-        player->nameFirst = text_copy(soap, &row, 1);
-        player->nameLast = text_copy(soap, &row, 2);
-        player->birthYear = row.numbers[1];
-        player->birthMonth = row.numbers[2];
-        player->birthDay = row.numbers[3];
-        player->weight = row.numbers[4];
-        player->height = row.numbers[5];
-        player->bats = text_copy(soap, &row, 3);
-        player->throws = text_copy(soap, &row, 4);
+        FILL_PLAYER(soap, player, &row);
     }
     error = status == MYSQL_NO_DATA ? 0 : mysql_stmt_errno(statement);
     mysql_stmt_free_result(statement);
@@ -373,25 +418,71 @@ static unsigned fetch_players(struct soap *soap, struct connection *connection, 
 }
 
 /*
- * Runs a query on a pooled connection. A connection the server has dropped since it was pooled
- * (a restart, wait_timeout) is reconnected and the query run once more; any other failure is the
- * Server fault "database unavailable", the connection closed to be reconnected on its next use.
+ * update's two statements on a connected connection: the UPDATE in autocommit (the connection's
+ * default), then the row read back with its version; *player NULL when no row has the id (and
+ * nothing was written). 0, or MySQL's error number.
  */
-static int run_query(struct soap *soap, enum query query, int table, MYSQL_BIND *parameter,
-                     struct lab__Player **players, int *count)
+struct player_update {
+    int table;
+    MYSQL_BIND *parameter;
+    struct lab__VersionedPlayer **player;
+};
+
+static unsigned update_player(struct soap *soap, struct connection *connection, void *context)
+{
+    struct player_update *asked = context;
+    struct row_buffers row;
+    MYSQL_STMT *update = NULL, *select = NULL;
+    unsigned error;
+    int status;
+    *asked->player = NULL;
+    if ((error = prepared(connection, UPDATE, asked->table, &update))
+        || (error = prepared(connection, VERSIONED, asked->table, &select)))
+        return error;
+    if (mysql_stmt_bind_param(update, asked->parameter) || mysql_stmt_execute(update))
+        return mysql_stmt_errno(update);
+    if (mysql_stmt_affected_rows(update) == 0)
+        return 0;
+    bind_row(&row);
+    if (mysql_stmt_bind_param(select, asked->parameter) || mysql_stmt_execute(select)
+        || mysql_stmt_bind_result(select, row.bind))
+        return mysql_stmt_errno(select);
+    status = mysql_stmt_fetch(select);
+    if (status == 0 || status == MYSQL_DATA_TRUNCATED) {
+        struct lab__VersionedPlayer *player = soap_malloc(soap, sizeof *player);
+        FILL_PLAYER(soap, player, &row);
+        player->ver = row.version;
+        *asked->player = player;
+        status = MYSQL_NO_DATA; /* one row by key: mysql_stmt_free_result discards the end */
+    }
+    error = status == MYSQL_NO_DATA ? 0 : mysql_stmt_errno(select);
+    mysql_stmt_free_result(select);
+    return error;
+}
+
+/*
+ * Runs some database work on a pooled connection, connected anew when the server closed it while it
+ * idled. One that broke as the work ran is reconnected and the work run once more when `retry` (a
+ * read's); a write is never retried, since it may have run before the connection broke. Any other failure
+ * is the Server fault "database unavailable", the connection closed to be reconnected on its next use.
+ */
+static int on_pooled_connection(struct soap *soap, unsigned (*work)(struct soap *, struct connection *, void *),
+                                void *context, int retry)
 {
     struct connection connection;
     unsigned error = CR_CONNECTION_ERROR;
     int reused;
     if (!borrow(&connection))
         return soap_receiver_fault(soap, "database unavailable", NULL);
+    if (connection.db && closed_by_server(&connection))
+        disconnect(&connection);
     reused = connection.db != NULL;
     if (connect_to_database(&connection)) {
-        error = fetch_players(soap, &connection, query, table, parameter, players, count);
-        if (reused && (error == CR_SERVER_GONE_ERROR || error == CR_SERVER_LOST)) {
+        error = work(soap, &connection, context);
+        if (retry && reused && (error == CR_SERVER_GONE_ERROR || error == CR_SERVER_LOST)) {
             disconnect(&connection);
             if (connect_to_database(&connection))
-                error = fetch_players(soap, &connection, query, table, parameter, players, count);
+                error = work(soap, &connection, context);
         }
         if (error) {
             say("database error %u", error);
@@ -400,6 +491,13 @@ static int run_query(struct soap *soap, enum query query, int table, MYSQL_BIND 
     }
     give_back(&connection);
     return error ? soap_receiver_fault(soap, "database unavailable", NULL) : SOAP_OK;
+}
+
+static int run_query(struct soap *soap, enum query query, int table, MYSQL_BIND *parameter,
+                     struct lab__Player **players, int *count)
+{
+    struct players_query asked = {query, table, parameter, players, count};
+    return on_pooled_connection(soap, fetch_players, &asked, 1);
 }
 
 static void bind_int(MYSQL_BIND *bind, int *value)
@@ -411,22 +509,43 @@ static void bind_int(MYSQL_BIND *bind, int *value)
 
 /* ---- the operations (declared by soapcpp2 in soapStub.h) --------------------------------- */
 
+/* A single row's parameters, checked in the contract's order (the id, then the engine); 0, or the Client fault. */
+static int player_parameters(struct soap *soap, const char *id_text, const char *engine, int *id, int *table)
+{
+    long checked = bounded_number(id_text, 10, 2147483647L);
+    if (checked < 0)
+        return soap_sender_fault(soap, "id must be an integer from 1 to 2147483647", NULL);
+    if ((*table = table_of(engine)) < 0)
+        return soap_sender_fault(soap, "engine must be myisam or innodb", NULL);
+    *id = (int)checked;
+    return SOAP_OK;
+}
+
 int __lab__getPlayer(struct soap *soap, struct _lab__getPlayer *request, struct _lab__getPlayerResponse *response)
 {
     MYSQL_BIND parameter;
     struct lab__Player *players;
-    int count, table;
-    long id = bounded_number(request->id, 10, 2147483647L);
-    if (id < 0)
-        return soap_sender_fault(soap, "id must be an integer from 1 to 2147483647", NULL);
-    if ((table = table_of(request->engine)) < 0)
-        return soap_sender_fault(soap, "engine must be myisam or innodb", NULL);
-    int value = (int)id;
-    bind_int(&parameter, &value);
+    int count, table, id;
+    if (player_parameters(soap, request->id, request->engine, &id, &table))
+        return soap->error;
+    bind_int(&parameter, &id);
     if (run_query(soap, SINGLE, table, &parameter, &players, &count))
         return soap->error;
     response->getPlayerReturn = count ? players : NULL; /* none: an xsi:nil result */
     return SOAP_OK;
+}
+
+int __lab__updatePlayer(struct soap *soap, struct _lab__updatePlayer *request,
+                        struct _lab__updatePlayerResponse *response)
+{
+    MYSQL_BIND parameter;
+    int table, id;
+    if (player_parameters(soap, request->id, request->engine, &id, &table))
+        return soap->error;
+    bind_int(&parameter, &id);
+    struct player_update asked = {table, &parameter, &response->updatePlayerReturn};
+    /* none: an xsi:nil result, and nothing was written */
+    return on_pooled_connection(soap, update_player, &asked, 0);
 }
 
 int __lab__findPlayers(struct soap *soap, struct _lab__findPlayers *request, struct _lab__findPlayersResponse *response)

@@ -12,8 +12,8 @@ ini_set('precision', '-1');
 
 const SERVICE_NAMESPACE = 'urn:lab';
 const ENVELOPE_NAMESPACE = 'http://schemas.xmlsoap.org/soap/envelope/';
-const OPERATIONS = ['getPlayer', 'findPlayers', 'firstPlayers', 'echoStructs', 'echoList', 'echoInts', 'echoDoubles',
-    'echoStrings', 'echoEmployees', 'echoImage', 'echoVoid', 'getQuote'];
+const OPERATIONS = ['getPlayer', 'findPlayers', 'firstPlayers', 'updatePlayer', 'echoStructs', 'echoList', 'echoInts',
+    'echoDoubles', 'echoStrings', 'echoEmployees', 'echoImage', 'echoVoid', 'getQuote'];
 const MALFORMED = 'malformed SOAP request';
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
@@ -34,6 +34,12 @@ final class PlayerService
     public function firstPlayers(stdClass $request): array
     {
         return ['firstPlayersReturn' => answer(fn () => rows_query(parameters_of($request, 'count'))->fetchAll(PDO::FETCH_ASSOC))];
+    }
+
+    /** The row after its version was raised by one; a nil result (nothing written) when no row has the id. */
+    public function updatePlayer(stdClass $request): array
+    {
+        return ['updatePlayerReturn' => answer(fn () => update_query(parameters_of($request, 'id')))];
     }
 
     public function echoStructs(stdClass $request): array

@@ -64,18 +64,19 @@ def html_rows(body, columns=None):
     return table.rows
 
 
-def versioned_rows(body):
-    """Rows of a write workload's HTML answer (the contract's columns, then the row's version) without
-    their version, which must be a whole number of at least 1: the page shows the row after its update."""
-    rows = html_rows(body, [*lab.COLUMN_NAMES, lab.VERSION_COLUMN])
+def versioned_rows(body, kind="html"):
+    """Rows of a write workload's answer (the contract's columns, then the row's version) without
+    their version, which must be a whole number of at least 1: the answer shows the row after its update."""
+    rows = ROWS_OF[kind](body, [*lab.COLUMN_NAMES, lab.VERSION_COLUMN])
     for row in rows:
-        if not row[-1].isdigit() or int(row[-1]) < 1:
+        if not (row[-1] or "").isdigit() or int(row[-1]) < 1:
             raise AnswerError(f"version {row[-1]!r} is not one an update raised")
     return [row[:-1] for row in rows]
 
 
-def soap_rows(body):
-    """Rows (strings in column order) of a getPlayer/findPlayers answer; a nil result is no row."""
+def soap_rows(body, columns=None):
+    """Rows (strings in column order, or of the `columns` given) of a getPlayer/findPlayers answer (an
+    updatePlayer's with ver); a nil result is no row, a missing element None."""
     try:
         envelope = ET.fromstring(body)
     except ET.ParseError as error:
@@ -84,7 +85,7 @@ def soap_rows(body):
     if answer is None or len(answer) == 0:
         raise AnswerError("no SOAP body")
     returns = [element for element in answer[0] if element.tag.endswith("Return")]
-    return [[element.findtext(f"{SOAP_NAMESPACE}{column}") for column in lab.COLUMN_NAMES]
+    return [[element.findtext(f"{SOAP_NAMESPACE}{column}") for column in columns or lab.COLUMN_NAMES]
             for element in returns if element.get(XSI_NIL) not in NIL_VALUES]
 
 
@@ -108,7 +109,7 @@ def judge_answer(kind, status, body, expected, writes=False):
     if status != 200:
         return False, f"status {status}: {body[:200]!r}"
     try:
-        rows = versioned_rows(body) if writes else ROWS_OF[kind](body)
+        rows = versioned_rows(body, kind) if writes else ROWS_OF[kind](body)
     except AnswerError as error:
         return False, str(error)
     problem = mismatch(rows, expected)

@@ -3,6 +3,7 @@ row's version and shows that row with it, each updates POST its count of distinc
 app, on both engines; hostile input and the wrong method get the contract's 4xx and write nothing.
 Under load, update's drawn ids spread the updates over the table, one version a reply, by httperf's
 sessions and by wrk's script alike, and an updates step raises its count a reply, exactly."""
+import re
 import subprocess
 from collections import Counter
 from urllib.parse import quote
@@ -111,7 +112,9 @@ def test_hostile_query_strings_get_a_4xx_and_write_nothing(stack, db, app, workl
 
 
 def id_of(request):
-    return int(request.path.split("id=")[1].split("&")[0])
+    """The id a drawn request names: in its query string, or in its SOAP envelope's id element."""
+    found = re.search(r"[?&]id=(\d+)", request.path) or re.search(r"<lab:id>(\d+)<", request.body or "")
+    return int(found.group(1))
 
 
 def versions_by_id(db, engine):
@@ -149,7 +152,7 @@ def test_a_loads_drawn_ids_spread_its_updates_over_the_table_one_version_a_reply
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize("app", ["php", "pooled-servlet"])
+@pytest.mark.parametrize("app", ["php", "pooled-servlet", "soap"])
 def test_a_mixs_httperf_step_raises_exactly_the_rows_of_its_writes_and_its_reads_none(stack, db, tmp_path, app, engine):
     workload = "mixed-10"
     drawn = registry.drawn_requests(app, workload, engine, f"mixed on {engine}")

@@ -87,3 +87,15 @@ def test_a_repeating_workloads_answer_holds_its_count_of_distinct_drawn_rows_eac
 def test_a_repeating_workloads_ids_must_lie_within_the_table():
     rows = [["0"], ["16001"], ["7"]]
     assert verify.drawn_ids_problem(rows, 3, {"from": 1, "to": 16000}) == "ids 0, 16001 outside 1..16000"
+
+
+def test_a_soap_update_answer_holds_the_row_and_a_raised_version():
+    recorded = answer("soap-update-id-100.xml")
+    assert verify.judge_answer("soap", 200, recorded, PLAYER_100, writes=True) == (True, "1 rows equal to the database")
+    assert verify.judge_answer("soap", 200, recorded, PLAYER_100) == (True, "1 rows equal to the database")
+    unraised = recorded.replace("<ver>7</ver>", "<ver>0</ver>")
+    assert verify.judge_answer("soap", 200, unraised, PLAYER_100, writes=True) == (
+        False, "version '0' is not one an update raised")
+    unversioned = recorded.replace("<ver>7</ver>", "")
+    assert verify.judge_answer("soap", 200, unversioned, PLAYER_100, writes=True) == (
+        False, "version None is not one an update raised")

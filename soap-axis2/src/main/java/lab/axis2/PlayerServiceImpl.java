@@ -38,15 +38,20 @@ import lab.axis2.wire.ListNode;
 import lab.axis2.wire.Player;
 import lab.axis2.wire.PlayerServiceSkeletonInterface;
 import lab.axis2.wire.Quote;
+import lab.axis2.wire.UpdatePlayer;
+import lab.axis2.wire.UpdatePlayerResponse;
+import lab.axis2.wire.VersionedPlayer;
+import lab.common.Contract;
 import lab.common.Database;
 import lab.common.Echoes;
 import lab.common.InvalidRequest;
 import lab.common.PlayerQuery;
+import lab.common.VersionUpdate;
 
 /**
  * The contract's operations behind the skeleton wsdl2code generated from contract/PlayerService.wsdl
- * (ADB types): a new connection per call (as the Axis 1.4 app), the Java apps' validation and
- * queries; the echo operations and getQuote under the rules of lab.common.Echoes; refusals are Client
+ * (ADB types): a new connection per call (as the Axis 1.4 app), the Java apps' validation, queries
+ * and update; the echo operations and getQuote under the rules of lab.common.Echoes; refusals are Client
  * faults with the contract's message.
  */
 public class PlayerServiceImpl implements PlayerServiceSkeletonInterface {
@@ -72,6 +77,24 @@ public class PlayerServiceImpl implements PlayerServiceSkeletonInterface {
     public FirstPlayersResponse firstPlayers(FirstPlayers request) {
         FirstPlayersResponse response = new FirstPlayersResponse();
         response.setFirstPlayersReturn(players(() -> PlayerQuery.rows(request.getCount(), request.getEngine())));
+        return response;
+    }
+
+    /** The row after its version was raised by one; a nil result (nothing written) when no row has the id. */
+    @Override
+    public UpdatePlayerResponse updatePlayer(UpdatePlayer request) {
+        UpdatePlayerResponse response = new UpdatePlayerResponse();
+        try {
+            VersionUpdate.of(request.getId(), request.getEngine()).run(DATABASE, row -> {
+                VersionedPlayer player = fill(new VersionedPlayer(), row);
+                player.setVer(row.getInt(Contract.VERSIONED_COLUMNS.length));
+                response.setUpdatePlayerReturn(player);
+            });
+        } catch (InvalidRequest e) {
+            throw ContractFault.client(e.getMessage());
+        } catch (SQLException e) {
+            throw databaseUnavailable(e);
+        }
         return response;
     }
 
@@ -201,13 +224,21 @@ public class PlayerServiceImpl implements PlayerServiceSkeletonInterface {
         } catch (InvalidRequest e) {
             throw ContractFault.client(e.getMessage());
         } catch (SQLException e) {
-            LOG.warning("database error: " + e.getMessage());
-            throw ContractFault.server("database unavailable");
+            throw databaseUnavailable(e);
         }
     }
 
+    private static ContractFault databaseUnavailable(SQLException e) {
+        LOG.warning("database error: " + e.getMessage());
+        return ContractFault.server("database unavailable");
+    }
+
     private static Player player(ResultSet row) throws SQLException {
-        Player player = new Player();
+        return fill(new Player(), row);
+    }
+
+    /** The contract's columns of the row into a Player (or a VersionedPlayer, its extension). */
+    private static <P extends Player> P fill(P player, ResultSet row) throws SQLException {
         player.setId(row.getInt(1));
         player.setPlayerID(row.getString(2));
         player.setNameFirst(row.getString(3));

@@ -5,20 +5,23 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.logging.Logger;
 import javax.jws.WebService;
+import lab.common.Contract;
 import lab.common.Database;
 import lab.common.Echoes;
 import lab.common.InvalidRequest;
 import lab.common.PlayerQuery;
+import lab.common.VersionUpdate;
 import lab.cxf.wire.Employee;
 import lab.cxf.wire.Item;
 import lab.cxf.wire.ListNode;
 import lab.cxf.wire.Player;
 import lab.cxf.wire.PlayerService;
 import lab.cxf.wire.Quote;
+import lab.cxf.wire.VersionedPlayer;
 
 /**
  * The contract's operations behind the interface wsdl2java generated from contract/PlayerService.wsdl:
- * a new connection per call (as the Axis 1.4 app), the Java apps' validation and queries; the echo
+ * a new connection per call (as the Axis 1.4 app), the Java apps' validation, queries and update; the echo
  * operations and getQuote under the rules of lab.common.Echoes; refusals are Client faults with the
  * contract's message.
  */
@@ -43,6 +46,23 @@ public class PlayerServiceImpl implements PlayerService {
     @Override
     public List<Player> firstPlayers(String count, String engine) {
         return players(() -> PlayerQuery.rows(count, engine));
+    }
+
+    /** The row after its version was raised by one; null (nothing written) when no row has the id. */
+    @Override
+    public VersionedPlayer updatePlayer(String id, String engine) {
+        VersionedPlayer[] updated = new VersionedPlayer[1];
+        try {
+            VersionUpdate.of(id, engine).run(database, row -> {
+                updated[0] = fill(new VersionedPlayer(), row);
+                updated[0].setVer(row.getInt(Contract.VERSIONED_COLUMNS.length));
+            });
+        } catch (InvalidRequest e) {
+            throw ContractFaults.client(e.getMessage());
+        } catch (SQLException e) {
+            throw databaseUnavailable(e);
+        }
+        return updated[0];
     }
 
     @Override
@@ -147,13 +167,21 @@ public class PlayerServiceImpl implements PlayerService {
         } catch (InvalidRequest e) {
             throw ContractFaults.client(e.getMessage());
         } catch (SQLException e) {
-            LOG.warning("database error: " + e.getMessage());
-            throw ContractFaults.server("database unavailable");
+            throw databaseUnavailable(e);
         }
     }
 
+    private static ContractFaults.ContractFault databaseUnavailable(SQLException e) {
+        LOG.warning("database error: " + e.getMessage());
+        return ContractFaults.server("database unavailable");
+    }
+
     private static Player player(ResultSet row) throws SQLException {
-        Player player = new Player();
+        return fill(new Player(), row);
+    }
+
+    /** The contract's columns of the row into a Player (or a VersionedPlayer, its extension). */
+    private static <P extends Player> P fill(P player, ResultSet row) throws SQLException {
         player.setId(row.getInt(1));
         player.setPlayerID(row.getString(2));
         player.setNameFirst(row.getString(3));

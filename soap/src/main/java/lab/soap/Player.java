@@ -46,18 +46,23 @@ public class Player {
 
     static Player from(ResultSet row) throws SQLException {
         Player player = new Player();
-        player.id = row.getInt(1);
-        player.playerID = row.getString(2);
-        player.nameFirst = row.getString(3);
-        player.nameLast = row.getString(4);
-        player.birthYear = row.getInt(5);
-        player.birthMonth = row.getInt(6);
-        player.birthDay = row.getInt(7);
-        player.weight = row.getInt(8);
-        player.height = row.getInt(9);
-        player.bats = row.getString(10);
-        player.throwsHand = row.getString(11);
+        player.fill(row);
         return player;
+    }
+
+    /** Takes the contract's columns from the row, in table order. */
+    final void fill(ResultSet row) throws SQLException {
+        id = row.getInt(1);
+        playerID = row.getString(2);
+        nameFirst = row.getString(3);
+        nameLast = row.getString(4);
+        birthYear = row.getInt(5);
+        birthMonth = row.getInt(6);
+        birthDay = row.getInt(7);
+        weight = row.getInt(8);
+        height = row.getInt(9);
+        bats = row.getString(10);
+        throwsHand = row.getString(11);
     }
 
     public int getId() { return id; }

@@ -6,11 +6,12 @@ import lab.common.Database;
 import lab.common.Echoes;
 import lab.common.InvalidRequest;
 import lab.common.PlayerQuery;
+import lab.common.VersionUpdate;
 import org.apache.axis.AxisFault;
 
 /**
- * The SOAP face of the contract: getPlayer (single), findPlayers (large) and firstPlayers (rows), a
- * new connection per call. Parameters arrive as text and go through the same validation as the HTML
+ * The SOAP face of the contract: getPlayer (single), findPlayers (large), firstPlayers (rows) and
+ * updatePlayer (update), a new connection per call. Parameters arrive as text and go through the same validation as the HTML
  * apps; refusals are Client faults with the contract's message and no details. The SOAP papers'
  * operations (the echoes and getQuote) read no database, under the rules of lab.common.Echoes.
  */
@@ -44,6 +45,22 @@ public class PlayerService {
         } catch (InvalidRequest e) {
             throw Faults.fault(Faults.CLIENT, e.getMessage());
         }
+    }
+
+    /**
+     * The player with this id after its version was raised by one, or null when there is none (and
+     * nothing was written). Never retried: a call that fails may or may not have written.
+     */
+    public VersionedPlayer updatePlayer(String id, String engine) throws AxisFault {
+        VersionedPlayer.Collector collector = new VersionedPlayer.Collector();
+        try {
+            VersionUpdate.of(id, engine).run(DATABASE, collector);
+        } catch (InvalidRequest e) {
+            throw Faults.fault(Faults.CLIENT, e.getMessage());
+        } catch (SQLException e) {
+            throw databaseFault(e);
+        }
+        return collector.player();
     }
 
     public Item[] echoStructs(Item[] item) throws AxisFault {
