@@ -6,7 +6,7 @@ import hashlib
 import json
 import sys
 
-from stack import exposure, lifecycle, playbooks, registry, remote, settings, topology, workload_names
+from stack import exposure, lifecycle, playbooks, registry, remote, settings, targets, topology, workload_names
 from stack.lifecycle import LabError
 from stack.settings import ROOT
 
@@ -62,6 +62,11 @@ def table_versions(db):
     """The sum of every row's version over both tables: what the write workloads' updates raised."""
     sums = " + ".join(f"(SELECT SUM({VERSION_COLUMN}) FROM {settings.DB_NAME}.{table})" for table in TABLES)
     return int(db.sql(f"SELECT {sums}").strip())
+
+
+def reset_versions(db):
+    """Every row's version in both tables back to the column's default, the import's."""
+    db.sql("".join(f"UPDATE {settings.DB_NAME}.{table} SET {VERSION_COLUMN} = DEFAULT;\n" for table in TABLES))
 
 
 def rows(db, engine, where="1=1", limit=None):
@@ -135,9 +140,29 @@ def account_hosts():
     return list(dict.fromkeys(hosts))
 
 
-def grant_statements(password):
-    """The apps' account, at each address the web host can have: SELECT on the lab's tables, and UPDATE
-    of the version column alone, which no read page shows (the write workloads')."""
+# What a workload may declare in its grants: column privileges, of columns no read page shows.
+GRANTABLE = ("UPDATE",)
+
+
+def declared_grants(workloads):
+    """{privilege: [columns]}: the union of the grants the declared `workloads` ({name: declaration})
+    need; ValueError for one the account must never have (a privilege outside GRANTABLE, a column of
+    the pages' or none of the tables')."""
+    grants = {}
+    for name, declared in workloads.items():
+        for privilege, columns in declared.get("grants", {}).items():
+            wrong = [column for column in columns if column != VERSION_COLUMN]
+            if privilege not in GRANTABLE or wrong:
+                raise ValueError(f"workload {name} declares the grant {privilege} ({', '.join(columns)}): the apps' "
+                                 f"account may be granted only {', '.join(GRANTABLE)} of {VERSION_COLUMN}, which no page shows")
+            grants[privilege] = sorted({*grants.get(privilege, []), *columns})
+    return grants
+
+
+def grant_statements(password, workloads):
+    """The apps' account, at each address the web host can have: SELECT on the lab's tables, and the
+    column grants the declared `workloads` need (declared_grants: UPDATE of the version column alone,
+    the write workloads')."""
     statements = []
     for host in account_hosts():
         account = f"'{settings.DB_USER}'@'{host}'"
@@ -146,7 +171,8 @@ def grant_statements(password):
             f"ALTER USER {account} IDENTIFIED BY '{password}';",
             f"REVOKE ALL PRIVILEGES, GRANT OPTION FROM {account};",
             f"GRANT SELECT ON {settings.DB_NAME}.* TO {account};",
-            *(f"GRANT UPDATE ({VERSION_COLUMN}) ON {settings.DB_NAME}.{table} TO {account};" for table in TABLES),
+            *(f"GRANT {privilege} ({', '.join(columns)}) ON {settings.DB_NAME}.{table} TO {account};"
+              for privilege, columns in declared_grants(workloads).items() for table in TABLES),
         ]
     return "\n".join(statements) + "\n"
 
@@ -156,22 +182,29 @@ def import_data(if_needed=False):
     if not db.pid():
         raise LabError("import: MariaDB is not running; run `make up` first")
     password, name = settings.db_password(), schema()
+    declared_workloads = targets.registry()["workloads"]
     if if_needed and not verify(db):
-        db.sql(grant_statements(password))
+        db.sql(grant_statements(password, declared_workloads))
         return [f"import: data already in place (16,000 identical rows in both tables, DB_SCHEMA={name})"]
     db.sql((ROOT / "sql" / "schema.sql").read_text())
     db.sql((ROOT / "sql" / "load.sql").read_text())
     dropped = dropped_keys_sql(name)
     if dropped:
         db.sql(dropped)
-    db.sql(grant_statements(password))
+    db.sql(grant_statements(password, declared_workloads))
     problems = verify(db)
     if problems:
         raise LabError("import: verification FAILED:\n  " + "\n  ".join(problems))
     keyed = ", ".join(SCHEMAS[name]) or "neither table"
     return [f"import: {ROWS} rows in each of {', '.join(TABLES)}; identical content, "
             f"sha256 {expected_checksum()[:16]}…; DB_SCHEMA={name}: the primary key on id in {keyed}; "
-            f"account {settings.DB_USER} has SELECT on lab.* and UPDATE of {VERSION_COLUMN} only"]
+            f"account {settings.DB_USER} has SELECT on lab.*{granted_text(declared_workloads)} only"]
+
+
+def granted_text(workloads):
+    """How the import names the declared workloads' grants beside SELECT: " and UPDATE of ver"."""
+    grants = declared_grants(workloads)
+    return "".join(f" and {privilege} of {', '.join(columns)}" for privilege, columns in grants.items())
 
 
 def local_commands(argv):

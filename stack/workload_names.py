@@ -142,6 +142,17 @@ def writes(workload):
     return parse_workload(workload)[0] in write_workloads()
 
 
+def answer_check(workload):
+    """How a workload's answer is checked before load (harness/run/verify.py's ANSWER_CHECKS): its
+    declaration's `check`, rows unless it names another; a mix's is its writes' workload's, whose
+    request the sweep verifies; an echo's, echo."""
+    if is_echo(workload):
+        return "echo"
+    mixed = mix(workload)
+    base = mixed[0] if mixed else parse_workload(workload)[0]
+    return targets.registry()["workloads"].get(base, {}).get("check", "rows")
+
+
 def drawn(workload):
     """{"parameter", "from", "to", "draws"}: the parameter whose value each of a declared workload's
     requests draws (update's id), or None where every request takes the defaults."""

@@ -9,9 +9,10 @@ from harness.measure.processes import cpu_list
 from stack import lab, lifecycle, playbooks, remote, settings, topology
 
 # What the sweep may ask of a server; the agent answers exactly these. The database is asked only
-# named read-only queries (checksums, rows, versions), never SQL of the caller's.
+# named queries, never SQL of the caller's: read-only ones (checksums, rows, versions) and the one
+# write a workload may declare as its hook (reset_versions: harness/run/workload_hooks.py).
 SERVER_CALLS = ("pid", "answers", "recycle", "restart", "pin", "compile_seconds", "started_with", "checksums", "rows",
-                "versions")
+                "versions", "reset_versions")
 
 
 class LocalServer:
@@ -50,6 +51,10 @@ class LocalServer:
     def versions(self):
         """The sum of both tables' row versions: a named read-only query."""
         return lab.table_versions(self.server)
+
+    def reset_versions(self):
+        """Every row's version back to the import's: a named write of the version column alone."""
+        return lab.reset_versions(self.server)
 
     def rows(self, engine, selects=None, limit=None):
         """An engine's rows as a workload selects them, or the first `limit`: a named read-only query."""

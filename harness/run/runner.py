@@ -17,7 +17,7 @@ from harness.results.records import TOO_DISTURBED
 from harness.results.speed import SpeedHistory
 from harness.results.store import (RESULTS, RunFiles, earlier_cell_walls, read_cell_state, read_summaries,
                                    read_tsv, tsv_text, write_atomically, write_summaries)
-from harness.run import jvm_warmup
+from harness.run import jvm_warmup, workload_hooks
 from harness.run.auto_rounds import AutoRounds
 from harness.run.cell import Cell, now
 from harness.run.guard import Guard
@@ -247,6 +247,8 @@ class Runner:
         self.warn_of_other_knobs()
         summaries = {row.visit: row for row in read_summaries(self.files.saturation)}
         selection, plan, pinning = context.selection, context.plan, context.pinning
+        for action in workload_hooks.before_run(selection.workloads, servers.server(registry.database_server())):
+            self.say(f"before the run: {action}, as its workloads declare")
         self.say(f"sweep {self.run_id}: {len(selection.cells)} cells x {self.rounds_text()} round(s)"
                  f"{f', {selection.control} measured twice a round (A/A control)' if selection.control else ''}, "
                  f"seed {plan.seed}, mode {plan.mode}, {plan.duration_s:g} s steps, precision "

@@ -5,7 +5,6 @@ cross-check's second opinion (one run, here); each read as the same figures (har
 by the same rules."""
 import json
 import resource
-import time
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
@@ -13,15 +12,14 @@ from dataclasses import dataclass, replace
 from harness.drivers import httperf, oha
 from harness.hosts import load_clients, servers
 from harness.hosts.watch import watching
-from harness.judge import database_work, speed, steps
-from harness.judge.database_work import VERSIONS_RAISED
+from harness.judge import speed, steps
 from harness.judge.verdict import failed_requests
 from harness.measure import clients, load, ports
 from harness.results.figures import percentiles
 from harness.results.store import write_atomically
+from harness.run import workload_hooks
 from harness.run.context import profile_for
 from stack import registry, remote, settings
-from stack.server import LabError
 
 OHA = settings.OPT / "oha" / "bin" / "oha"
 
@@ -213,33 +211,6 @@ def machine_speed(watch, speed_history, cell, min_speed):
     return figures, None if cell.state.slower_machine else slower
 
 
-def database_versions(declared_work):
-    """SUM(ver) over both tables when the workload declares updates (None otherwise, or when the
-    database cannot be read), once the writes have settled (database_work.settled): read outside the
-    watched window, so that its scans count in no figure, and so that no backlog of an earlier step
-    (or cell) counts in this one's rise, and this one's own all does."""
-    if not (declared_work or {}).get("updates"):
-        return None
-    database = servers.server(registry.database_server())
-
-    def readings():
-        deadline = time.monotonic() + database_work.VERSIONS_SETTLE_S
-        while True:
-            try:
-                yield database.versions()
-            except (LabError, OSError, ValueError):
-                yield None
-            if time.monotonic() > deadline:
-                return
-            time.sleep(database_work.VERSIONS_INTERVAL_S)
-    return database_work.settled(readings())
-
-
-def versions_figures(before, after):
-    """{VERSIONS_RAISED: the step's rise} when both readings were taken, else {}."""
-    return {VERSIONS_RAISED: after - before} if before is not None and after is not None else {}
-
-
 def take_step(cell, rate, context, speed_history, role="", duration_s=None, driver=DEFAULT_DRIVER, raw=None,
               around=None, recorded=True):
     """One step of the cell at `rate` for `duration_s` (the plan's step length unless given) by the
@@ -252,12 +223,14 @@ def take_step(cell, rate, context, speed_history, role="", duration_s=None, driv
                          binding.suffix, duration_s, raw)
     port_wait = ports.wait_for_ports(plan.requests // plan.calls, loopback=ports.on_loopback(cell.request.host))
     declared_work = registry.database_work(cell.key.app, cell.key.workload)
-    versions_before = database_versions(declared_work)
+    database = servers.server(registry.database_server()) if declared_work else None
     # The watch is inside `around`: after a failing step's client has given up the servers still work
-    # through their backlog, and both the monitors and a profile's samples count it.
-    with around or nullcontext(), watching(context) as watch:
-        runs = binding.load(cell, rate, plan.requests, plan.timeout_s, plan.raw, context, plan.calls)
-    watched = {**watch.figures, **versions_figures(versions_before, database_versions(declared_work))}
+    # through their backlog, and both the monitors and a profile's samples count it. The workload's
+    # hooks are outside the watch: their reads count in no figure.
+    with workload_hooks.around_step(cell.key.workload, database) as hooked:
+        with around or nullcontext(), watching(context) as watch:
+            runs = binding.load(cell, rate, plan.requests, plan.timeout_s, plan.raw, context, plan.calls)
+    watched = {**watch.figures, **hooked}
     speed_figures, slower = machine_speed(watch, speed_history, cell, context.disturbance.min_speed)
     seen = steps.Observed(runs, binding.figures(runs, plan.requests, plan.timeout_s, context, plan.calls),
                           watched, watch.wall_s, lost=load_clients.lost_hosts(output for _, _, output, _, _ in runs),

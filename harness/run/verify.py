@@ -103,13 +103,19 @@ def mismatch(actual, expected):
     return None
 
 
+def answer_rows(kind, status, body, writes):
+    """The rows of an answer of the app's `kind` (a write workload's when `writes`: each carries its
+    raised version, which the rows come without); AnswerError when it is not one."""
+    if status != 200:
+        raise AnswerError(f"status {status}: {body[:200]!r}")
+    return versioned_rows(body, kind) if writes else ROWS_OF[kind](body)
+
+
 def judge_answer(kind, status, body, expected, writes=False):
     """(True, what was checked) or (False, what is wrong) for one answer (of a write workload when
     `writes`: its rows carry their raised version)."""
-    if status != 200:
-        return False, f"status {status}: {body[:200]!r}"
     try:
-        rows = versioned_rows(body, kind) if writes else ROWS_OF[kind](body)
+        rows = answer_rows(kind, status, body, writes)
     except AnswerError as error:
         return False, str(error)
     problem = mismatch(rows, expected)
@@ -133,10 +139,8 @@ def drawn_ids_problem(rows, count, ids):
 def judge_repeated(status, body, workload, rows_of):
     """(True, what was checked) or (False, what is wrong) for a repeating workload's answer: as many
     rows as it asked for, of distinct ids the app drew, each equal to `rows_of(id)`, the database's."""
-    if status != 200:
-        return False, f"status {status}: {body[:200]!r}"
     try:
-        rows = versioned_rows(body)
+        rows = answer_rows("html", status, body, writes=True)
     except AnswerError as error:
         return False, str(error)
     base, _ = workload_names.parse_workload(workload)
@@ -166,17 +170,38 @@ def judge_echo(workload, status, body):
     return (False, problem) if problem else (True, f"{count:,} item{'s' if count > 1 else ''} echoed unchanged")
 
 
+def rows_checked(kind, status, body, workload, db, engine):
+    return judge_answer(kind, status, body, expected_rows(db, engine, workload))
+
+
+def versioned_checked(kind, status, body, workload, db, engine):
+    return judge_answer(kind, status, body, expected_rows(db, engine, workload), writes=True)
+
+
+def drawn_ids_checked(kind, status, body, workload, db, engine):
+    return judge_repeated(status, body, workload, lambda player_id: db.rows(engine, ["id", "=", player_id]))
+
+
+def echo_checked(kind, status, body, workload, db, engine):
+    return judge_echo(workload, status, body)
+
+
+# How an answer is checked, by the `check` its workload declares (workload_names.answer_check): each
+# (the app's kind, the reply's status and body, the workload, the database server, the engine) ->
+# (True, what was checked) or (False, what is wrong).
+ANSWER_CHECKS = {"rows": rows_checked, "versioned": versioned_checked, "drawn_ids": drawn_ids_checked,
+                 "echo": echo_checked}
+
+
 def verify_cell(key, request, db):
     """(True, what was checked) or (False, what is wrong) for a cell's request, before load."""
+    check = workload_names.answer_check(key.workload)
+    if check not in ANSWER_CHECKS:
+        raise ValueError(f"workload {key.workload} declares the check {check!r}, none of {', '.join(ANSWER_CHECKS)}")
     reply = load.exchange(request, timeout_s=60)
     if reply is None:
         return False, "no answer within 60 s"
     status, body = reply
-    if workload_names.is_echo(key.workload):
-        return judge_echo(key.workload, status, body)
     # Both tables hold the same rows (the import verifies it): a baseline is checked against the first.
     engine = key.engine if registry.reads_database(key.app) else registry.engines()[0]
-    if workload_names.repetitions(key.workload):
-        return judge_repeated(status, body, key.workload, lambda player_id: db.rows(engine, ["id", "=", player_id]))
-    return judge_answer(registry.app(key.app)["kind"], status, body, expected_rows(db, engine, key.workload),
-                        workload_names.writes(key.workload))
+    return ANSWER_CHECKS[check](registry.app(key.app)["kind"], status, body, key.workload, db, engine)
