@@ -62,11 +62,27 @@ def stepped(context, key):
     return taken
 
 
+def recorded_run(directory):
+    """A copy of the recorded work-quick run in `directory`: (its folder, its manifest, its context)."""
+    shutil.copytree(ROOT / "tests" / "fixtures" / "results" / "work-quick", directory)
+    manifest = json.loads((directory / "manifest.json").read_text())
+    return directory, manifest, RunContext.recorded(manifest["options"])
+
+
+def reported(run, manifest, key, steps, row):
+    """The View of the recorded run with a new cell's steps and summary row added to it, its manifest
+    naming the cell's workload and holding the registry in force."""
+    files = RunFiles(run)
+    write_steps(files.cell_steps(key), steps)
+    write_summaries(files.saturation, read_summaries(files.saturation) + [row])
+    manifest["options"]["workloads"].append(key.workload)
+    manifest["registry"] = targets.registry()
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    return View(load_run(run))
+
+
 def test_a_declared_workload_and_driver_are_planned_stepped_judged_and_reported(tmp_path):
-    run = tmp_path / "pair-run"
-    shutil.copytree(ROOT / "tests" / "fixtures" / "results" / "work-quick", run)
-    manifest = json.loads((run / "manifest.json").read_text())
-    context = RunContext.recorded(manifest["options"])
+    run, manifest, context = recorded_run(tmp_path / "pair-run")
     key = CellKey("php", "myisam", "pair")
     with targets.given(registry_with_pair()):
         assert registry.database_work(key.app, key.workload) == {"selects": 1, "rows": 2, "updates": 0, "rows_changed": 0,
@@ -78,13 +94,7 @@ def test_a_declared_workload_and_driver_are_planned_stepped_judged_and_reported(
                                                 "raw/step-03-rate-1500.txt"]
         row = summarize(key, steps, restarts=0)
         assert (row.status, row.saturation_offered, row.work_missing_steps) == (LOCATED, 1000, 0)
-        files = RunFiles(run)
-        write_steps(files.cell_steps(key), steps)
-        write_summaries(files.saturation, read_summaries(files.saturation) + [row])
-        manifest["options"]["workloads"].append("pair")
-        manifest["registry"] = targets.registry()
-        (run / "manifest.json").write_text(json.dumps(manifest))
-        view = View(load_run(run))
+        view = reported(run, manifest, key, steps, row)
         markdown = summary_markdown(view, summary_rows(view, study_figures()))
     # Its section, titled from its declaration: PHP's figure and the database's work a reply, as declared.
     section = markdown.partition("## two rows by id, MyISAM")[2].split("\n## ")[0]

@@ -5,23 +5,19 @@ entry in a registry value of the test's own and its path for PHP, with nothing p
 stepped around the hooks it declares, judged from the tally driver's recorded outputs and reported as
 the declared read workload of test_declared_only.py is."""
 import copy
-import json
-import shutil
 
 import pytest
 
 from harness.judge.steps import Observed, Rules, judged, planned
 from harness.report import writes
 from harness.report.tables import study_figures, summary_markdown, summary_rows
-from harness.report.view import View
 from harness.results.records import FAIL, LOCATED, PASS, CellKey
 from harness.results.saturation import summarize
-from harness.results.store import RunFiles, load_run, read_summaries, write_steps, write_summaries
 from harness.run import verify, workload_hooks
 from harness.run.context import RunContext
 from stack import lab, registry, targets, workload_names
 from stack.settings import ROOT
-from tests.unit.test_declared_only import PAIR_PROFILE, RECORDED, TALLY
+from tests.unit.test_declared_only import PAIR_PROFILE, RECORDED, TALLY, recorded_run, reported
 
 BUMP = {"title": "one row's version raised twice", "short_title": "two bumps", "writes": True,
         "grants": {"UPDATE": ["ver"]}, "check": "versioned", "between_steps": ["reset_versions"],
@@ -72,10 +68,7 @@ def stepped(context, tables):
 
 
 def test_a_declared_write_workload_is_planned_stepped_around_its_hooks_judged_and_reported(tmp_path):
-    run = tmp_path / "bump-run"
-    shutil.copytree(ROOT / "tests" / "fixtures" / "results" / "work-quick", run)
-    manifest = json.loads((run / "manifest.json").read_text())
-    context = RunContext.recorded(manifest["options"])
+    run, manifest, context = recorded_run(tmp_path / "bump-run")
     with targets.given(registry_with(bump=BUMP)):
         assert workload_names.writes(KEY.workload) and KEY.workload in workload_names.write_workloads()
         assert KEY in RunContext.of(("php",), workloads=("single", "bump")).selection.cells
@@ -88,13 +81,7 @@ def test_a_declared_write_workload_is_planned_stepped_around_its_hooks_judged_an
         assert [(step.verdict, step.work_missing) for step in steps] == [(PASS, ""), (PASS, ""), (FAIL, "")]
         row = summarize(KEY, steps, restarts=0)
         assert (row.status, row.saturation_offered, row.work_missing_steps) == (LOCATED, 1000, 0)
-        files = RunFiles(run)
-        write_steps(files.cell_steps(KEY), steps)
-        write_summaries(files.saturation, read_summaries(files.saturation) + [row])
-        manifest["options"]["workloads"].append(KEY.workload)
-        manifest["registry"] = targets.registry()
-        (run / "manifest.json").write_text(json.dumps(manifest))
-        view = View(load_run(run))
+        view = reported(run, manifest, KEY, steps, row)
         markdown = summary_markdown(view, summary_rows(view, study_figures()))
         waited = writes.write_lines(view)
     section = markdown.partition("## one row's version raised twice, MyISAM")[2].split("\n## ")[0]
