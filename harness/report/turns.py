@@ -8,8 +8,8 @@ import statistics
 from harness.measure.prices import BY_NAME
 from harness.report.costs import named_moves, price_moves, ratio_text
 from harness.results.interleave import (APPS, CONTROL, METHOD, capacity_lines, cost, cost_table, group_label,
-                                        interleaved_ratio, pair_costs, pair_table, pairs_of, saturation_ratios,
-                                        widths_line)
+                                        interleaved_ratio, judged_pairs, pair_costs, pair_table, pairs_of,
+                                        saturation_ratios, widths_line)
 from harness.results.spread import number
 from harness.results.speed import server_cpu_count
 from harness.results.records import CellKey
@@ -76,12 +76,15 @@ def turn_lines(view):
              f"Measured by turns once the first {options['rounds']} round(s) had located the cells: each workload and "
              f"engine's cells {METHOD} "
              f"Each at {options.get('turn_share', 0):g} of its figure so far; the servers' CPU per reply is their "
-             "processes' user and system time over the step's 2xx replies. The saturation tables follow, each "
-             "cell's own intervals from its rounds.", ""]
-    every, decided, controls, found = [], 0, [], groups(view.run)
+             "processes' user and system time over the step's 2xx replies. A pair is decided when its p-value "
+             "(the paired t-test its interval inverts), after Holm's correction over every pair of its family, "
+             "is below 0.05: the apps' tables are one family, the engines' another. The saturation tables "
+             "follow, each cell's own intervals from its rounds.", ""]
+    every, decided, controls, found, judged = [], 0, [], groups(view.run), judged_ratios(view.run)
     for group, labels in found.items():
         mine = group_rows(rows, group, labels)
-        pairs, widths, count = pair_table(mine, labels, saturation_ratios(labels, cells))
+        family = {pair: judged[pair] for pair in pairs_of(labels) if not pair[1].endswith(CONTROL)}
+        pairs, widths, count = pair_table(mine, labels, saturation_ratios(labels, cells), family)
         every, decided = every + widths, decided + count
         controls += [interleaved_ratio(mine, label.removesuffix(CONTROL), label) for label in labels
                      if label.endswith(CONTROL)]
@@ -202,8 +205,21 @@ def pair_move_line(pair, rows, other_rows, price_pairs):
                                             if carried_in else "; ") + verdict)
 
 
+def judged_ratios(run):
+    """{(A, B): Judged} of every pair the run took by turns. A family is every group of one kind: the
+    ways of serving (each workload and engine's apps) together, and the engines (each app's) together,
+    as a page sets each in one table."""
+    found, judged = groups(run), {}
+    for kind in dict.fromkeys(group[0] for group in found):
+        judged.update(judged_pairs([(group_rows(run.turns, group, labels), labels)
+                                    for group, labels in found.items() if group[0] == kind]))
+    return judged
+
+
 def pairs_document(run):
-    """results.json's `pairs`: every pair's ratio by turns, its interval and cycles."""
-    return [{"a": first, "b": second, "ratio": ratio.estimate, "low": ratio.low, "high": ratio.high,
-             "cycles": len(pair_costs(run.turns, first, second)), "decided": ratio.excludes(1)}
-            for (first, second), ratio in pair_ratios(run).items() if ratio]
+    """results.json's `pairs`: every pair's ratio by turns, its interval and cycles, and whether it is
+    decided after Holm's correction over its table (`p`, the adjusted p-value)."""
+    return [{"a": first, "b": second, "ratio": each.ratio.estimate, "low": each.ratio.low,
+             "high": each.ratio.high, "cycles": len(pair_costs(run.turns, first, second)),
+             "p": each.p, "decided": bool(each.decided)}
+            for (first, second), each in judged_ratios(run).items() if each.ratio]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from harness.results.records import LOCATED, PASS
 from harness.results.spread import number
 from harness.results.rounds import figures_of, paired_interval
-from harness.results.stats import ratio_interval
+from harness.results.stats import CONFIDENCE, holm, ratio_interval
 
 CONTROL = " (A/A)"  # the first cell's twin, measured in every cycle beside it
 
@@ -157,6 +157,31 @@ def interleaved_ratio(rows, first, second, column="cpu_ms_per_reply"):
     return ratio_interval([(theirs, mine) for _, mine, theirs in pairs]) if pairs else None
 
 
+@dataclass(frozen=True)
+class Judged:
+    """A pair's ratio by turns and its word: `p` its p-value adjusted by Holm's over the pairs of cells of
+    its table (the A/A control's own, unadjusted: a check, not a comparison), `decided` whether that p
+    falls below 1 - confidence (None without an interval)."""
+    ratio: object
+    p: float = None
+
+    @property
+    def decided(self):
+        return None if self.p is None else self.p < 1 - CONFIDENCE
+
+
+def judged_pairs(tables):
+    """{(A, B): Judged} of every pair of one family of tables (`tables`: [(rows, labels)], each a
+    table's turns and its labels, pairs_of's order): its ratio by turns, and Holm's correction over the
+    family's pairs of cells, so that a family of 24 pairs calls a ratio decided only when it would
+    still be with 24 looks at the data."""
+    ratios = {pair: interleaved_ratio(rows, *pair) for rows, labels in tables for pair in pairs_of(labels)}
+    tested = {pair: ratio.p_value for pair, ratio in ratios.items() if ratio and ratio.p_value is not None}
+    family = [pair for pair in tested if not pair[1].endswith(CONTROL)]
+    adjusted = {**tested, **dict(zip(family, holm([tested[pair] for pair in family])))}
+    return {pair: Judged(ratio, adjusted.get(pair)) for pair, ratio in ratios.items()}
+
+
 def run_ratios(first, second):
     """From the run's rounds (two CellFigures): {"figure": first's saturation figure over second's,
     "cost": second's CPU per reply at saturation over first's}, each an Interval paired by round as
@@ -199,8 +224,12 @@ def ratio_text(interval):
     return f"{interval.estimate:.2f} | [{interval.low:.2f}, {interval.high:.2f}] | ±{interval.half_width:.0%}"
 
 
-def decided(interval):
-    return "-" if interval is None or interval.low is None else "yes" if interval.excludes(1) else "no"
+def decided(judged):
+    """The table's word for a pair: yes or no with its p (Holm's, but the A/A control's)."""
+    if judged.p is None:
+        return "-"
+    return f"{'yes' if judged.decided else 'no'}, p {judged.p:.3f}" if judged.p >= 0.001 else \
+        f"{'yes' if judged.decided else 'no'}, p < 0.001"
 
 
 def shown(value, form):
@@ -241,30 +270,33 @@ def capacity_lines(rows, labels, figures, server_cpus):
     return lines
 
 
-def pair_table(rows, labels, saturation):
+def pair_table(rows, labels, saturation, family=None):
     """Every pair's ratio with its interval, decided or not, beside the run's saturation ratio
     (`saturation`: {pair: (run_ratios' dict, rounds)}), the A/A control last: (the table's lines, the
-    half-widths of the pairs of cells, how many of them are decided)."""
-    lines = ["| A | B | B's CPU per reply over A's | 95 % interval | half-width | decided | cycles | "
+    half-widths of the pairs of cells, how many of them are decided). `family`: judged_pairs' of the
+    family the table is one of, over the table's own (its A/A control is judged on its own rows)."""
+    judged = {**judged_pairs([(rows, labels)]), **(family or {})}
+    lines = ["| A | B | B's CPU per reply over A's | 95 % interval | half-width | decided (Holm's p) | cycles | "
              "A's figure over B's, the run's rounds |", "|---|---|---:|---|---:|---|---:|---|"]
     widths, count = [], 0
     for first, second in pairs_of(labels):
-        measured = interleaved_ratio(rows, first, second)
+        measured = judged[(first, second)].ratio
         ratios, rounds = saturation.get((first, second), ({}, 0))
         figure = ratios.get("figure")
-        lines.append(f"| {first} | {second} | {ratio_text(measured)} | {decided(measured)} | "
+        lines.append(f"| {first} | {second} | {ratio_text(measured)} | {decided(judged[(first, second)])} | "
                      f"{len(pair_costs(rows, first, second))} | "
                      + (f"{figure.estimate:.2f} [{figure.low:.2f}, {figure.high:.2f}], {rounds} rounds |"
                         if figure and figure.low is not None else "- |"))
         if measured and measured.low is not None and not second.endswith(CONTROL):
             widths.append(measured.half_width)
-            count += measured.excludes(1)
+            count += judged[(first, second)].decided
     return lines, widths, count
 
 
 def widths_line(widths, count, lead="Half-widths"):
     return (f"{lead} over the {len(widths)} pairs of cells: ±{statistics.median(widths):.0%} at the median "
-            f"pair, ±{max(widths):.0%} at the widest; {count} of {len(widths)} decided (95 %)." if widths else "")
+            f"pair, ±{max(widths):.0%} at the widest; {count} of {len(widths)} decided (95 %, Holm's correction "
+            "over the family's pairs)." if widths else "")
 
 
 METHOD = ("taken by turns, nothing restarted, each at the same share of its own saturation figure, in cycles "

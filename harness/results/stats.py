@@ -33,6 +33,7 @@ class Interval:
     low: float = None     # None when one value cannot give an interval
     high: float = None
     confidence: float = None
+    p_value: float = None  # of the hypothesis that the true value is 1 (a ratio's "no difference"), where tested
 
     @property
     def half_width(self):
@@ -83,8 +84,34 @@ def geometric_interval(values, confidence=CONFIDENCE):
     centre = statistics.fmean(logs)
     if len(logs) == 1:
         return Interval(math.exp(centre))
-    spread = t_critical(confidence, len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
-    return Interval(math.exp(centre), math.exp(centre - spread), math.exp(centre + spread), confidence)
+    error = statistics.stdev(logs) / math.sqrt(len(logs))
+    spread = t_critical(confidence, len(logs) - 1) * error
+    return Interval(math.exp(centre), math.exp(centre - spread), math.exp(centre + spread), confidence,
+                    t_p_value(centre, error, len(logs) - 1))
+
+
+def t_p_value(centre, error, degrees):
+    """Student's two-sided p that a log-scale mean `centre` with standard error `error` comes from a true
+    mean of 0 (a ratio of 1): the test its t-interval inverts, so that p < 1 - confidence exactly when
+    the interval excludes 1."""
+    if error == 0:
+        return 1.0 if centre == 0 else 0.0
+    return float(2 * distributions().t.sf(abs(centre) / error, degrees))
+
+
+def holm(p_values):
+    """Holm's step-down adjustment of a family's p-values, in their order (S. Holm, "A simple
+    sequentially rejective multiple test procedure", Scand. J. Statist. 6, 1979): the smallest times
+    the family's size, the next times one fewer, each at least the one before. An adjusted p below
+    1 - confidence decides its comparison with a chance of one false "decided" in the whole family
+    at most 1 - confidence, whatever the comparisons' dependence; Bonferroni's is the same bound and
+    never decides more."""
+    order = sorted(range(len(p_values)), key=lambda index: p_values[index])
+    adjusted, running = [None] * len(p_values), 0.0
+    for rank, index in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - rank) * p_values[index]))
+        adjusted[index] = running
+    return adjusted
 
 
 def ratio_interval(pairs, confidence=CONFIDENCE, first=None):

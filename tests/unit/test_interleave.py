@@ -110,8 +110,10 @@ def test_interleave_md_gives_each_cells_cost_and_capacity_and_every_pairs_ratio_
     assert f"| {first} | 600 | {mean:.3f} [" in text
     assert (f"- {first}: 1 CPU over {mean:.3f} ms a reply predicts {1000 / mean:,.0f} req/s; the run's figure is 4,000, "
             f"{4000 * mean / 1000:.2f}× that") in text
+    # One pair is a family of one: Holm's p is the pair's own, and its word follows its interval.
     decided = "yes" if measured.excludes(1) else "no"
-    assert f"| {decided} | {len(interleave.pair_costs(rows, first, second))} |" in text
+    p = f"p {measured.p_value:.3f}" if measured.p_value >= 0.001 else "p < 0.001"
+    assert f"| {decided}, {p} | {len(interleave.pair_costs(rows, first, second))} |" in text
     assert f"±{measured.half_width:.0%} at the median pair" in text
 
 

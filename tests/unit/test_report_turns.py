@@ -6,6 +6,8 @@ PHP's A/A twin)."""
 import csv
 from dataclasses import replace
 
+import pytest
+
 from harness.report import compare, site, turns
 from harness.report.compare import comparison_markdown, comparison_rows
 from harness.report.costs import price_moves
@@ -93,6 +95,30 @@ def test_results_json_keeps_every_pair_and_the_index_counts_the_decided_ones():
     entry = site.run_entry("turns-trial", view.manifest.data, document, True)
     assert entry["turns"] == site.decided_text(document["pairs"])
     assert entry["pairs"][f"{POOLED} / {PHP}"] == {"ratio": ratio.estimate, "low": ratio.low, "high": ratio.high}
+
+
+def test_a_pair_is_decided_after_holms_correction_over_its_family_of_tables():
+    """The kept run writes-study4-epyc-20261204 (AMD EPYC; TURN_PAIRS=both): 24 pairs of the ways of
+    serving, 8 of the engines. docs/results.md published the engines' Holm's p computed apart from the
+    report (scipy's paired t on the cycles' log ratios); the report now gives them itself. The servlet's
+    engines on mixed-10 read 1.18 [1.02, 1.37]: decided alone, not among 8."""
+    run = load_run(ROOT / "reference-runs" / "writes-study4-epyc-20261204")
+    judged = turns.judged_ratios(run)
+    engines = [pair for pair in judged if pair[0].split("/")[0] == pair[1].split("/")[0]]
+    assert len(judged) == 32 and len(engines) == 8
+    servlet = judged[("servlet/myisam/mixed-10", "servlet/innodb/mixed-10")]
+    assert servlet.ratio.excludes(1) and not servlet.decided
+    assert servlet.p == pytest.approx(0.0998, abs=5e-4), "published as p 0.10"
+    assert servlet.p == pytest.approx(min(1, 3 * servlet.ratio.p_value)), "third smallest of the 8"
+    php = judged[("php/myisam/update", "php/innodb/update")]
+    assert php.decided and php.p == pytest.approx(0.0143, abs=5e-4), "published as p 0.014"
+    soap = judged[("servlet/innodb/mixed-10", "soap/innodb/mixed-10")]
+    assert not soap.decided and soap.p == pytest.approx(0.1019, abs=5e-4), "the largest of the 24: its own p"
+    text = "\n".join(turns.turn_lines(View(run)))
+    assert "| no, p 0.100 |" in text and "Holm's correction" in text
+    document = {(pair["a"], pair["b"]): pair for pair in site.results_document(View(run), [])["pairs"]}
+    assert document[("servlet/myisam/mixed-10", "servlet/innodb/mixed-10")]["decided"] is False
+    assert sum(pair["decided"] for pair in document.values()) == 28, "4 of the 32 not resolved"
 
 
 def test_make_compare_sets_two_runs_pair_ratios_side_by_side():

@@ -1,7 +1,8 @@
 """The rounds' statistics on fixed inputs with known answers (binomial and t tables)."""
 import pytest
 
-from harness.results.stats import geometric_interval, median_coverage, median_interval, ratio_interval, rounds_for
+from harness.results.stats import (geometric_interval, holm, median_coverage, median_interval, ratio_interval,
+                                   rounds_for)
 
 
 def test_three_rounds_give_min_to_max_at_75_percent():
@@ -42,6 +43,22 @@ def test_a_ratio_is_real_only_when_its_interval_excludes_one():
     assert steady.estimate == pytest.approx(2.0, rel=0.01) and steady.excludes(1)
     noise = ratio_interval([(1100, 1000), (900, 1000), (1050, 1000)])
     assert not noise.excludes(1)
+
+
+def test_a_ratios_p_value_is_the_t_test_its_interval_inverts():
+    # logs 0, ln 10, ln 100: t = ln 10 / (ln 10 / sqrt 3) = 1.7320508 on 2 degrees of freedom, two-sided p 0.2254.
+    assert geometric_interval([1, 10, 100]).p_value == pytest.approx(0.22540, abs=1e-4)
+    for values in ([1.9, 2.0, 2.1], [0.9, 1.1, 1.05], [1.02, 1.31, 1.18, 0.97], [1.0, 1.0]):
+        interval = geometric_interval(values)
+        assert (interval.p_value < 0.05) == interval.excludes(1), values
+
+
+def test_holm_multiplies_the_smallest_by_the_familys_size_and_never_lets_a_larger_p_fall_below_it():
+    # Sorted 0.01, 0.02, 0.03, 0.2: times 4, 3, 2, 1 -> 0.04, 0.06, 0.06 (held up by the one before), 0.2.
+    assert holm([0.03, 0.01, 0.2, 0.02]) == pytest.approx([0.06, 0.04, 0.2, 0.06])
+    assert holm([0.6, 0.9]) == pytest.approx([1.0, 1.0]), "capped at 1"
+    assert holm([0.03]) == [0.03], "a family of one is its own"
+    assert holm([]) == []
 
 
 def test_rounds_needed_for_ten_percent_at_a_given_spread():
