@@ -157,9 +157,12 @@ def from_args(args):
         values["rounds"] = defaults()["other_set_rounds"]
     elif "rounds" not in values:
         values["rounds"] = defaults()["default_set_rounds"]
-    if args.app_set in (None, registry.default_set()) and not sizing and "turn_cycles" not in values:
+    given = field_values(args)
+    # Naming what the turns set against each other asks for them, on any set.
+    asks_turns = args.app_set in (None, registry.default_set()) or "turn_pairs" in given
+    if asks_turns and not sizing and "turn_cycles" not in values:
         values["turn_cycles"] = defaults()["default_set_turn_cycles"]
-    values.update(field_values(args), httperf_build=httperf_build)
+    values.update(given, httperf_build=httperf_build)
     if args.no_warmup:
         values.update(warmup_cap_s=0, jvm_warmup_cap_s=0)
     calls, most = values.get("calls", defaults()["calls"]), settings.int_knob("KEEPALIVE_REQUESTS")

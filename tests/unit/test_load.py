@@ -107,7 +107,7 @@ def test_options_come_from_sweep_json_and_the_command_line_overrides_them(monkey
                                                               context.defaults()["max_steal_pct"])
 
 
-def test_the_default_sets_sweep_takes_turns_and_quick_study_sizes_and_other_sets_only_when_told():
+def test_the_default_sets_sweep_takes_turns_and_quick_study_sizes_and_other_sets_only_when_told_or_paired():
     default, _, _ = options.from_argv([], "test")
     assert (default.plan.turn_cycles, default.plan.turn_share) == (context.defaults()["default_set_turn_cycles"],
                                                                    context.defaults()["turn_share"])
@@ -115,6 +115,9 @@ def test_the_default_sets_sweep_takes_turns_and_quick_study_sizes_and_other_sets
     for argv in (["--quick"], ["--study", "--rates", "10,20"], ["--sizes", "1,10"], ["--set", "today"]):
         assert options.from_argv(argv, "test")[0].plan.turn_cycles == 0, argv
     assert default.plan.turn_step_s == context.defaults()["turn_step_s"] < default.plan.duration_s
+    engines, _, _ = options.from_argv(["--set", "today", "--turn-pairs", "engines"], "test")
+    assert engines.plan.turn_cycles == context.defaults()["default_set_turn_cycles"], "TURN_PAIRS asks for turns on any set"
+    assert options.from_argv(["--quick", "--turn-pairs", "engines"], "test")[0].plan.turn_cycles == 0, "a preset's say"
     told, _, _ = options.from_argv(["--set", "today", "--turn-cycles", "4", "--turn-share", "0.5", "--turn-step", "2"],
                                    "test")
     assert (told.plan.turn_cycles, told.plan.turn_share, told.plan.turn_step_s) == (4, 0.5, 2)
