@@ -14,13 +14,14 @@ import shutil
 import subprocess
 
 from harness.judge.cpu_components import rules
-from harness.report import concurrency, html, profiles, soap_phases
+from harness.report import concurrency, html, profiles, soap_phases, write_share
 from harness.report.compare import comparison_markdown, comparison_rows
 from harness.report.gnuplot import ReportError, gnuplot, rates_figure, series_file
 from harness.report.series import bars_text, points, series_text, spans_decades, text_page
 from harness.report.sizes import group_title, reference_levels, size_series_text, sized_rows
 from harness.report.tables import (SUMMARY_COLUMNS, study_figures, summary_markdown, summary_rows,
                                    table_lines, title_lines)
+from harness.report.turns import judged_ratios
 from harness.report.view import ENGINE_DASH, View
 from harness.results.calibration import calibration
 from harness.results.chosen import add_run_arguments
@@ -135,6 +136,29 @@ def size_pages(view, rows, out, data):
     return [variables["output"]]
 
 
+def write_share_page(view, rows, out, data):
+    """The write-share curve's figure, a column per app of the first mix measured at several shares:
+    [the PDF], or [] for a run with no curve."""
+    found = write_share.curves(rows)
+    apps = {app: engines for app, engines in next(iter(found.values()), {}).items()
+            if write_share.engine_pair(view, engines)}
+    if not apps:
+        return []
+    pair = write_share.engine_pair(view, next(iter(apps.values())))
+    shares = sorted({share for engines in apps.values() for share in write_share.shares_of(engines)})
+    judged = judged_ratios(view.run)
+    variables = {"output": out / "write-share.pdf", "n": len(apps),
+                 "heading": "The write-share curve: saturation and the engines by turns against the share of writes",
+                 "shares": ", ".join(f'"{share} %%" {place}' for place, share in enumerate(shares)),
+                 "first": view.engine_title(pair[0]), "second": view.engine_title(pair[1])}
+    for index, (app, engines) in enumerate(apps.items(), start=1):
+        series = data / f"write-share-{app}.tsv"
+        series.write_text(write_share.series_text(view, engines, app, pair, judged, shares))
+        variables.update({f"file_{index}": series, f"title_{index}": view.title(app)})
+    gnuplot("write-share.gp", **variables)
+    return [variables["output"]]
+
+
 def phases_page(rows, title, colour, out, data):
     """`make soap-phases`' figure, when there are phases: [the PDF] or []. title, colour: an app's."""
     kinds = soap_phases.by_kind(rows)
@@ -211,7 +235,7 @@ def make_report(run_dir, beside=None):
     (run_dir / "summary.md").write_text(markdown)
     pages = text_pages(view, rows, out, data)
     summary = bars_page(view, rows, out / "summary.pdf", data)
-    sizes = size_pages(view, rows, out, data)
+    sizes = size_pages(view, rows, out, data) + write_share_page(view, rows, out, data)
     figures, svgs = figure_pages(view, out, data)
     canary = canary_page(view, out, data)
     breakdown = breakdown_page(view, out, data)

@@ -14,6 +14,7 @@ from harness.report.series import database_work_text, ratio_text, short_interval
 from harness.report.sizes import size_lines
 from harness.report.soap_phases import summary_lines as phase_lines
 from harness.report.turns import capacity_section, turn_lines
+from harness.report.write_share import write_share_lines
 from harness.report.writes import write_lines
 from harness.report.trust import (calibration_lines, database_work_line, disturbance_line, rounds_line, rounds_sentence,
                                   minutes_line, speed_line)
@@ -175,7 +176,7 @@ def summary_markdown(view, rows):
                              f"{row['server_cpu_pct_saturation']} | {row['server_rss_mb_saturation']} | "
                              f"{database_work_text(row)} | {bottleneck_text(row, view.run.profiles, server_title)} |")
             lines.append("")
-    return "\n".join(lines + capacity_section(view) + write_lines(view) + size_lines(view, rows) + paper_lines(view, rows)
+    return "\n".join(lines + capacity_section(view) + write_lines(view) + write_share_lines(view, rows) + size_lines(view, rows) + paper_lines(view, rows)
                      + [line for set_name, declared in view.manifest.comparisons.items()
                         for line in comparison_lines(view, rows, set_name, declared)]
                      + differences_lines(view) + price_lines(view.run.prices) + moved_lines(view.cells, view.run.prices)

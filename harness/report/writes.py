@@ -32,16 +32,21 @@ def step_waits(step):
     return found
 
 
+def cell_waits(view, key):
+    """[step_waits] of each of the cell's rounds whose figure was located, from its saturation step."""
+    located = [row for row in view.cells[key].rows if row.saturation_rps and view.run.steps.get(row.visit)]
+    return [step_waits(saturation_step(view.run.steps[row.visit])) for row in located]
+
+
 def write_lines(view):
     """The section, a row per write cell with a located figure in any round; [] for a run without one."""
     rows = []
-    for key, figures in view.cells.items():
-        located = [row for row in figures.rows if row.saturation_rps and view.run.steps.get(row.visit)]
-        if not writes(key.workload) or not located:
+    for key in view.cells:
+        waits = cell_waits(view, key) if writes(key.workload) else []
+        if not waits:
             continue
-        waits = [step_waits(saturation_step(view.run.steps[row.visit])) for row in located]
         texts = [spread_text([each[name] for each in waits if name in each], digits) for name, _, digits in WAITS]
-        rows.append(f"| {key} | {len(located)} | " + " | ".join(texts) + " |")
+        rows.append(f"| {key} | {len(waits)} | " + " | ".join(texts) + " |")
     if not rows:
         return []
     return ["## What the writes waited for", "",
