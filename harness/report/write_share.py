@@ -7,9 +7,10 @@ and gnuplot's data out."""
 import statistics
 
 from harness.report.series import number
-from harness.report.turns import judged_ratios
+from harness.report.turns import interval_text, judged_ratios
 from harness.report.writes import cell_waits
 from harness.results.interleave import run_ratios
+from harness.results.records import CellKey
 from stack import workload_names
 
 
@@ -49,19 +50,21 @@ def engines_by_turns(judged, app, pair, workload):
     return judged.get((first, second))
 
 
+def share_rows(rows_by_engine, pair):
+    """(share, [each engine's summary row or None], the share's workload) for every share measured."""
+    for share in shares_of(rows_by_engine):
+        found = [rows_by_engine.get(engine, {}).get(share) for engine in pair]
+        yield share, found, next(row["workload"] for row in found if row)
+
+
 def engines_by_rounds(view, app, pair, workload):
     """The second engine's saturation figure over the first's, paired by round; None without both."""
-    cells = {str(key): figures for key, figures in view.cells.items()}
-    first, second = (cells.get(label(app, engine, workload)) for engine in pair)
+    first, second = (view.cells.get(CellKey(app, engine, workload)) for engine in pair)
     return run_ratios(second, first)["figure"] if first and second else None
 
 
 def interval_words(interval):
-    if interval is None:
-        return "-"
-    if interval.low is None:
-        return f"{interval.estimate:.2f}"
-    return f"{interval.estimate:.2f} [{interval.low:.2f}, {interval.high:.2f}]"
+    return "-" if interval is None else interval_text(interval)
 
 
 def judged_words(judged):
@@ -84,8 +87,8 @@ def figure_words(row):
 def waits_words(view, app, engine, workload):
     """"0.012 / 0.800": the median over the rounds of MyISAM's table lock waits and InnoDB's fsyncs a
     reply at the cell's saturation step."""
-    key = next((key for key in view.cells if str(key) == label(app, engine, workload)), None)
-    waits = cell_waits(view, key) if key else []
+    key = CellKey(app, engine, workload)
+    waits = cell_waits(view, key) if key in view.cells else []
     medians = [median_or_none([each[name] for each in waits if name in each]) for name in ("table_lock_waits", "fsyncs")]
     return " / ".join("-" if value is None else f"{value:.3f}" for value in medians)
 
@@ -103,9 +106,7 @@ def app_table(view, rows_by_engine, app, pair, judged):
              f"table lock waits / fsyncs a reply, {first} | the same, {second} | {second}'s figure over "
              f"{first}'s, by round | {second}'s CPU per reply over {first}'s, by turns |",
              "|---:|---:|---:|---:|---:|---:|---|---|"]
-    for share in shares_of(rows_by_engine):
-        found = [rows_by_engine.get(engine, {}).get(share) for engine in pair]
-        workload = next(row["workload"] for row in found if row)
+    for share, found, workload in share_rows(rows_by_engine, pair):
         figures = [figure_words(row) if row else "-" for row in found]
         p99 = " / ".join(p99_words(row) if row else "-" for row in found)
         waits = [waits_words(view, app, engine, workload) for engine in pair]
@@ -119,8 +120,7 @@ def verdict_line(view, rows_by_engine, app, pair, judged):
     """Where the second engine's CPU per reply is decided below the first's (the first behind), above
     it, and not resolved, by share."""
     found = {"below": [], "above": [], "not resolved": []}
-    for share in shares_of(rows_by_engine):
-        workload = next(row["workload"] for row in (rows_by_engine.get(engine, {}).get(share) for engine in pair) if row)
+    for share, _, workload in share_rows(rows_by_engine, pair):
         each = engines_by_turns(judged, app, pair, workload)
         if each is None or each.p is None:
             continue
@@ -166,9 +166,7 @@ def series_text(view, rows_by_engine, app, pair, judged, shares):
         return "\t".join("NaN" if value is None else f"{value:g}" for value in values)
     lines = ["# place\tshare\t" + "\t".join(f"{engine}_rps\t{engine}_low\t{engine}_high" for engine in pair)
              + "\tcpu_ratio\tcpu_low\tcpu_high"]
-    for share in shares_of(rows_by_engine):
-        found = [rows_by_engine.get(engine, {}).get(share) for engine in pair]
-        workload = next(row["workload"] for row in found if row)
+    for share, found, workload in share_rows(rows_by_engine, pair):
         values = [number(row[column]) if row else None for row in found
                   for column in ("saturation_rps", "median_low", "median_high")]
         each = engines_by_turns(judged, app, pair, workload)
